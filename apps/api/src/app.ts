@@ -1,0 +1,95 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Koa from 'koa';
+import Router from '@koa/router';
+import cors from '@koa/cors';
+import { bodyParser } from '@koa/bodyparser';
+import { API_BASE_PATH, LIMITS } from '@attestly/contracts';
+import type { Deps } from './deps';
+import { AppError } from './errors';
+import { errorEnvelope } from './middleware/errors';
+import { createMetrics } from './middleware/metrics';
+import { requestContext } from './middleware/request-context';
+import { securityHeaders } from './middleware/security-headers';
+import { staticWeb } from './middleware/static-web';
+import { healthRoutes, type ReadinessCheck } from './modules/health/routes';
+import { newsletterRoutes } from './modules/newsletter/routes';
+import { mediaRoutes, userRoutes } from './modules/users/routes';
+import { createServices, type AppServices } from './services';
+
+export interface AppOptions {
+  /** Extra readiness checks (e.g. the vision models) reported by /readyz. */
+  readiness?: ReadinessCheck[];
+}
+
+/** Where the built SPA is: configured, or apps/web/dist beside this package (source or bundle). */
+function defaultWebDir(): string | null {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [path.resolve(here, '../../web/dist'), path.resolve(here, '../web/dist')]) {
+    if (existsSync(path.join(candidate, 'index.html'))) return candidate;
+  }
+  return null;
+}
+
+/**
+ * The whole API surface, grouped by audience (STYLE.md): public, user; later partner, admin and OIDC mount here
+ * too. Returns the Koa app and the services it built, so tests and the server entry share one composition.
+ */
+export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; services: AppServices } {
+  const services = createServices(deps);
+  const { config, logger } = deps;
+  const app = new Koa({ proxy: config.trustProxy });
+  app.silent = true;
+  const metrics = createMetrics(deps.db);
+
+  const api = new Router({ prefix: API_BASE_PATH });
+  // Public (no account).
+  api.use(newsletterRoutes(services).routes());
+  api.use(mediaRoutes(services).routes());
+  // End users.
+  api.use(userRoutes(services).routes());
+  api.all('/{*rest}', () => {
+    throw new AppError(404, 'not_found', 'No such API endpoint');
+  });
+
+  app.use(requestContext(logger));
+  app.use(metrics.middleware);
+  app.use(securityHeaders({ https: config.publicUrl.startsWith('https:') }));
+  app.use(errorEnvelope());
+  if (config.corsOrigins.length > 0) {
+    const allowed = new Set(config.corsOrigins);
+    // Closed unless configured: only listed origins get CORS headers, never with a wildcard.
+    app.use(cors({ origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''), credentials: false, maxAge: 600 }));
+  }
+  const parseJson = bodyParser({
+    enableTypes: ['json'],
+    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+    jsonLimit: LIMITS.jsonBodyBytes,
+    encoding: 'utf-8',
+    onError: (error: Error & { status?: number }) => {
+      if (error.status === 413) throw new AppError(413, 'request.too_large', 'Request body is too large');
+      throw new AppError(400, 'request.malformed_json', 'Request body is not valid JSON');
+    },
+  });
+  // Body parsing only under /api: the OIDC provider reads its own bodies.
+  app.use(async (ctx, next) => (ctx.path.startsWith('/api/') ? parseJson(ctx, next) : next()));
+  app.use(async (ctx, next) => {
+    if (ctx.path.startsWith('/api/') && ['POST', 'PUT', 'PATCH'].includes(ctx.method) && ctx.request.length) {
+      const type = ctx.request.type;
+      if (type && type !== 'application/json' && type !== 'multipart/form-data') {
+        throw new AppError(415, 'request.unsupported_media_type', 'Send JSON (application/json) or multipart/form-data');
+      }
+    }
+    await next();
+  });
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  const health = healthRoutes(services, metrics.registry, options.readiness ?? []);
+  app.use(health.routes());
+  const webDir = config.webDir ?? defaultWebDir();
+  if (webDir) app.use(staticWeb(webDir));
+  else logger.warn('web build not found: run `npm run build` to serve the UI');
+
+  return { app, services };
+}

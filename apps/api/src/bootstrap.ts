@@ -1,0 +1,27 @@
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import { createDatabase, type Database } from './db/database';
+import { migrateUp } from './db/migrator';
+import type { Deps } from './deps';
+import { systemClock, type Clock } from './lib/clock';
+import { createMailer, type Mailer } from './modules/notifications/mailer';
+import { createLogPhoneNotifier, type PhoneNotifier } from './modules/notifications/phone';
+
+/** Opens the database, brings its schema up to date (under the migration lock) and assembles the deps. */
+export async function bootstrap(
+  config: Config,
+  logger: Logger,
+  overrides: { clock?: Clock; mailer?: Mailer; phone?: PhoneNotifier } = {},
+): Promise<Deps> {
+  const db: Database = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+  const applied = await migrateUp(db, logger);
+  if (applied.length > 0) logger.info({ applied }, 'database migrated');
+  return {
+    config,
+    db,
+    logger,
+    clock: overrides.clock ?? systemClock,
+    mailer: overrides.mailer ?? createMailer(config, logger),
+    phone: overrides.phone ?? createLogPhoneNotifier(logger),
+  };
+}

@@ -1,0 +1,167 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as v from 'valibot';
+
+/**
+ * Configuration (DESIGN.md §2). This is the only module that reads `process.env`; everything else receives a
+ * parsed `Config`. A bad value stops start-up with a list of every problem, not just the first.
+ */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const port = (name: string, fallback: string) =>
+  v.pipe(
+    v.optional(v.string(), fallback),
+    v.regex(/^\d{1,5}$/, `${name} must be a port number`),
+    v.transform(Number),
+    v.minValue(0, `${name} must be between 0 and 65535`),
+    v.maxValue(65535, `${name} must be between 0 and 65535`),
+  );
+
+const positiveInt = (name: string, fallback: string) =>
+  v.pipe(
+    v.optional(v.string(), fallback),
+    v.regex(/^\d+$/, `${name} must be a whole number`),
+    v.transform(Number),
+    v.minValue(1, `${name} must be at least 1`),
+  );
+
+const bool = (name: string, fallback: string) =>
+  v.pipe(
+    v.optional(v.string(), fallback),
+    v.picklist(['true', 'false', '1', '0'], `${name} must be true or false`),
+    v.transform((value) => value === 'true' || value === '1'),
+  );
+
+const url = (name: string, protocols: string[]) =>
+  v.pipe(
+    v.string(),
+    v.url(`${name} must be a URL`),
+    v.check((value) => protocols.includes(new URL(value).protocol), `${name} must use ${protocols.join(' or ')}`),
+  );
+
+const envSchema = v.object({
+  PORT: port('PORT', '8080'),
+  HOST: v.pipe(v.optional(v.string(), '0.0.0.0'), v.nonEmpty('HOST must not be empty')),
+  ATTESTLY_DATA_DIR: v.pipe(v.optional(v.string(), './data'), v.nonEmpty('ATTESTLY_DATA_DIR must not be empty')),
+  DATABASE_URL: v.optional(url('DATABASE_URL', ['postgres:', 'postgresql:', 'sqlite:'])),
+  ATTESTLY_PUBLIC_URL: v.optional(
+    v.pipe(
+      url('ATTESTLY_PUBLIC_URL', ['http:', 'https:']),
+      v.check((value) => !new URL(value).search && !new URL(value).hash, 'ATTESTLY_PUBLIC_URL must not have a query'),
+      v.transform((value) => value.replace(/\/+$/, '')),
+    ),
+  ),
+  ATTESTLY_MASTER_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (value) => decodeKey(value)?.length === 32,
+        'ATTESTLY_MASTER_KEY must be 32 bytes, as 64 hex characters or base64',
+      ),
+    ),
+  ),
+  LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'info'),
+  ATTESTLY_SMTP_URL: v.optional(url('ATTESTLY_SMTP_URL', ['smtp:', 'smtps:'])),
+  ATTESTLY_MAIL_FROM: v.optional(v.pipe(v.string(), v.nonEmpty()), 'Attestly <no-reply@localhost>'),
+  ATTESTLY_SUPPORT_EMAIL: v.optional(v.pipe(v.string(), v.email('ATTESTLY_SUPPORT_EMAIL must be an email')), 'support@attestly.local'),
+  ATTESTLY_CORS_ORIGINS: v.optional(v.string(), ''),
+  ATTESTLY_TRUST_PROXY: bool('ATTESTLY_TRUST_PROXY', 'false'),
+  ATTESTLY_SESSION_HOURS: positiveInt('ATTESTLY_SESSION_HOURS', '12'),
+  ATTESTLY_REMEMBER_DAYS: positiveInt('ATTESTLY_REMEMBER_DAYS', '30'),
+  ATTESTLY_PASSWORD_COST: v.pipe(
+    v.optional(v.string(), '15'),
+    v.regex(/^\d+$/, 'ATTESTLY_PASSWORD_COST must be a whole number'),
+    v.transform(Number),
+    v.minValue(10, 'ATTESTLY_PASSWORD_COST must be between 10 and 20'),
+    v.maxValue(20, 'ATTESTLY_PASSWORD_COST must be between 10 and 20'),
+  ),
+  ATTESTLY_WEB_DIR: v.optional(v.string()),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  publicUrl: string;
+  masterKey: Buffer;
+  logLevel: (typeof LOG_LEVELS)[number];
+  smtpUrl: string | null;
+  mailFrom: string;
+  supportEmail: string;
+  corsOrigins: string[];
+  trustProxy: boolean;
+  sessionTtlMs: number;
+  rememberTtlMs: number;
+  /** scrypt cost as log2(N); 15 → N = 32768, ~60–90 ms per hash on this class of machine. */
+  passwordCost: number;
+  webDir: string | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function decodeKey(value: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) return Buffer.from(value, 'base64');
+  return null;
+}
+
+/** Reads the master key file from the data directory, creating it (0600) on first start. */
+function loadOrCreateMasterKey(dataDir: string): Buffer {
+  const file = path.join(dataDir, 'master.key');
+  if (existsSync(file)) {
+    const key = decodeKey(readFileSync(file, 'utf8').trim());
+    if (!key || key.length !== 32) throw new ConfigError([`${file} does not hold a 32-byte key`]);
+    return key;
+  }
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return key;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "unset", as in most shells' `VAR= command`.
+  const input = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = v.safeParse(envSchema, input);
+  if (!result.success) {
+    throw new ConfigError(
+      result.issues.map((issue) => {
+        const key = v.getDotPath(issue) ?? 'config';
+        return issue.message.startsWith(key) ? issue.message : `${key}: ${issue.message}`;
+      }),
+    );
+  }
+  const parsed = result.output;
+  const dataDir = path.resolve(parsed.ATTESTLY_DATA_DIR);
+  const masterKey = parsed.ATTESTLY_MASTER_KEY
+    ? (decodeKey(parsed.ATTESTLY_MASTER_KEY) as Buffer)
+    : loadOrCreateMasterKey(dataDir);
+  return {
+    port: parsed.PORT,
+    host: parsed.HOST,
+    dataDir,
+    databaseUrl: parsed.DATABASE_URL ?? null,
+    publicUrl: parsed.ATTESTLY_PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
+    masterKey,
+    logLevel: parsed.LOG_LEVEL,
+    smtpUrl: parsed.ATTESTLY_SMTP_URL ?? null,
+    mailFrom: parsed.ATTESTLY_MAIL_FROM,
+    supportEmail: parsed.ATTESTLY_SUPPORT_EMAIL,
+    corsOrigins: parsed.ATTESTLY_CORS_ORIGINS.split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    trustProxy: parsed.ATTESTLY_TRUST_PROXY,
+    sessionTtlMs: parsed.ATTESTLY_SESSION_HOURS * 3600_000,
+    rememberTtlMs: parsed.ATTESTLY_REMEMBER_DAYS * 86400_000,
+    passwordCost: parsed.ATTESTLY_PASSWORD_COST,
+    webDir: parsed.ATTESTLY_WEB_DIR ? path.resolve(parsed.ATTESTLY_WEB_DIR) : null,
+  };
+}

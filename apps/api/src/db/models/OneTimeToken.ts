@@ -1,0 +1,42 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+
+export type OneTimeTokenPurpose = 'password_reset' | 'email_verification' | 'phone_verification' | 'newsletter_confirm';
+
+/** Single-use, expiring secrets sent by mail or SMS. Only a keyed hash is stored. */
+export class OneTimeToken extends Model<InferAttributes<OneTimeToken>, InferCreationAttributes<OneTimeToken>> {
+  declare id: CreationOptional<string>;
+  declare purpose: OneTimeTokenPurpose;
+  declare subject_id: string;
+  declare token_hash: string;
+  /** What the token proves, e.g. the e-mail address or phone number it was sent to. */
+  declare target: string | null;
+  declare attempts: CreationOptional<number>;
+  declare expires_at: Date;
+  declare used_at: Date | null;
+  declare created_at: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize): typeof OneTimeToken {
+    OneTimeToken.init(
+      {
+        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
+        purpose: { type: DataTypes.STRING(32), allowNull: false },
+        subject_id: { type: DataTypes.STRING(64), allowNull: false },
+        token_hash: { type: DataTypes.STRING(64), allowNull: false },
+        target: DataTypes.STRING(254),
+        attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        expires_at: { type: DataTypes.DATE, allowNull: false },
+        used_at: DataTypes.DATE,
+        created_at: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'one_time_tokens', underscored: true, createdAt: 'created_at', updatedAt: false },
+    );
+    return OneTimeToken;
+  }
+}

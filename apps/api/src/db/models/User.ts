@@ -1,0 +1,82 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+
+export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
+  declare id: CreationOptional<string>;
+  /** Stored lower-cased; unique on LOWER(email) in the database as well. */
+  declare email: string;
+  declare password_hash: string;
+  declare full_name: string;
+  declare phone: string | null;
+  declare country: string | null;
+  declare state: string | null;
+  declare city: string | null;
+  declare email_verified_at: Date | null;
+  declare phone_verified_at: Date | null;
+  /** Phone number awaiting confirmation by SMS code; becomes `phone` once verified. */
+  declare pending_phone: string | null;
+  /** Key of the row in user_photos; part of the photo's URL, so a new upload gets a new URL. */
+  declare profile_photo_key: string | null;
+  /** Proven facts (DESIGN.md §5), kept here so every read of the profile is one row. */
+  declare proven_min_age: number | null;
+  declare age_verified_at: Date | null;
+  declare age_verified_until: Date | null;
+  declare location_country: string | null;
+  declare location_state: string | null;
+  declare location_verified_at: Date | null;
+  declare location_verified_until: Date | null;
+  declare identity_verified_at: Date | null;
+  declare identity_verified_until: Date | null;
+  declare is_active: CreationOptional<boolean>;
+  declare is_partner: CreationOptional<boolean>;
+  declare login_attempts: CreationOptional<number>;
+  declare locked_until: Date | null;
+  declare last_login_at: Date | null;
+  declare deleted_at: Date | null;
+  declare created_at: CreationOptional<Date>;
+  declare updated_at: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize): typeof User {
+    User.init(
+      {
+        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
+        email: { type: DataTypes.STRING(254), allowNull: false },
+        password_hash: { type: DataTypes.STRING(200), allowNull: false },
+        full_name: { type: DataTypes.STRING(120), allowNull: false },
+        phone: DataTypes.STRING(32),
+        country: DataTypes.STRING(2),
+        state: DataTypes.STRING(100),
+        city: DataTypes.STRING(100),
+        email_verified_at: DataTypes.DATE,
+        phone_verified_at: DataTypes.DATE,
+        pending_phone: DataTypes.STRING(32),
+        profile_photo_key: DataTypes.STRING(64),
+        proven_min_age: DataTypes.INTEGER,
+        age_verified_at: DataTypes.DATE,
+        age_verified_until: DataTypes.DATE,
+        location_country: DataTypes.STRING(2),
+        location_state: DataTypes.STRING(100),
+        location_verified_at: DataTypes.DATE,
+        location_verified_until: DataTypes.DATE,
+        identity_verified_at: DataTypes.DATE,
+        identity_verified_until: DataTypes.DATE,
+        is_active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+        is_partner: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        login_attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        locked_until: DataTypes.DATE,
+        last_login_at: DataTypes.DATE,
+        deleted_at: DataTypes.DATE,
+        created_at: DataTypes.DATE,
+        updated_at: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'users', underscored: true, createdAt: 'created_at', updatedAt: 'updated_at' },
+    );
+    return User;
+  }
+}

@@ -1,0 +1,16 @@
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import type { Clock } from './lib/clock';
+import type { Mailer } from './modules/notifications/mailer';
+import type { PhoneNotifier } from './modules/notifications/phone';
+
+/** What every service receives (STYLE.md: a small deps object instead of singletons). */
+export interface Deps {
+  config: Config;
+  db: Database;
+  logger: Logger;
+  clock: Clock;
+  mailer: Mailer;
+  phone: PhoneNotifier;
+}

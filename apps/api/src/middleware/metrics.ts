@@ -1,0 +1,51 @@
+import type { Middleware } from 'koa';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Database } from '../db/database';
+
+/** Prometheus metrics in a registry of this app's own, so several apps in one process do not collide. */
+export function createMetrics(db: Database) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'attestly_http_requests_total',
+    help: 'HTTP requests by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'attestly_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const pool = new Gauge({
+    name: 'attestly_db_pool_connections',
+    help: 'Database pool connections by state',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const stats = db.poolStats();
+      this.set({ state: 'size' }, stats.size);
+      this.set({ state: 'available' }, stats.available);
+      this.set({ state: 'waiting' }, stats.waiting);
+    },
+  });
+  void pool;
+
+  /** Labels by route template (`/api/v1/users/sessions/:id`), never the raw path, to keep cardinality bounded. */
+  const middleware: Middleware = async (ctx, next) => {
+    const end = latency.startTimer();
+    try {
+      await next();
+    } finally {
+      const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+      const route = matched ? String(matched) : ctx.path.startsWith('/api/') ? 'unmatched' : 'other';
+      ctx.state.routeTemplate = route;
+      const labels = { method: ctx.method, route, status: String(ctx.status) };
+      requests.inc(labels);
+      end(labels);
+    }
+  };
+  return { registry, middleware };
+}

@@ -1,0 +1,17 @@
+import type { Context, Middleware } from 'koa';
+import { tooManyRequests } from '../errors';
+import type { RateLimiter, RateLimitRule } from '../modules/rate-limit/service';
+
+/** Counts each request against `rule` for the subject `key(ctx)` returns; over the limit → 429 + Retry-After. */
+export function rateLimit(
+  limiter: RateLimiter,
+  rule: RateLimitRule,
+  key: (ctx: Context) => string,
+  message = 'Too many requests. Please wait and try again.',
+): Middleware {
+  return async (ctx, next) => {
+    const state = await limiter.hit(rule, key(ctx));
+    if (!state.allowed) throw tooManyRequests(message, state.retryAfterSeconds);
+    await next();
+  };
+}

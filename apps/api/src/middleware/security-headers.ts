@@ -1,0 +1,34 @@
+import type { Middleware } from 'koa';
+
+/**
+ * Security headers for every response. The SPA is served from this origin, so the CSP allows only 'self'
+ * (inline styles are allowed because UI libraries set style attributes; inline scripts are not).
+ * Camera access is granted to this origin only: the verification screen needs it.
+ */
+export function securityHeaders(options: { https: boolean }): Middleware {
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+  return async (ctx, next) => {
+    await next();
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+    ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
+    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
+    ctx.set('Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=()');
+    if (!ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', csp);
+    if (options.https) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    if (ctx.path.startsWith('/api/') && !ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
+  };
+}

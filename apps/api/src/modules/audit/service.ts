@@ -1,0 +1,154 @@
+import { Op, Transaction } from 'sequelize';
+import type { AuditEvent } from '@attestly/contracts';
+import { sha256 } from '../../lib/crypto';
+import type { Deps } from '../../deps';
+
+/**
+ * The audit trail (DESIGN.md §3): append-only and hash-chained. Each row stores the hash of its predecessor and
+ * `hash = SHA-256(prev_hash + "\n" + canonical JSON of the row)`, so editing, deleting or reordering rows breaks the
+ * chain, which `verifyAuditChain` detects. Writers are serialised by a database lock, so the chain never forks
+ * even with several replicas (a unique index on prev_hash backs that up).
+ */
+export const GENESIS_HASH = '0'.repeat(64);
+const PG_AUDIT_LOCK_KEY = 7212540002;
+
+export type Severity = 'info' | 'warning' | 'error';
+
+export interface AuditEntry {
+  event: AuditEvent;
+  severity?: Severity;
+  userId?: string | null;
+  partnerId?: string | null;
+  adminUserId?: string | null;
+  ip?: string | null;
+  userAgent?: string | null;
+  details?: Record<string, unknown>;
+}
+
+interface ChainedFields {
+  event_type: string;
+  severity: string;
+  user_id: string | null;
+  partner_id: string | null;
+  admin_user_id: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  details: string;
+  created_at: string;
+}
+
+function rowHash(prevHash: string, fields: ChainedFields): string {
+  const canonical = JSON.stringify([
+    fields.event_type,
+    fields.severity,
+    fields.user_id,
+    fields.partner_id,
+    fields.admin_user_id,
+    fields.ip_address,
+    fields.user_agent,
+    fields.details,
+    fields.created_at,
+  ]);
+  return sha256(`${prevHash}\n${canonical}`);
+}
+
+/** Keys sorted so the stored JSON, and so the hash, does not depend on property order. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : inner,
+  );
+}
+
+export function createAuditService({ db, clock, logger }: Pick<Deps, 'db' | 'clock' | 'logger'>) {
+  const { AuditLog } = db.models;
+
+  async function record(entry: AuditEntry): Promise<void> {
+    const createdAt = clock.now();
+    const fields: ChainedFields = {
+      event_type: entry.event,
+      severity: entry.severity ?? 'info',
+      user_id: entry.userId ?? null,
+      partner_id: entry.partnerId ?? null,
+      admin_user_id: entry.adminUserId ?? null,
+      ip_address: entry.ip?.slice(0, 64) ?? null,
+      user_agent: entry.userAgent?.slice(0, 512) ?? null,
+      details: canonicalJson(entry.details ?? {}),
+      created_at: createdAt.toISOString(),
+    };
+    await db.sequelize.transaction(
+      db.dialect === 'sqlite' ? { type: Transaction.TYPES.IMMEDIATE } : {},
+      async (transaction) => {
+        if (db.dialect === 'postgres') {
+          await db.sequelize.query(`SELECT pg_advisory_xact_lock(${PG_AUDIT_LOCK_KEY})`, { transaction });
+        }
+        const last = await AuditLog.findOne({ order: [['id', 'DESC']], attributes: ['hash'], transaction });
+        const prevHash = last?.hash ?? GENESIS_HASH;
+        await AuditLog.create(
+          { ...fields, created_at: createdAt, prev_hash: prevHash, hash: rowHash(prevHash, fields) },
+          { transaction },
+        );
+      },
+    );
+  }
+
+  return {
+    record,
+    /**
+     * Records an entry without failing the caller's request: the action has already happened, and losing the
+     * request would not undo it. Failures are logged at error level for the operator.
+     */
+    async recordSafely(entry: AuditEntry): Promise<void> {
+      try {
+        await record(entry);
+      } catch (error) {
+        logger.error({ err: error, event: entry.event }, 'audit write failed');
+      }
+    },
+  };
+}
+export type AuditService = ReturnType<typeof createAuditService>;
+
+export interface ChainVerification {
+  ok: boolean;
+  checked: number;
+  /** First row whose hash or link does not match, when `ok` is false. */
+  brokenAt?: { id: number; reason: 'prev_hash_mismatch' | 'hash_mismatch' };
+}
+
+/** Walks the whole chain in id order, in pages, recomputing every hash. */
+export async function verifyAuditChain(db: Deps['db'], pageSize = 1000): Promise<ChainVerification> {
+  const { AuditLog } = db.models;
+  let prevHash = GENESIS_HASH;
+  let lastId = 0;
+  let checked = 0;
+  for (;;) {
+    const rows = await AuditLog.findAll({
+      where: { id: { [Op.gt]: lastId } },
+      order: [['id', 'ASC']],
+      limit: pageSize,
+      raw: true,
+    });
+    if (rows.length === 0) return { ok: true, checked };
+    for (const row of rows) {
+      const id = Number(row.id);
+      if (row.prev_hash !== prevHash) return { ok: false, checked, brokenAt: { id, reason: 'prev_hash_mismatch' } };
+      const fields: ChainedFields = {
+        event_type: row.event_type,
+        severity: row.severity,
+        user_id: row.user_id,
+        partner_id: row.partner_id,
+        admin_user_id: row.admin_user_id,
+        ip_address: row.ip_address,
+        user_agent: row.user_agent,
+        details: row.details,
+        created_at: new Date(row.created_at).toISOString(),
+      };
+      if (rowHash(prevHash, fields) !== row.hash) return { ok: false, checked, brokenAt: { id, reason: 'hash_mismatch' } };
+      prevHash = row.hash;
+      lastId = id;
+      checked += 1;
+    }
+  }
+}

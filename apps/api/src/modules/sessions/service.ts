@@ -1,0 +1,118 @@
+import { Op } from 'sequelize';
+import { TOKEN_PREFIX, type AccountKind } from '@attestly/contracts';
+import { randomToken, sha256 } from '../../lib/crypto';
+import type { Session } from '../../db/models';
+import type { Deps } from '../../deps';
+
+export interface RequestOrigin {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface IssuedSession {
+  token: string;
+  session: Session;
+}
+
+/** How stale `last_used_at` may get before a request refreshes it: avoids a write on every request. */
+const TOUCH_INTERVAL_MS = 5 * 60_000;
+
+/**
+ * Opaque bearer sessions for every account kind (DESIGN.md §3). A token is `<kind prefix><32 random bytes>`; only
+ * its SHA-256 is stored, so a database leak yields no usable token. Looking a token up by its hash is also what
+ * makes the comparison constant-time: there is no string comparison against a secret.
+ */
+export function createSessionService({ db, config, clock }: Pick<Deps, 'db' | 'config' | 'clock'>) {
+  const { Session } = db.models;
+
+  function kindOf(token: string): AccountKind | null {
+    for (const [kind, prefix] of Object.entries(TOKEN_PREFIX)) if (token.startsWith(prefix)) return kind as AccountKind;
+    return null;
+  }
+
+  async function issue(
+    kind: AccountKind,
+    subjectId: string,
+    options: { remember: boolean; ttlMs?: number } & RequestOrigin,
+  ): Promise<IssuedSession> {
+    const token = TOKEN_PREFIX[kind] + randomToken(32);
+    const now = clock.now();
+    const ttl = options.ttlMs ?? (options.remember ? config.rememberTtlMs : config.sessionTtlMs);
+    const session = await Session.create({
+      kind,
+      subject_id: subjectId,
+      token_hash: sha256(token),
+      remember: options.remember,
+      ip_address: options.ip?.slice(0, 64) ?? null,
+      user_agent: options.userAgent?.slice(0, 512) ?? null,
+      created_at: now,
+      last_used_at: now,
+      expires_at: new Date(now.getTime() + ttl),
+    });
+    return { token, session };
+  }
+
+  /** The live session a token names, if it is of an accepted kind and not expired. */
+  async function authenticate(token: string, kinds: readonly AccountKind[]): Promise<Session | null> {
+    const kind = kindOf(token);
+    if (!kind || !kinds.includes(kind) || token.length > 100) return null;
+    const session = await Session.findOne({ where: { token_hash: sha256(token) } });
+    const now = clock.now();
+    if (!session || session.kind !== kind || session.expires_at <= now) return null;
+    if (!session.last_used_at || now.getTime() - session.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
+      await Session.update({ last_used_at: now }, { where: { id: session.id } });
+    }
+    return session;
+  }
+
+  /** Replaces a session by a new one with a fresh token and expiry; the old token stops working at once. */
+  async function rotate(session: Session, origin: RequestOrigin): Promise<IssuedSession> {
+    return db.sequelize.transaction(async (transaction) => {
+      const deleted = await Session.destroy({ where: { id: session.id }, transaction });
+      if (deleted === 0) throw new Error('session already rotated');
+      const token = TOKEN_PREFIX[session.kind] + randomToken(32);
+      const now = clock.now();
+      const fresh = await Session.create(
+        {
+          kind: session.kind,
+          subject_id: session.subject_id,
+          token_hash: sha256(token),
+          remember: session.remember,
+          ip_address: origin.ip?.slice(0, 64) ?? null,
+          user_agent: origin.userAgent?.slice(0, 512) ?? null,
+          created_at: now,
+          last_used_at: now,
+          expires_at: new Date(now.getTime() + (session.remember ? config.rememberTtlMs : config.sessionTtlMs)),
+        },
+        { transaction },
+      );
+      return { token, session: fresh };
+    });
+  }
+
+  return {
+    kindOf,
+    issue,
+    authenticate,
+    rotate,
+    async revoke(sessionId: string): Promise<void> {
+      await Session.destroy({ where: { id: sessionId } });
+    },
+    /** Revokes every session of an account, optionally keeping one (the one making the request). */
+    async revokeAll(kind: AccountKind, subjectId: string, exceptId?: string): Promise<number> {
+      return Session.destroy({
+        where: { kind, subject_id: subjectId, ...(exceptId ? { id: { [Op.ne]: exceptId } } : {}) },
+      });
+    },
+    async list(kind: AccountKind, subjectId: string): Promise<Session[]> {
+      return Session.findAll({
+        where: { kind, subject_id: subjectId, expires_at: { [Op.gt]: clock.now() } },
+        order: [['created_at', 'DESC']],
+      });
+    },
+    async purgeExpired(): Promise<number> {
+      return Session.destroy({ where: { expires_at: { [Op.lte]: clock.now() } } });
+    },
+  };
+}
+export type SessionService = ReturnType<typeof createSessionService>;

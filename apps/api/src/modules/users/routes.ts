@@ -1,0 +1,174 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type * as v from 'valibot';
+import {
+  LIMITS,
+  changePasswordBody,
+  deleteAccountBody,
+  forgotPasswordBody,
+  loginBody,
+  profileBody,
+  registerBody,
+  resetPasswordBody,
+  sendPhoneVerificationBody,
+  sessionIdParams,
+  verifyEmailBody,
+  verifyPhoneBody,
+} from '@attestly/contracts';
+import { assert, notFound } from '../../errors';
+import { validate } from '../../middleware/validate';
+import { rateLimit } from '../../middleware/rate-limit';
+import { readMultipart } from '../../middleware/multipart';
+import type { Session } from '../../db/models';
+import type { AppServices } from '../../services';
+import { presentSession, presentUser } from './presenters';
+
+const input = <T extends v.GenericSchema>(ctx: Context, _schema: T) => ctx.state.input.body as v.InferOutput<T>;
+export const origin = (ctx: Context) => ({ ip: ctx.ip || null, userAgent: ctx.get('User-Agent') || null });
+
+const minute = 60_000;
+
+/** spec 01 §7 "User": accounts, sessions, profile, contact verification and password reset. */
+export function userRoutes(services: AppServices): Router {
+  const { users, sessions, limiter, requireUser, clock } = services;
+  const router = new Router();
+  const session = (ctx: Context) => ctx.state.session as Session;
+
+  router.post(
+    '/users/register',
+    rateLimit(limiter, { name: 'register:ip', limit: 10, windowMs: 60 * minute }, (ctx) => ctx.ip, 'Too many sign-ups from this address. Please try again later.'),
+    validate({ body: registerBody }),
+    async (ctx) => {
+      await users.register(input(ctx, registerBody), origin(ctx));
+      ctx.status = 201;
+      ctx.body = { message: 'Account created successfully! Please sign in.' };
+    },
+  );
+
+  router.post(
+    '/users/login',
+    rateLimit(limiter, { name: 'login:ip', limit: 30, windowMs: minute }, (ctx) => ctx.ip, 'Too many sign-in attempts. Please wait a minute and try again.'),
+    validate({ body: loginBody }),
+    async (ctx) => {
+      const { user, token, session: created } = await users.login(input(ctx, loginBody), origin(ctx));
+      ctx.body = {
+        user: presentUser(user, clock.now()),
+        access_token: token,
+        token_type: 'Bearer',
+        expires_at: created.expires_at.toISOString(),
+      };
+    },
+  );
+
+  router.post('/users/forgot-password', rateLimit(limiter, { name: 'forgot:ip', limit: 10, windowMs: 15 * minute }, (ctx) => ctx.ip), validate({ body: forgotPasswordBody }), async (ctx) => {
+    await users.forgotPassword(input(ctx, forgotPasswordBody).email, origin(ctx));
+    ctx.status = 202;
+    ctx.body = { message: 'If an account exists for that email, we have sent a link to reset the password.' };
+  });
+
+  router.post('/users/reset-password', rateLimit(limiter, { name: 'reset:ip', limit: 20, windowMs: 15 * minute }, (ctx) => ctx.ip), validate({ body: resetPasswordBody }), async (ctx) => {
+    await users.resetPassword(input(ctx, resetPasswordBody), origin(ctx));
+    ctx.body = { message: 'Your password has been reset. Please sign in.' };
+  });
+
+  router.post('/users/verify-email', rateLimit(limiter, { name: 'verify-email:ip', limit: 20, windowMs: 15 * minute }, (ctx) => ctx.ip), validate({ body: verifyEmailBody }), async (ctx) => {
+    const user = await users.verifyEmail(input(ctx, verifyEmailBody).token, origin(ctx));
+    ctx.body = { message: 'Your email address is verified.', email_verified_at: user.email_verified_at?.toISOString() };
+  });
+
+  router.post('/users/refresh-token', requireUser, async (ctx) => {
+    const { user, token, session: created } = await users.refresh(session(ctx), origin(ctx));
+    ctx.body = {
+      user: presentUser(user, clock.now()),
+      access_token: token,
+      token_type: 'Bearer',
+      expires_at: created.expires_at.toISOString(),
+    };
+  });
+
+  router.post('/users/logout', requireUser, async (ctx) => {
+    await users.logout(session(ctx), origin(ctx));
+    ctx.status = 204;
+  });
+
+  router.get('/users/profile', requireUser, async (ctx) => {
+    ctx.body = presentUser(await users.findActiveUser(session(ctx).subject_id), clock.now());
+  });
+
+  router.put('/users/profile', requireUser, validate({ body: profileBody }), async (ctx) => {
+    const user = await users.updateProfile(session(ctx).subject_id, input(ctx, profileBody), origin(ctx));
+    ctx.body = presentUser(user, clock.now());
+  });
+
+  router.post('/users/profile/photo', requireUser, async (ctx) => {
+    const { files } = await readMultipart(ctx, {
+      fileFields: ['photo'],
+      maxFileBytes: LIMITS.profilePhotoBytes,
+      tooLargeMessage: 'Profile photo must be 1MB or smaller',
+      accept: ['image/jpeg', 'image/png', 'image/gif'],
+      wrongTypeMessage: 'Profile photo must be a JPG, GIF or PNG image',
+    });
+    const file = files[0];
+    assert(file, 422, 'validation.failed', 'Please choose a photo to upload', [
+      { path: 'photo', message: 'Please choose a photo to upload' },
+    ]);
+    const user = await users.setProfilePhoto(session(ctx).subject_id, file, origin(ctx));
+    ctx.body = presentUser(user, clock.now());
+  });
+
+  router.post('/users/change-password', requireUser, validate({ body: changePasswordBody }), async (ctx) => {
+    await users.changePassword(session(ctx), input(ctx, changePasswordBody), origin(ctx));
+    ctx.body = { message: 'Password changed. Other sessions have been signed out.' };
+  });
+
+  router.delete('/users/account', requireUser, validate({ body: deleteAccountBody }), async (ctx) => {
+    await users.deleteAccount(session(ctx), input(ctx, deleteAccountBody).password, origin(ctx));
+    ctx.status = 204;
+  });
+
+  router.post('/users/send-email-verification', requireUser, async (ctx) => {
+    await users.requestEmailVerification(session(ctx).subject_id, origin(ctx));
+    ctx.status = 202;
+    ctx.body = { message: 'Verification email sent' };
+  });
+
+  router.post('/users/send-phone-verification', requireUser, validate({ body: sendPhoneVerificationBody }), async (ctx) => {
+    await users.requestPhoneVerification(session(ctx).subject_id, input(ctx, sendPhoneVerificationBody).phone ?? null, origin(ctx));
+    ctx.status = 202;
+    ctx.body = { message: 'Verification code sent' };
+  });
+
+  router.post('/users/verify-phone', requireUser, validate({ body: verifyPhoneBody }), async (ctx) => {
+    const user = await users.verifyPhone(session(ctx).subject_id, input(ctx, verifyPhoneBody).code, origin(ctx));
+    ctx.body = presentUser(user, clock.now());
+  });
+
+  router.get('/users/sessions', requireUser, async (ctx) => {
+    const current = session(ctx);
+    const list = await sessions.list('user', current.subject_id);
+    ctx.body = { sessions: list.map((item) => presentSession(item, current.id)), total_count: list.length };
+  });
+
+  router.delete('/users/sessions/:id', requireUser, validate({ params: sessionIdParams }), async (ctx) => {
+    const { id } = ctx.state.input.params as v.InferOutput<typeof sessionIdParams>;
+    await users.revokeSession(session(ctx), id, origin(ctx));
+    ctx.status = 204;
+  });
+
+  return router;
+}
+
+/** Profile photos at capability URLs (see UserPhoto). Public by design; the key is 192 random bits. */
+export function mediaRoutes(services: AppServices): Router {
+  const router = new Router();
+  router.get('/media/profile-photos/:key', async (ctx) => {
+    const key = ctx.params.key ?? '';
+    const photo = /^[A-Za-z0-9_-]{32}$/.test(key) ? await services.users.profilePhoto(key) : null;
+    if (!photo) throw notFound();
+    ctx.type = photo.content_type;
+    ctx.set('Cache-Control', 'private, max-age=31536000, immutable');
+    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+    ctx.body = photo.bytes;
+  });
+  return router;
+}

@@ -1,0 +1,431 @@
+import { randomBytes } from 'node:crypto';
+import { Op, UniqueConstraintError } from 'sequelize';
+import type * as v from 'valibot';
+import type {
+  changePasswordBody,
+  profileBody,
+  registerBody,
+  loginBody,
+  resetPasswordBody,
+} from '@attestly/contracts';
+import { AppError, tooManyRequests } from '../../errors';
+import { decoyHash, hashPassword, verifyPassword } from '../../lib/passwords';
+import { randomToken } from '../../lib/crypto';
+import type { Session, User } from '../../db/models';
+import type { Deps } from '../../deps';
+import type { AuditService } from '../audit/service';
+import type { RateLimiter, RateLimitRule } from '../rate-limit/service';
+import type { RequestOrigin, SessionService } from '../sessions/service';
+import type { UploadedFile } from '../../middleware/multipart';
+import type { OneTimeTokens } from './one-time-tokens';
+
+/** Failed sign-ins before an account is locked, and for how long (spec 02 shows login_attempts / locked_until). */
+export const MAX_FAILED_LOGINS = 5;
+export const LOCKOUT_MS = 15 * 60_000;
+export const RESET_TOKEN_TTL_MS = 60 * 60_000;
+export const EMAIL_TOKEN_TTL_MS = 24 * 60 * 60_000;
+export const PHONE_CODE_TTL_MS = 10 * 60_000;
+export const PHONE_CODE_MAX_ATTEMPTS = 5;
+
+/**
+ * Unknown e-mail addresses get the same failure budget as real accounts, counted in the database, so the
+ * 429 after five wrong passwords does not reveal which addresses have accounts.
+ */
+export const LOGIN_FAILURES_BY_EMAIL: RateLimitRule = { name: 'login-fail:email', limit: MAX_FAILED_LOGINS, windowMs: LOCKOUT_MS };
+export const FORGOT_PASSWORD_BY_EMAIL: RateLimitRule = { name: 'forgot:email', limit: 3, windowMs: 60 * 60_000 };
+export const EMAIL_VERIFICATION_BY_USER: RateLimitRule = { name: 'email-verify:user', limit: 3, windowMs: 15 * 60_000 };
+export const PHONE_VERIFICATION_BY_USER: RateLimitRule = { name: 'phone-verify:user', limit: 3, windowMs: 15 * 60_000 };
+
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+export const LOCKED_OUT = 'Too many failed sign-in attempts. Please try again later or reset your password.';
+
+interface Services {
+  sessions: SessionService;
+  audit: AuditService;
+  limiter: RateLimiter;
+  tokens: OneTimeTokens;
+}
+
+export function createUserService(deps: Deps, { sessions, audit, limiter, tokens }: Services) {
+  const { db, config, clock, mailer, phone, logger } = deps;
+  const { User, UserPhoto } = db.models;
+
+  /** Mail is sent after the response so that its latency cannot tell an attacker whether an account exists. */
+  function sendLater(to: string, subject: string, text: string): void {
+    void mailer.send({ to, subject, text }).catch((error: unknown) => logger.error({ err: error, to }, 'mail failed'));
+  }
+
+  async function findActiveUser(id: string): Promise<User> {
+    const user = await User.findByPk(id);
+    if (!user || !user.is_active || user.deleted_at) {
+      throw new AppError(401, 'auth.invalid_token', 'Your session has expired. Please sign in again.');
+    }
+    return user;
+  }
+
+  async function register(body: v.InferOutput<typeof registerBody>, origin: RequestOrigin): Promise<void> {
+    const existing = await User.findOne({ where: { email: body.email } });
+    if (existing) {
+      // Same answer as a new sign-up; the owner of the address learns about the attempt by mail instead.
+      await decoyHash(config.passwordCost);
+      sendLater(
+        existing.email,
+        'Someone tried to create an Attestly account with your e-mail address',
+        `Hello,\n\nSomeone tried to create a new Attestly account with this e-mail address, which already has one.\n` +
+          `If it was you, sign in at ${config.publicUrl}/login or reset your password at ${config.publicUrl}/forgot-password.\n` +
+          `If it was not you, you can ignore this message.\n`,
+      );
+      return;
+    }
+    const now = clock.now();
+    try {
+      const user = await User.create({
+        email: body.email,
+        password_hash: await hashPassword(body.password, config.passwordCost),
+        full_name: body.full_name,
+        phone: body.phone,
+        country: null,
+        state: null,
+        city: null,
+        email_verified_at: null,
+        phone_verified_at: null,
+        pending_phone: null,
+        profile_photo_key: null,
+        proven_min_age: null,
+        age_verified_at: null,
+        age_verified_until: null,
+        location_country: null,
+        location_state: null,
+        location_verified_at: null,
+        location_verified_until: null,
+        identity_verified_at: null,
+        identity_verified_until: null,
+        locked_until: null,
+        last_login_at: null,
+        deleted_at: null,
+        created_at: now,
+        updated_at: now,
+      });
+      await audit.recordSafely({ event: 'user.registered', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+      await sendEmailVerification(user, origin);
+    } catch (error) {
+      // Lost a race with a concurrent sign-up for the same address: same neutral answer.
+      if (error instanceof UniqueConstraintError) return;
+      throw error;
+    }
+  }
+
+  async function login(body: v.InferOutput<typeof loginBody>, origin: RequestOrigin) {
+    const now = clock.now();
+    const user = await User.findOne({ where: { email: body.email, deleted_at: null } });
+    if (!user) {
+      const budget = await limiter.peek(LOGIN_FAILURES_BY_EMAIL, body.email);
+      await verifyPassword(body.password, await decoyHash(config.passwordCost));
+      if (!budget.allowed) throw tooManyRequests(LOCKED_OUT, budget.retryAfterSeconds);
+      await limiter.hit(LOGIN_FAILURES_BY_EMAIL, body.email);
+      await audit.recordSafely({
+        event: 'user.login_failed',
+        severity: 'warning',
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+        details: { reason: 'unknown_email' },
+      });
+      throw new AppError(401, 'auth.invalid_credentials', INVALID_CREDENTIALS);
+    }
+    const passwordOk = await verifyPassword(body.password, user.password_hash);
+    if (user.locked_until && user.locked_until > now) {
+      throw tooManyRequests(LOCKED_OUT, (user.locked_until.getTime() - now.getTime()) / 1000);
+    }
+    if (!passwordOk) {
+      const attempts = (user.locked_until ? 0 : user.login_attempts) + 1;
+      const lock = attempts >= MAX_FAILED_LOGINS;
+      await User.update(
+        { login_attempts: lock ? 0 : attempts, locked_until: lock ? new Date(now.getTime() + LOCKOUT_MS) : null },
+        { where: { id: user.id } },
+      );
+      await audit.recordSafely({
+        event: 'user.login_failed',
+        severity: 'warning',
+        userId: user.id,
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+        details: { reason: 'wrong_password', attempts },
+      });
+      if (lock) {
+        await audit.recordSafely({
+          event: 'user.locked_out',
+          severity: 'error',
+          userId: user.id,
+          ip: origin.ip,
+          userAgent: origin.userAgent,
+          details: { locked_for_seconds: LOCKOUT_MS / 1000 },
+        });
+        throw tooManyRequests(LOCKED_OUT, LOCKOUT_MS / 1000);
+      }
+      throw new AppError(401, 'auth.invalid_credentials', INVALID_CREDENTIALS);
+    }
+    if (!user.is_active) {
+      // Only said after the password proved ownership, so it reveals nothing to a stranger.
+      throw new AppError(403, 'auth.account_disabled', 'This account has been disabled. Please contact support.');
+    }
+    await User.update({ login_attempts: 0, locked_until: null, last_login_at: now }, { where: { id: user.id } });
+    user.set({ login_attempts: 0, locked_until: null, last_login_at: now });
+    const issued = await sessions.issue('user', user.id, { remember: body.rememberMe, ...origin });
+    await audit.recordSafely({
+      event: 'user.login_succeeded',
+      userId: user.id,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      details: { remember: body.rememberMe, session_id: issued.session.id },
+    });
+    return { user, ...issued };
+  }
+
+  async function updateProfile(userId: string, body: v.InferOutput<typeof profileBody>, origin: RequestOrigin) {
+    const user = await findActiveUser(userId);
+    const changes: Partial<User> = {
+      full_name: body.full_name,
+      phone: body.phone,
+      country: body.country,
+      state: body.state,
+      city: body.city,
+    };
+    const emailChanged = body.email !== user.email;
+    if (emailChanged) {
+      changes.email = body.email;
+      changes.email_verified_at = null;
+    }
+    if (body.phone !== user.phone) changes.phone_verified_at = null;
+    try {
+      await user.update(changes);
+    } catch (error) {
+      if (error instanceof UniqueConstraintError) {
+        throw new AppError(409, 'users.email_taken', 'That email address is already in use', [
+          { path: 'email', message: 'That email address is already in use' },
+        ]);
+      }
+      throw error;
+    }
+    await audit.recordSafely({
+      event: 'user.profile_updated',
+      userId,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      details: { fields: Object.keys(changes).filter((key) => key !== 'email_verified_at' && key !== 'phone_verified_at') },
+    });
+    if (emailChanged) await sendEmailVerification(user, origin);
+    return user;
+  }
+
+  async function setProfilePhoto(userId: string, file: UploadedFile, origin: RequestOrigin) {
+    const user = await findActiveUser(userId);
+    const key = randomToken(24);
+    await db.sequelize.transaction(async (transaction) => {
+      await UserPhoto.destroy({ where: { user_id: userId }, transaction });
+      await UserPhoto.create({ user_id: userId, key, content_type: file.mime, bytes: file.bytes }, { transaction });
+      await User.update({ profile_photo_key: key }, { where: { id: userId }, transaction });
+    });
+    user.profile_photo_key = key;
+    await audit.recordSafely({
+      event: 'user.profile_photo_updated',
+      userId,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      details: { content_type: file.mime, bytes: file.bytes.length },
+    });
+    return user;
+  }
+
+  async function changePassword(session: Session, body: v.InferOutput<typeof changePasswordBody>, origin: RequestOrigin) {
+    const user = await findActiveUser(session.subject_id);
+    if (!(await verifyPassword(body.current_password, user.password_hash))) {
+      throw new AppError(422, 'users.wrong_password', 'Current password is incorrect', [
+        { path: 'current_password', message: 'Current password is incorrect' },
+      ]);
+    }
+    await user.update({ password_hash: await hashPassword(body.new_password, config.passwordCost) });
+    const revoked = await sessions.revokeAll('user', user.id, session.id);
+    await tokens.revokeAll('password_reset', user.id);
+    await audit.recordSafely({
+      event: 'user.password_changed',
+      userId: user.id,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      details: { other_sessions_revoked: revoked },
+    });
+  }
+
+  async function deleteAccount(session: Session, password: string, origin: RequestOrigin) {
+    const user = await findActiveUser(session.subject_id);
+    if (!(await verifyPassword(password, user.password_hash))) {
+      throw new AppError(422, 'users.wrong_password', 'Password is incorrect', [{ path: 'password', message: 'Password is incorrect' }]);
+    }
+    const now = clock.now();
+    // Personal data is erased; the row stays (anonymised) so that audit entries and verification records that
+    // name this id keep their meaning. The unusable password hash and freed address end the account for good.
+    await db.sequelize.transaction(async (transaction) => {
+      await db.models.UserPhoto.destroy({ where: { user_id: user.id }, transaction });
+      await db.models.OneTimeToken.destroy({ where: { subject_id: user.id }, transaction });
+      await db.models.Session.destroy({ where: { kind: 'user', subject_id: user.id }, transaction });
+      await User.update(
+        {
+          email: `deleted-${user.id}@deleted.invalid`,
+          password_hash: `deleted$${randomBytes(16).toString('hex')}`,
+          full_name: 'Deleted user',
+          phone: null,
+          pending_phone: null,
+          country: null,
+          state: null,
+          city: null,
+          profile_photo_key: null,
+          location_country: null,
+          location_state: null,
+          is_active: false,
+          deleted_at: now,
+        },
+        { where: { id: user.id }, transaction },
+      );
+    });
+    await audit.recordSafely({ event: 'user.account_deleted', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+  }
+
+  async function sendEmailVerification(user: User, origin: RequestOrigin) {
+    const token = await tokens.issue('email_verification', user.id, { ttlMs: EMAIL_TOKEN_TTL_MS, target: user.email });
+    sendLater(
+      user.email,
+      'Confirm your e-mail address for Attestly',
+      `Hello ${user.full_name},\n\nConfirm that this is your e-mail address by opening this link within 24 hours:\n` +
+        `${config.publicUrl}/verify-email?token=${encodeURIComponent(token)}\n\nIf you did not create an Attestly account, ignore this message.\n`,
+    );
+    await audit.recordSafely({ event: 'user.email_verification_sent', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+  }
+
+  async function requestEmailVerification(userId: string, origin: RequestOrigin) {
+    const user = await findActiveUser(userId);
+    if (user.email_verified_at) throw new AppError(409, 'users.email_already_verified', 'Your email address is already verified');
+    const budget = await limiter.hit(EMAIL_VERIFICATION_BY_USER, userId);
+    if (!budget.allowed) throw tooManyRequests('Too many verification emails. Please wait before asking again.', budget.retryAfterSeconds);
+    await sendEmailVerification(user, origin);
+  }
+
+  async function verifyEmail(token: string, origin: RequestOrigin) {
+    const row = await tokens.consume('email_verification', token);
+    const user = row ? await User.findByPk(row.subject_id) : null;
+    // The link proves the address it was sent to; if the account has since changed address it proves nothing.
+    if (!row || !user || user.deleted_at || user.email !== row.target) {
+      throw new AppError(400, 'users.invalid_token', 'This verification link is invalid or has expired');
+    }
+    await user.update({ email_verified_at: clock.now() });
+    await audit.recordSafely({ event: 'user.email_verified', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+    return user;
+  }
+
+  async function requestPhoneVerification(userId: string, requested: string | null, origin: RequestOrigin) {
+    const user = await findActiveUser(userId);
+    const number = requested ?? user.phone;
+    if (!number) {
+      throw new AppError(422, 'validation.failed', 'Phone number is required', [{ path: 'phone', message: 'Phone number is required' }]);
+    }
+    const budget = await limiter.hit(PHONE_VERIFICATION_BY_USER, userId);
+    if (!budget.allowed) throw tooManyRequests('Too many codes requested. Please wait before asking again.', budget.retryAfterSeconds);
+    const code = await tokens.issue('phone_verification', user.id, { ttlMs: PHONE_CODE_TTL_MS, target: number, digits: 6 });
+    await user.update({ pending_phone: number });
+    await phone.sendCode(number, code);
+    await audit.recordSafely({ event: 'user.phone_verification_sent', userId, ip: origin.ip, userAgent: origin.userAgent });
+  }
+
+  async function verifyPhone(userId: string, code: string, origin: RequestOrigin) {
+    const user = await findActiveUser(userId);
+    const result = await tokens.consumeCode('phone_verification', userId, code, PHONE_CODE_MAX_ATTEMPTS);
+    if (!result.ok) {
+      const detail =
+        result.reason === 'wrong'
+          ? 'The code is incorrect'
+          : result.reason === 'too_many'
+            ? 'Too many wrong codes. Please request a new code.'
+            : 'The code has expired. Please request a new code.';
+      throw new AppError(422, 'users.invalid_code', detail, [{ path: 'code', message: detail }]);
+    }
+    await user.update({ phone: result.row.target, pending_phone: null, phone_verified_at: clock.now() });
+    await audit.recordSafely({ event: 'user.phone_verified', userId, ip: origin.ip, userAgent: origin.userAgent });
+    return user;
+  }
+
+  async function forgotPassword(email: string, origin: RequestOrigin) {
+    const budget = await limiter.hit(FORGOT_PASSWORD_BY_EMAIL, email);
+    if (!budget.allowed) throw tooManyRequests('Too many reset requests. Please wait before asking again.', budget.retryAfterSeconds);
+    const user = await User.findOne({ where: { email, deleted_at: null, is_active: true } });
+    if (!user) return;
+    const token = await tokens.issue('password_reset', user.id, { ttlMs: RESET_TOKEN_TTL_MS, target: user.email });
+    sendLater(
+      user.email,
+      'Reset your Attestly password',
+      `Hello ${user.full_name},\n\nSomeone asked to reset the password of your Attestly account. To choose a new password, ` +
+        `open this link within one hour:\n${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}\n\n` +
+        `The link works once. If you did not ask for this, ignore this message: your password stays as it is.\n`,
+    );
+    await audit.recordSafely({ event: 'user.password_reset_requested', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+  }
+
+  async function resetPassword(body: v.InferOutput<typeof resetPasswordBody>, origin: RequestOrigin) {
+    const row = await tokens.consume('password_reset', body.token);
+    const user = row ? await User.findByPk(row.subject_id) : null;
+    if (!row || !user || user.deleted_at || !user.is_active) {
+      throw new AppError(400, 'users.invalid_token', 'This password reset link is invalid or has expired');
+    }
+    await user.update({
+      password_hash: await hashPassword(body.new_password, config.passwordCost),
+      login_attempts: 0,
+      locked_until: null,
+      // Receiving the mail proves the address.
+      email_verified_at: user.email_verified_at ?? (user.email === row.target ? clock.now() : null),
+    });
+    await limiter.reset(LOGIN_FAILURES_BY_EMAIL, user.email);
+    await sessions.revokeAll('user', user.id);
+    await audit.recordSafely({ event: 'user.password_reset', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+  }
+
+  return {
+    register,
+    login,
+    findActiveUser,
+    updateProfile,
+    setProfilePhoto,
+    changePassword,
+    deleteAccount,
+    requestEmailVerification,
+    verifyEmail,
+    requestPhoneVerification,
+    verifyPhone,
+    forgotPassword,
+    resetPassword,
+    async profilePhoto(key: string) {
+      return UserPhoto.findOne({ where: { key }, attributes: ['content_type', 'bytes', 'updated_at'] });
+    },
+    async refresh(session: Session, origin: RequestOrigin) {
+      const user = await findActiveUser(session.subject_id);
+      const issued = await sessions.rotate(session, origin);
+      await audit.recordSafely({ event: 'user.token_refreshed', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+      return { user, ...issued };
+    },
+    async logout(session: Session, origin: RequestOrigin) {
+      await sessions.revoke(session.id);
+      await audit.recordSafely({ event: 'user.logged_out', userId: session.subject_id, ip: origin.ip, userAgent: origin.userAgent });
+    },
+    async revokeSession(current: Session, sessionId: string, origin: RequestOrigin) {
+      const target = await db.models.Session.findOne({
+        where: { id: sessionId, kind: 'user', subject_id: current.subject_id, expires_at: { [Op.gt]: clock.now() } },
+      });
+      if (!target) throw new AppError(404, 'sessions.not_found', 'Session not found');
+      await sessions.revoke(target.id);
+      await audit.recordSafely({
+        event: 'user.session_revoked',
+        userId: current.subject_id,
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+        details: { session_id: target.id },
+      });
+    },
+  };
+}
+export type UserService = ReturnType<typeof createUserService>;

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, onPostgres, type TestApp } from './helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('health endpoints', () => {
+  it('reports liveness', async () => {
+    const response = await t.request.get('/healthz').expect(200);
+    expect(response.body).toEqual({ status: 'ok' });
+  });
+
+  it('reports readiness with the database and migrations checked', async () => {
+    const response = await t.request.get('/readyz').expect(200);
+    expect(response.body.status).toBe('ready');
+    expect(response.body.checks.database).toEqual({ ok: true, dialect: onPostgres ? 'postgres' : 'sqlite' });
+    expect(response.body.checks.migrations).toEqual({ ok: true, pending: [] });
+  });
+
+  it('is not ready when a migration is pending', async () => {
+    await t.db.sequelize.query("DELETE FROM attestly_migrations WHERE name = '20261125000200-create-newsletter'");
+    const response = await t.request.get('/readyz').expect(503);
+    expect(response.body.checks.migrations.pending).toEqual(['20261125000200-create-newsletter']);
+    await t.db.sequelize.query("INSERT INTO attestly_migrations (name) VALUES ('20261125000200-create-newsletter')");
+    await t.request.get('/readyz').expect(200);
+  });
+
+  it('exposes Prometheus metrics labelled by route template', async () => {
+    await t.request.get('/api/v1/users/profile').expect(401);
+    const response = await t.request.get('/metrics').expect(200);
+    expect(response.headers['content-type']).toMatch(/text\/plain/);
+    expect(response.text).toMatch(/attestly_http_requests_total\{method="GET",route="\/api\/v1\/users\/profile",status="401"\} 1/);
+    expect(response.text).toMatch(/attestly_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/v1\/users\/profile",status="401"\}/);
+    expect(response.text).toMatch(/attestly_db_pool_connections\{state="size"\} \d+/);
+  });
+
+  it('echoes a well-formed X-Request-Id and replaces a malformed one', async () => {
+    const kept = await t.request.get('/healthz').set('X-Request-Id', 'abc-123').expect(200);
+    expect(kept.headers['x-request-id']).toBe('abc-123');
+    const replaced = await t.request.get('/healthz').set('X-Request-Id', 'bad id with spaces').expect(200);
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One `vitest run` for the whole repository. API tests boot the real app on a fresh SQLite database per file, or
+ * on a throwaway PostgreSQL database per file when TEST_DATABASE_URL is a postgres:// URL (see .ci/run).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'api',
+          include: ['apps/api/**/*.test.ts', 'apps/contracts/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'models',
+          include: ['models/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+      './apps/web/vitest.config.ts',
+    ],
+  },
+});
