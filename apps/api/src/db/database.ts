@@ -1,9 +1,10 @@
 import path from 'node:path';
 import pg from 'pg';
-import { Sequelize } from 'sequelize';
+import { QueryTypes, Sequelize } from 'sequelize';
 import sqlite3 from 'sqlite3';
 import type { Logger } from 'pino';
 import { initModels, type Models } from './models';
+import { createSqliteReadPool, type ReadPool } from './read-pool';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -11,6 +12,11 @@ export interface Database {
   sequelize: Sequelize;
   dialect: Dialect;
   models: Models;
+  /**
+   * A plain parameterised SELECT (`:name` placeholders) for hot read paths: a pool of read-only connections on
+   * SQLite, the ordinary pool on PostgreSQL. Rows come back raw (see read-pool.ts for type conversion).
+   */
+  read<T>(sql: string, params: Record<string, unknown>): Promise<T[]>;
   /** Pool figures for /metrics. SQLite has no pool: one connection, plus one per open transaction. */
   poolStats(): { size: number; available: number; waiting: number };
   close(): Promise<void>;
@@ -46,6 +52,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     : false;
   let sequelize: Sequelize;
   let dialect: Dialect;
+  let readPool: ReadPool | null = null;
   if (options.databaseUrl && /^postgres(ql)?:/.test(options.databaseUrl)) {
     dialect = 'postgres';
     // BIGINT counts come back as strings by default; ours fit in a double.
@@ -63,6 +70,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       : path.join(options.dataDir, 'attestly.sqlite');
     sequelize = new Sequelize({ dialect: 'sqlite', dialectModule: sqliteDriver, storage, logging });
     await sequelize.query('PRAGMA journal_mode=WAL');
+    readPool = createSqliteReadPool(storage, 4, SQLITE_BUSY_TIMEOUT_MS);
   }
   await sequelize.authenticate();
   const models = initModels(sequelize);
@@ -70,6 +78,10 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     sequelize,
     dialect,
     models,
+    read<T>(sql: string, params: Record<string, unknown>): Promise<T[]> {
+      if (readPool) return readPool.all<T>(sql, params);
+      return sequelize.query(sql, { replacements: params, type: QueryTypes.SELECT }) as Promise<T[]>;
+    },
     poolStats() {
       if (dialect === 'sqlite') return { size: 1, available: 1, waiting: 0 };
       // sequelize-pool's figures; not part of Sequelize's typed API.
@@ -78,6 +90,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       return { size: pool.size ?? 0, available: pool.available ?? 0, waiting: pool.waiting ?? 0 };
     },
     async close() {
+      await readPool?.close();
       await sequelize.close();
     },
   };

@@ -53,7 +53,8 @@ export function createOneTimeTokens({ db, config, clock }: Pick<Deps, 'db' | 'co
 
     /**
      * Checks a short code for a known subject (phone codes): counts attempts and gives up after `maxAttempts`, so
-     * a six-digit code cannot be guessed online either.
+     * a six-digit code cannot be guessed online either. Each guess first claims an attempt with a conditional
+     * update, so a burst of concurrent guesses cannot all be compared before the counter moves.
      */
     async consumeCode(
       purpose: OneTimeTokenPurpose,
@@ -68,15 +69,16 @@ export function createOneTimeTokens({ db, config, clock }: Pick<Deps, 'db' | 'co
       });
       if (!row) return { ok: false, reason: 'none' };
       if (row.expires_at <= now) return { ok: false, reason: 'expired' };
-      if (row.attempts >= maxAttempts) return { ok: false, reason: 'too_many' };
-      if (!constantTimeEqual(row.token_hash, hash(purpose, code))) {
-        await OneTimeToken.increment('attempts', { where: { id: row.id } });
-        return { ok: false, reason: row.attempts + 1 >= maxAttempts ? 'too_many' : 'wrong' };
-      }
-      const [updated] = await OneTimeToken.update(
-        { used_at: now },
+      const [claimed] = await OneTimeToken.update(
+        { attempts: db.sequelize.literal('attempts + 1') as unknown as number },
         { where: { id: row.id, used_at: null, attempts: { [Op.lt]: maxAttempts } } },
       );
+      if (claimed !== 1) return { ok: false, reason: 'too_many' };
+      await row.reload({ attributes: ['attempts'] });
+      if (!constantTimeEqual(row.token_hash, hash(purpose, code))) {
+        return { ok: false, reason: row.attempts >= maxAttempts ? 'too_many' : 'wrong' };
+      }
+      const [updated] = await OneTimeToken.update({ used_at: now }, { where: { id: row.id, used_at: null } });
       return updated === 1 ? { ok: true, row } : { ok: false, reason: 'none' };
     },
 

@@ -1,4 +1,5 @@
 import type { SessionSummary, UserProfile } from '@attestly/contracts';
+import type { InferAttributes } from 'sequelize';
 import type { Session, User } from '../../db/models';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -9,7 +10,7 @@ export function profilePhotoUrl(key: string | null): string | null {
 }
 
 /** A user as their own profile (spec 01 §3 "User profile"); proven facts count only until they expire. */
-export function presentUser(user: User, now: Date): UserProfile {
+export function presentUser(user: InferAttributes<User>, now: Date): UserProfile {
   const ageVerified = user.proven_min_age !== null && live(user.age_verified_until, now);
   const locationVerified = live(user.location_verified_until, now);
   const identityVerified = live(user.identity_verified_until, now);

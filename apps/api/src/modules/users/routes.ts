@@ -19,7 +19,7 @@ import { assert, notFound } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { rateLimit } from '../../middleware/rate-limit';
 import { readMultipart } from '../../middleware/multipart';
-import type { Session } from '../../db/models';
+import type { SessionRecord } from '../sessions/service';
 import type { AppServices } from '../../services';
 import { presentSession, presentUser } from './presenters';
 
@@ -32,7 +32,7 @@ const minute = 60_000;
 export function userRoutes(services: AppServices): Router {
   const { users, sessions, limiter, requireUser, clock } = services;
   const router = new Router();
-  const session = (ctx: Context) => ctx.state.session as Session;
+  const session = (ctx: Context) => ctx.state.session as SessionRecord;
 
   router.post(
     '/users/register',
@@ -92,7 +92,7 @@ export function userRoutes(services: AppServices): Router {
   });
 
   router.get('/users/profile', requireUser, async (ctx) => {
-    ctx.body = presentUser(await users.findActiveUser(session(ctx).subject_id), clock.now());
+    ctx.body = presentUser(await users.readProfile(session(ctx).subject_id), clock.now());
   });
 
   router.put('/users/profile', requireUser, validate({ body: profileBody }), async (ctx) => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Op, UniqueConstraintError } from 'sequelize';
+import { Op, UniqueConstraintError, type InferAttributes } from 'sequelize';
+import { fromRow } from '../../db/read-pool';
 import type * as v from 'valibot';
 import type {
   changePasswordBody,
@@ -11,11 +12,11 @@ import type {
 import { AppError, tooManyRequests } from '../../errors';
 import { decoyHash, hashPassword, verifyPassword } from '../../lib/passwords';
 import { randomToken } from '../../lib/crypto';
-import type { Session, User } from '../../db/models';
+import type { User } from '../../db/models';
 import type { Deps } from '../../deps';
 import type { AuditService } from '../audit/service';
 import type { RateLimiter, RateLimitRule } from '../rate-limit/service';
-import type { RequestOrigin, SessionService } from '../sessions/service';
+import type { RequestOrigin, SessionRecord, SessionService } from '../sessions/service';
 import type { UploadedFile } from '../../middleware/multipart';
 import type { OneTimeTokens } from './one-time-tokens';
 
@@ -28,8 +29,8 @@ export const PHONE_CODE_TTL_MS = 10 * 60_000;
 export const PHONE_CODE_MAX_ATTEMPTS = 5;
 
 /**
- * Unknown e-mail addresses get the same failure budget as real accounts, counted in the database, so the
- * 429 after five wrong passwords does not reveal which addresses have accounts.
+ * Unknown e-mail addresses get the same lockout as real accounts (five failures, then 15 minutes), counted in the
+ * database, so the 429 after five wrong passwords does not reveal which addresses have accounts.
  */
 export const LOGIN_FAILURES_BY_EMAIL: RateLimitRule = { name: 'login-fail:email', limit: MAX_FAILED_LOGINS, windowMs: LOCKOUT_MS };
 export const FORGOT_PASSWORD_BY_EMAIL: RateLimitRule = { name: 'forgot:email', limit: 3, windowMs: 60 * 60_000 };
@@ -63,11 +64,22 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     return user;
   }
 
+  /** The signed-in user's profile for reading only: one statement on the read pool (GET /users/profile is hot). */
+  async function readProfile(id: string): Promise<InferAttributes<User>> {
+    const [row] = await db.read<Record<string, unknown>>('SELECT * FROM users WHERE id = :id', { id });
+    const user = row ? fromRow<InferAttributes<User>>(User, row) : null;
+    if (!user || !user.is_active || user.deleted_at) {
+      throw new AppError(401, 'auth.invalid_token', 'Your session has expired. Please sign in again.');
+    }
+    return user;
+  }
+
   async function register(body: v.InferOutput<typeof registerBody>, origin: RequestOrigin): Promise<void> {
     const existing = await User.findOne({ where: { email: body.email } });
     if (existing) {
-      // Same answer as a new sign-up; the owner of the address learns about the attempt by mail instead.
-      await decoyHash(config.passwordCost);
+      // Same answer as a new sign-up, after the same hashing work (a cached decoy would answer faster and give
+      // the address away); the owner of the address learns about the attempt by mail instead.
+      await hashPassword(body.password, config.passwordCost);
       sendLater(
         existing.email,
         'Someone tried to create an Attestly account with your e-mail address',
@@ -119,10 +131,12 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     const now = clock.now();
     const user = await User.findOne({ where: { email: body.email, deleted_at: null } });
     if (!user) {
-      const budget = await limiter.peek(LOGIN_FAILURES_BY_EMAIL, body.email);
+      // Same work, same answers and the same lockout as a real account (below), so that neither the messages,
+      // the timing, the 429 after five tries nor its Retry-After tell which addresses have accounts.
       await verifyPassword(body.password, await decoyHash(config.passwordCost));
-      if (!budget.allowed) throw tooManyRequests(LOCKED_OUT, budget.retryAfterSeconds);
-      await limiter.hit(LOGIN_FAILURES_BY_EMAIL, body.email);
+      const lockedFor = await limiter.lockout.lockedFor(LOGIN_FAILURES_BY_EMAIL, body.email);
+      if (lockedFor > 0) throw tooManyRequests(LOCKED_OUT, lockedFor);
+      const locked = await limiter.lockout.fail(LOGIN_FAILURES_BY_EMAIL, body.email);
       await audit.recordSafely({
         event: 'user.login_failed',
         severity: 'warning',
@@ -130,6 +144,16 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
         userAgent: origin.userAgent,
         details: { reason: 'unknown_email' },
       });
+      if (locked > 0) {
+        await audit.recordSafely({
+          event: 'user.locked_out',
+          severity: 'error',
+          ip: origin.ip,
+          userAgent: origin.userAgent,
+          details: { reason: 'unknown_email', locked_for_seconds: locked },
+        });
+        throw tooManyRequests(LOCKED_OUT, locked);
+      }
       throw new AppError(401, 'auth.invalid_credentials', INVALID_CREDENTIALS);
     }
     const passwordOk = await verifyPassword(body.password, user.password_hash);
@@ -183,19 +207,21 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
 
   async function updateProfile(userId: string, body: v.InferOutput<typeof profileBody>, origin: RequestOrigin) {
     const user = await findActiveUser(userId);
+    // PUT saves the whole form (spec 01 §2 "Profile settings"): an optional field left out is cleared, like a
+    // blank one, so that what is stored is exactly what was sent.
     const changes: Partial<User> = {
       full_name: body.full_name,
-      phone: body.phone,
-      country: body.country,
-      state: body.state,
-      city: body.city,
+      phone: body.phone ?? null,
+      country: body.country ?? null,
+      state: body.state ?? null,
+      city: body.city ?? null,
     };
     const emailChanged = body.email !== user.email;
     if (emailChanged) {
       changes.email = body.email;
       changes.email_verified_at = null;
     }
-    if (body.phone !== user.phone) changes.phone_verified_at = null;
+    if (changes.phone !== user.phone) changes.phone_verified_at = null;
     try {
       await user.update(changes);
     } catch (error) {
@@ -213,7 +239,11 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
       userAgent: origin.userAgent,
       details: { fields: Object.keys(changes).filter((key) => key !== 'email_verified_at' && key !== 'phone_verified_at') },
     });
-    if (emailChanged) await sendEmailVerification(user, origin);
+    if (emailChanged) {
+      // A reset link mailed to the old address must not outlive the change (the old mailbox may be the reason).
+      await tokens.revokeAll('password_reset', userId);
+      await sendEmailVerification(user, origin);
+    }
     return user;
   }
 
@@ -236,7 +266,7 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     return user;
   }
 
-  async function changePassword(session: Session, body: v.InferOutput<typeof changePasswordBody>, origin: RequestOrigin) {
+  async function changePassword(session: SessionRecord, body: v.InferOutput<typeof changePasswordBody>, origin: RequestOrigin) {
     const user = await findActiveUser(session.subject_id);
     if (!(await verifyPassword(body.current_password, user.password_hash))) {
       throw new AppError(422, 'users.wrong_password', 'Current password is incorrect', [
@@ -255,7 +285,7 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     });
   }
 
-  async function deleteAccount(session: Session, password: string, origin: RequestOrigin) {
+  async function deleteAccount(session: SessionRecord, password: string, origin: RequestOrigin) {
     const user = await findActiveUser(session.subject_id);
     if (!(await verifyPassword(password, user.password_hash))) {
       throw new AppError(422, 'users.wrong_password', 'Password is incorrect', [{ path: 'password', message: 'Password is incorrect' }]);
@@ -278,8 +308,20 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
           state: null,
           city: null,
           profile_photo_key: null,
+          email_verified_at: null,
+          phone_verified_at: null,
+          proven_min_age: null,
+          age_verified_at: null,
+          age_verified_until: null,
           location_country: null,
           location_state: null,
+          location_verified_at: null,
+          location_verified_until: null,
+          identity_verified_at: null,
+          identity_verified_until: null,
+          login_attempts: 0,
+          locked_until: null,
+          last_login_at: null,
           is_active: false,
           deleted_at: now,
         },
@@ -356,15 +398,18 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     if (!budget.allowed) throw tooManyRequests('Too many reset requests. Please wait before asking again.', budget.retryAfterSeconds);
     const user = await User.findOne({ where: { email, deleted_at: null, is_active: true } });
     if (!user) return;
-    const token = await tokens.issue('password_reset', user.id, { ttlMs: RESET_TOKEN_TTL_MS, target: user.email });
-    sendLater(
-      user.email,
-      'Reset your Attestly password',
-      `Hello ${user.full_name},\n\nSomeone asked to reset the password of your Attestly account. To choose a new password, ` +
-        `open this link within one hour:\n${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}\n\n` +
-        `The link works once. If you did not ask for this, ignore this message: your password stays as it is.\n`,
-    );
-    await audit.recordSafely({ event: 'user.password_reset_requested', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+    // Issued after the response, like the mail, so that a known address does not answer more slowly.
+    void (async () => {
+      const token = await tokens.issue('password_reset', user.id, { ttlMs: RESET_TOKEN_TTL_MS, target: user.email });
+      sendLater(
+        user.email,
+        'Reset your Attestly password',
+        `Hello ${user.full_name},\n\nSomeone asked to reset the password of your Attestly account. To choose a new password, ` +
+          `open this link within one hour:\n${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}\n\n` +
+          `The link works once. If you did not ask for this, ignore this message: your password stays as it is.\n`,
+      );
+      await audit.recordSafely({ event: 'user.password_reset_requested', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+    })().catch((error: unknown) => logger.error({ err: error }, 'password reset request failed'));
   }
 
   async function resetPassword(body: v.InferOutput<typeof resetPasswordBody>, origin: RequestOrigin) {
@@ -389,6 +434,7 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     register,
     login,
     findActiveUser,
+    readProfile,
     updateProfile,
     setProfilePhoto,
     changePassword,
@@ -402,17 +448,17 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     async profilePhoto(key: string) {
       return UserPhoto.findOne({ where: { key }, attributes: ['content_type', 'bytes', 'updated_at'] });
     },
-    async refresh(session: Session, origin: RequestOrigin) {
+    async refresh(session: SessionRecord, origin: RequestOrigin) {
       const user = await findActiveUser(session.subject_id);
       const issued = await sessions.rotate(session, origin);
       await audit.recordSafely({ event: 'user.token_refreshed', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
       return { user, ...issued };
     },
-    async logout(session: Session, origin: RequestOrigin) {
+    async logout(session: SessionRecord, origin: RequestOrigin) {
       await sessions.revoke(session.id);
       await audit.recordSafely({ event: 'user.logged_out', userId: session.subject_id, ip: origin.ip, userAgent: origin.userAgent });
     },
-    async revokeSession(current: Session, sessionId: string, origin: RequestOrigin) {
+    async revokeSession(current: SessionRecord, sessionId: string, origin: RequestOrigin) {
       const target = await db.models.Session.findOne({
         where: { id: sessionId, kind: 'user', subject_id: current.subject_id, expires_at: { [Op.gt]: clock.now() } },
       });
