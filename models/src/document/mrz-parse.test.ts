@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { ageOn, buildTd3, mrzCheckDigit, mrzDateToIso, normaliseMrzText, parseMrzLines } from './mrz-parse';
+
+const today = new Date(Date.UTC(2025, 5, 15));
+const td3 = buildTd3({
+  state: 'NLD',
+  surname: 'DE BRUIJN'.replace(' ', '<'),
+  given: 'WILLEKE LISELOTTE',
+  number: 'SPECI2014',
+  nationality: 'NLD',
+  birth: '650310',
+  sex: 'F',
+  expiry: '340309',
+  personal: '999999990',
+});
+
+describe('mrzCheckDigit', () => {
+  it('matches the ICAO 9303 worked examples', () => {
+    expect(mrzCheckDigit('L898902C3')).toBe(6);
+    expect(mrzCheckDigit('740812')).toBe(2);
+    expect(mrzCheckDigit('120415')).toBe(9);
+  });
+});
+
+describe('mrzDateToIso', () => {
+  it('puts a birth date in the latest century that is not in the future', () => {
+    expect(mrzDateToIso('650310', 'birth', today)).toBe('1965-03-10');
+    expect(mrzDateToIso('100101', 'birth', today)).toBe('2010-01-01');
+    expect(mrzDateToIso('250616', 'birth', today)).toBe('1925-06-16');
+    expect(mrzDateToIso('250615', 'birth', today)).toBe('2025-06-15');
+  });
+
+  it('reads expiry dates in the near future or past', () => {
+    expect(mrzDateToIso('340309', 'expiry', today)).toBe('2034-03-09');
+    expect(mrzDateToIso('990101', 'expiry', today)).toBe('1999-01-01');
+  });
+
+  it('rejects impossible dates', () => {
+    expect(mrzDateToIso('651310', 'birth', today)).toBeNull();
+    expect(mrzDateToIso('650230', 'birth', today)).toBeNull();
+    expect(mrzDateToIso('65O310', 'birth', today)).toBeNull();
+  });
+
+  it('computes age with the birthday not yet reached', () => {
+    expect(ageOn('2007-06-16', today)).toBe(17);
+    expect(ageOn('2007-06-15', today)).toBe(18);
+  });
+});
+
+describe('parseMrzLines', () => {
+  it('reads a valid TD3 passport MRZ', () => {
+    const r = parseMrzLines([...td3], today);
+    expect(r).toMatchObject({
+      format: 'TD3',
+      format_valid: true,
+      check_digits_valid: true,
+      document_type: 'P',
+      document_number_last4: '2014',
+      issuing_state: 'NLD',
+      nationality: 'NLD',
+      date_of_birth: '1965-03-10',
+      expiry_date: '2034-03-09',
+      not_expired: true,
+      calculated_age: 60,
+      sex: 'female',
+    });
+  });
+
+  it('flags a broken check digit', () => {
+    const line2 = td3[1].slice(0, 19) + String((Number(td3[1][19]) + 1) % 10) + td3[1].slice(20);
+    const r = parseMrzLines([td3[0], line2], today);
+    expect(r.check_digits_valid).toBe(false);
+    expect(r.problems.join(' ')).toMatch(/birthDateCheckDigit/);
+  });
+
+  it('autocorrects an O read in place of 0 in a date', () => {
+    const line2 = td3[1].replace('650310', '65O31O');
+    const r = parseMrzLines([td3[0], line2], today);
+    expect(r.check_digits_valid).toBe(true);
+    expect(r.date_of_birth).toBe('1965-03-10');
+  });
+
+  it('reports an expired document', () => {
+    expect(parseMrzLines([...td3], new Date(Date.UTC(2035, 0, 1))).not_expired).toBe(false);
+  });
+});
+
+describe('normaliseMrzText', () => {
+  it('keeps the two MRZ lines, removes spaces and maps filler look-alikes', () => {
+    const noisy = `PASSPORT\nsome text\n${td3[0].replace(/<</, '«<').replace('<', ' <')}\n${td3[1].toLowerCase()}\n`;
+    expect(normaliseMrzText(noisy)).toEqual([...td3]);
+  });
+});

@@ -1,0 +1,206 @@
+import { parse } from 'mrz';
+
+/** ICAO 9303 part 3 §4.9 check digit: weights 7-3-1, '<' = 0, A–Z = 10–35. */
+export function mrzCheckDigit(field: string): number {
+  const weights = [7, 3, 1];
+  let sum = 0;
+  for (let i = 0; i < field.length; i++) {
+    const c = field[i]!;
+    const v = c === '<' ? 0 : /[0-9]/.test(c) ? Number(c) : /[A-Z]/.test(c) ? c.charCodeAt(0) - 55 : 0;
+    sum += v * weights[i % 3]!;
+  }
+  return sum % 10;
+}
+
+const LINE_LENGTHS: Record<number, { lines: number; length: number }> = {
+  3: { lines: 3, length: 30 },
+  2: { lines: 2, length: 44 },
+};
+
+/**
+ * Cleans OCR text into candidate MRZ lines: upper-case, filler look-alikes ('«', '‹', 'く', spaces inside a line,
+ * 'K' runs after fillers) turned into '<', and anything outside A–Z 0–9 < dropped. Returns the last 2 or 3
+ * lines whose lengths fit TD1 (3×30), TD2 (2×36) or TD3 (2×44).
+ */
+export function normaliseMrzText(text: string): string[] {
+  const lines = text
+    .toUpperCase()
+    .replace(/[«‹〈<]/g, '<')
+    .split(/\r?\n/)
+    .map((l) =>
+      l
+        .replace(/\s+/g, '')
+        .replace(/[^A-Z0-9<]/g, '')
+        // Tesseract often reads a run of fillers as '<<K<<' or '<<<L'.
+        .replace(/<[KLC](?=<)/g, '<<'),
+    )
+    .filter((l) => l.length >= 28);
+  for (const { lines: count } of Object.values(LINE_LENGTHS)) {
+    if (lines.length >= count) {
+      const tail = lines.slice(-count);
+      const lengths = tail.map((l) => l.length);
+      if (count === 3 && lengths.every((n) => Math.abs(n - 30) <= 2))
+        return tail.map((l) => fitLength(l, 30));
+      if (count === 2 && lengths.every((n) => Math.abs(n - 44) <= 3))
+        return tail.map((l) => fitLength(l, 44));
+      if (count === 2 && lengths.every((n) => Math.abs(n - 36) <= 2))
+        return tail.map((l) => fitLength(l, 36));
+    }
+  }
+  return lines.slice(-3);
+}
+
+function fitLength(line: string, length: number): string {
+  return line.length >= length ? line.slice(0, length) : line.padEnd(length, '<');
+}
+
+/**
+ * YYMMDD → ISO date. Birth dates take the latest century that is not in the future (and ≤ 120 years back);
+ * expiry dates are at most 50 years ahead of today, which holds for every document in circulation.
+ */
+export function mrzDateToIso(
+  yymmdd: string,
+  kind: 'birth' | 'expiry',
+  today: Date = new Date(),
+): string | null {
+  if (!/^\d{6}$/.test(yymmdd)) return null;
+  const yy = Number(yymmdd.slice(0, 2));
+  const mm = Number(yymmdd.slice(2, 4));
+  const dd = Number(yymmdd.slice(4, 6));
+  if (mm < 1 || mm > 12 || dd < 1 || dd > 31) return null;
+  const thisYear = today.getUTCFullYear();
+  const candidates = [1900 + yy, 2000 + yy, 2100 + yy];
+  const iso = (y: number) => `${y}-${String(mm).padStart(2, '0')}-${String(dd).padStart(2, '0')}`;
+  const valid = (y: number) => {
+    const dt = new Date(Date.UTC(y, mm - 1, dd));
+    return dt.getUTCMonth() === mm - 1 ? dt : null;
+  };
+  if (kind === 'birth') {
+    const pick = candidates
+      .filter((y) => {
+        const dt = valid(y);
+        return dt !== null && dt.getTime() <= today.getTime() && thisYear - y <= 120;
+      })
+      .pop();
+    return pick === undefined ? null : iso(pick);
+  }
+  const pick = candidates.find((y) => valid(y) !== null && y >= thisYear - 50 && y <= thisYear + 50);
+  return pick === undefined ? null : iso(pick);
+}
+
+export function ageOn(isoBirth: string, today: Date = new Date()): number {
+  const [y, m, d] = isoBirth.split('-').map(Number) as [number, number, number];
+  let age = today.getUTCFullYear() - y;
+  const beforeBirthday =
+    today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d);
+  if (beforeBirthday) age--;
+  return age;
+}
+
+export interface MrzReading {
+  format_valid: boolean;
+  check_digits_valid: boolean;
+  format: 'TD1' | 'TD2' | 'TD3' | null;
+  document_type: string | null;
+  document_number_last4: string | null;
+  issuing_state: string | null;
+  nationality: string | null;
+  date_of_birth: string | null;
+  expiry_date: string | null;
+  not_expired: boolean;
+  calculated_age: number | null;
+  sex: 'male' | 'female' | 'unspecified' | null;
+  /** Field-level problems, e.g. 'birthDateCheckDigit: invalid check digit'. */
+  problems: string[];
+  lines: string[];
+}
+
+const CHECK_FIELDS = [
+  'documentNumberCheckDigit',
+  'birthDateCheckDigit',
+  'expirationDateCheckDigit',
+  'compositeCheckDigit',
+];
+
+/** Parses MRZ lines with `mrz` (autocorrecting O/0-style confusions in typed fields) and derives the answer fields. */
+export function parseMrzLines(lines: string[], today: Date = new Date()): MrzReading {
+  const empty: MrzReading = {
+    format_valid: false,
+    check_digits_valid: false,
+    format: null,
+    document_type: null,
+    document_number_last4: null,
+    issuing_state: null,
+    nationality: null,
+    date_of_birth: null,
+    expiry_date: null,
+    not_expired: false,
+    calculated_age: null,
+    sex: null,
+    problems: [],
+    lines,
+  };
+  let result: ReturnType<typeof parse>;
+  try {
+    result = parse(lines, { autocorrect: true });
+  } catch (error) {
+    return { ...empty, problems: [error instanceof Error ? error.message : String(error)] };
+  }
+  const f = result.fields as Record<string, string | null>;
+  const details = result.details as { field: string | null; valid: boolean; error?: string }[];
+  const problems = details.filter((d) => !d.valid).map((d) => `${d.field}: ${d.error ?? 'invalid'}`);
+  const checkOk = details.filter((d) => d.field && CHECK_FIELDS.includes(d.field)).every((d) => d.valid);
+  const birth = f.birthDate ? mrzDateToIso(f.birthDate, 'birth', today) : null;
+  const expiry = f.expirationDate ? mrzDateToIso(f.expirationDate, 'expiry', today) : null;
+  const todayIso = today.toISOString().slice(0, 10);
+  const docNo = (f.documentNumber ?? '').replace(/</g, '');
+  const format = ['TD1', 'TD2', 'TD3'].includes(result.format)
+    ? (result.format as 'TD1' | 'TD2' | 'TD3')
+    : null;
+  const sex =
+    f.sex === 'male' || f.sex === 'female'
+      ? f.sex
+      : f.sex === 'nonspecified' || f.sex === 'unspecified'
+        ? 'unspecified'
+        : null;
+  return {
+    ...empty,
+    format,
+    format_valid: format !== null && result.valid,
+    check_digits_valid: checkOk,
+    document_type: f.documentCode ?? null,
+    document_number_last4: docNo ? docNo.slice(-4) : null,
+    issuing_state: f.issuingState ?? null,
+    nationality: f.nationality ?? null,
+    date_of_birth: birth,
+    expiry_date: expiry,
+    not_expired: expiry !== null && expiry >= todayIso,
+    calculated_age: birth ? ageOn(birth, today) : null,
+    sex,
+    problems,
+  };
+}
+
+/** Builds a valid TD3 (passport) MRZ — used by tests and the document bench to render specimen documents. */
+export function buildTd3(p: {
+  state: string;
+  surname: string;
+  given: string;
+  number: string;
+  nationality: string;
+  birth: string;
+  sex: 'M' | 'F' | '<';
+  expiry: string;
+  personal?: string;
+}): [string, string] {
+  const name = `${p.surname}<<${p.given.replace(/ /g, '<')}`;
+  const line1 = `P<${p.state}${name}`.padEnd(44, '<').slice(0, 44);
+  const num = p.number.padEnd(9, '<');
+  const personal = (p.personal ?? '').padEnd(14, '<');
+  const pcd = p.personal ? String(mrzCheckDigit(personal)) : '<';
+  const body = `${num}${mrzCheckDigit(num)}${p.nationality}${p.birth}${mrzCheckDigit(p.birth)}${p.sex}${p.expiry}${mrzCheckDigit(p.expiry)}${personal}${pcd}`;
+  const composite = mrzCheckDigit(
+    `${num}${mrzCheckDigit(num)}${p.birth}${mrzCheckDigit(p.birth)}${p.expiry}${mrzCheckDigit(p.expiry)}${personal}${pcd}`,
+  );
+  return [line1, `${body}${composite}`];
+}

@@ -1,0 +1,160 @@
+import path from 'node:path';
+import sharp, { type Sharp } from 'sharp';
+import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesseract.js';
+import { VisionInputError } from '../errors';
+import { packageDir } from '../model-files';
+import { normaliseMrzText, parseMrzLines, type MrzReading } from './mrz-parse';
+import { largestPdfJpeg, sniffDocument } from './pdf-image';
+
+export interface DocumentReading {
+  format_valid: boolean;
+  check_digits_valid: boolean;
+  document_type: string | null;
+  document_number_last4: string | null;
+  issuing_state: string | null;
+  nationality: string | null;
+  date_of_birth: string | null;
+  expiry_date: string | null;
+  not_expired: boolean;
+  calculated_age: number | null;
+  sex: 'male' | 'female' | 'unspecified' | null;
+  mrz_format: 'TD1' | 'TD2' | 'TD3' | null;
+  confidence: number;
+  needs_manual_review: boolean;
+  reasons: string[];
+  ocr_passes: number;
+}
+
+const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+
+let workerPromise: Promise<TesseractWorker> | null = null;
+
+/** One Tesseract worker for the process, created on first use; its language model is read from npm, never fetched. */
+function tesseract(): Promise<TesseractWorker> {
+  workerPromise ??= (async () => {
+    const worker = await createWorker('eng', OEM.LSTM_ONLY, {
+      langPath: path.join(packageDir('@tesseract.js-data/eng'), '4.0.0'),
+      cacheMethod: 'none',
+      gzip: true,
+    });
+    await worker.setParameters({
+      tessedit_char_whitelist: MRZ_ALPHABET,
+      tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
+      preserve_interword_spaces: '0',
+    });
+    return worker;
+  })();
+  return workerPromise;
+}
+
+export async function closeDocumentReader(): Promise<void> {
+  const w = workerPromise;
+  workerPromise = null;
+  if (w) await (await w).terminate();
+}
+
+type Pass = { name: string; render: (img: Sharp, meta: { width: number; height: number }) => Sharp };
+
+/**
+ * OCR passes from cheapest to most aggressive; reading stops at the first whose check digits all agree.
+ * The MRZ is the bottom band of every ICAO 9303 document, so most passes crop to it.
+ */
+const passes: Pass[] = [
+  { name: 'bottom-band', render: (img, m) => band(img, m, 0.62).resize({ width: 1400 }).normalise() },
+  {
+    name: 'bottom-band-binarised',
+    render: (img, m) => band(img, m, 0.62).resize({ width: 1400 }).normalise().threshold(140),
+  },
+  { name: 'full-page', render: (img) => img.resize({ width: 1600, withoutEnlargement: false }).normalise() },
+  {
+    name: 'bottom-band-sharpened',
+    render: (img, m) => band(img, m, 0.7).resize({ width: 2000 }).sharpen().normalise().threshold(120),
+  },
+];
+
+function band(img: Sharp, m: { width: number; height: number }, from: number): Sharp {
+  const top = Math.floor(m.height * from);
+  return img.extract({ left: 0, top, width: m.width, height: m.height - top });
+}
+
+function score(r: MrzReading): number {
+  return (r.check_digits_valid ? 10 : 0) + (r.format_valid ? 5 : 0) + (r.format ? 2 : 0) - r.problems.length;
+}
+
+/** Reads the ICAO 9303 machine-readable zone of a passport or ID card image (JPEG/PNG/WebP) or scanned PDF. */
+export async function readDocument(
+  bytes: Uint8Array,
+  mime: string,
+  today: Date = new Date(),
+): Promise<DocumentReading> {
+  const kind = sniffDocument(bytes);
+  if (!kind) throw new VisionInputError('unreadable_document');
+  let imageBytes: Uint8Array = bytes;
+  if (kind === 'pdf') {
+    const jpeg = largestPdfJpeg(bytes);
+    if (!jpeg) {
+      throw new VisionInputError(
+        'unreadable_document',
+        'The PDF has no scanned image to read. Please upload a photo or a scan of the document (JPEG, PNG or WebP).',
+      );
+    }
+    imageBytes = jpeg;
+  }
+  const reasons: string[] = [];
+  if (mime && !mime.includes(kind === 'jpeg' ? 'jp' : kind))
+    reasons.push(`declared type ${mime} differs from content (${kind})`);
+  let grey: Buffer;
+  let meta: { width: number; height: number };
+  try {
+    const { data, info } = await sharp(imageBytes, { failOn: 'truncated' })
+      .rotate()
+      .resize({ width: 2400, height: 2400, fit: 'inside', withoutEnlargement: true })
+      .greyscale()
+      .png()
+      .toBuffer({ resolveWithObject: true });
+    grey = data;
+    meta = { width: info.width, height: info.height };
+  } catch {
+    throw new VisionInputError('unreadable_document');
+  }
+  const worker = await tesseract();
+  let best: MrzReading | null = null;
+  let used = 0;
+  const readings: string[] = [];
+  for (const pass of passes) {
+    used++;
+    const png = await pass.render(sharp(grey), meta).png().toBuffer();
+    const { data } = await worker.recognize(png);
+    const reading = parseMrzLines(normaliseMrzText(data.text), today);
+    readings.push(reading.lines.join('\n'));
+    if (!best || score(reading) > score(best)) best = reading;
+    if (reading.check_digits_valid && reading.format) break;
+  }
+  const r = best!;
+  if (!r.format) reasons.push('no machine-readable zone found');
+  else if (!r.check_digits_valid) reasons.push('check digits do not agree');
+  reasons.push(...r.problems.filter((p) => !/CheckDigit/.test(p)));
+  if (r.format && !r.not_expired) reasons.push('document expired');
+  if (r.format && r.calculated_age === null) reasons.push('date of birth unreadable');
+  const clean = r.format_valid && r.check_digits_valid;
+  const confidence = clean ? (used === 1 ? 0.95 : 0.9) : r.check_digits_valid ? 0.7 : r.format ? 0.3 : 0;
+  return {
+    format_valid: r.format_valid,
+    check_digits_valid: r.check_digits_valid,
+    document_type: r.document_type,
+    document_number_last4: r.document_number_last4,
+    issuing_state: r.issuing_state,
+    nationality: r.nationality,
+    date_of_birth: r.date_of_birth,
+    expiry_date: r.expiry_date,
+    not_expired: r.not_expired,
+    calculated_age: r.calculated_age,
+    sex: r.sex,
+    mrz_format: r.format,
+    confidence,
+    // Anything short of a clean, consistent read goes to a person (DESIGN.md §5).
+    needs_manual_review: !clean || r.calculated_age === null,
+    reasons,
+    ocr_passes: used,
+  };
+}

@@ -1,0 +1,100 @@
+import { VisionInputError } from './errors';
+import type { HumanFace, HumanInstance } from './human-runtime';
+import { fullPassConfig, landmarkPassConfig } from './human-runtime';
+import { greyFaceCrop, padImage, type RgbImage } from './image-decode';
+import { eyeAspectRatio } from './liveness-signals';
+import { laplacianVariance, luminanceStats } from './quality';
+import type { FaceObservation, QualityMetrics } from './types';
+
+const DEG = 180 / Math.PI;
+
+/**
+ * Faces that count as "another person": a background face much smaller than the subject's is a passer-by in a
+ * selfie, not a second applicant, and is ignored rather than failing the attempt.
+ */
+export function subjectFaces<T extends { score: number; box: [number, number, number, number] }>(
+  faces: T[],
+): T[] {
+  const sized = faces.filter((f) => f.score >= 0.5);
+  if (!sized.length) return [];
+  const largest = Math.max(...sized.map((f) => Math.min(f.box[2], f.box[3])));
+  return sized
+    .filter((f) => Math.min(f.box[2], f.box[3]) >= 0.5 * largest)
+    .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+}
+
+export async function detectFaces(
+  human: HumanInstance,
+  image: RgbImage,
+  pass: 'full' | 'landmarks',
+): Promise<HumanFace[]> {
+  const { tf } = human;
+  const t3 = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+  const input = tf.expandDims(t3, 0);
+  t3.dispose();
+  try {
+    const result = await human.detect(input, pass === 'full' ? fullPassConfig : landmarkPassConfig);
+    if (result.error) throw new Error(result.error);
+    return result.face;
+  } finally {
+    input.dispose();
+  }
+}
+
+export async function measureQuality(image: RgbImage, face: HumanFace): Promise<QualityMetrics> {
+  const grey = await greyFaceCrop(image, face.box);
+  const lum = luminanceStats(grey);
+  const angle = face.rotation?.angle;
+  return {
+    sharpness: Math.round(laplacianVariance(grey, 128, 128) * 10) / 10,
+    brightness: Math.round(lum.mean * 10) / 10,
+    contrast: Math.round(lum.std * 10) / 10,
+    clippedDark: Math.round(lum.clippedDark * 1000) / 1000,
+    clippedBright: Math.round(lum.clippedBright * 1000) / 1000,
+    faceSize: Math.round(Math.min(face.box[2], face.box[3])),
+    yawDeg: Math.round((angle?.yaw ?? 0) * DEG * 10) / 10,
+    pitchDeg: Math.round((angle?.pitch ?? 0) * DEG * 10) / 10,
+  };
+}
+
+/**
+ * Observes the one subject face of a still image with every model. Throws `no_face` / `multiple_faces` so the
+ * caller never estimates an age from the wrong person.
+ */
+export async function observeSubject(human: HumanInstance, image: RgbImage): Promise<FaceObservation> {
+  let faces = subjectFaces(await detectFaces(human, image, 'full'));
+  let used = image;
+  let offset = 0;
+  if (!faces.length) {
+    // Tightly cropped portraits (ID photos, aligned crops) leave the detector no context: retry with a border.
+    const padded = await padImage(image, 0.25);
+    faces = subjectFaces(await detectFaces(human, padded.image, 'full'));
+    used = padded.image;
+    offset = padded.offset;
+  }
+  if (!faces.length) throw new VisionInputError('no_face');
+  if (faces.length > 1) throw new VisionInputError('multiple_faces');
+  const face = faces[0]!;
+  if (!face.embedding || face.embedding.length === 0 || face.age === undefined) {
+    throw new VisionInputError('no_face');
+  }
+  const quality = await measureQuality(used, face);
+  const angle = face.rotation?.angle;
+  const [x, y, w, h] = face.box;
+  return {
+    box: [x - offset, y - offset, w, h],
+    imageWidth: image.width,
+    imageHeight: image.height,
+    detectionScore: face.score,
+    modelAge: face.age,
+    descriptor: Array.from(face.embedding),
+    antispoof: face.real ?? 0,
+    liveness: face.live ?? 0,
+    yawDeg: (angle?.yaw ?? 0) * DEG,
+    pitchDeg: (angle?.pitch ?? 0) * DEG,
+    rollDeg: (angle?.roll ?? 0) * DEG,
+    eyeAspectRatio: eyeAspectRatio(face.mesh) ?? 0,
+    quality,
+    padded: offset > 0,
+  };
+}

@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { humanDistDir, humanModelsDir, nodeRequire, wasmDir } from './model-files';
+import { registerFileRouter } from './tf-file-router';
+
+/** Minimal typing of the parts of Human the engine uses; Human's bundled d.ts drags in DOM types. */
+export type HumanPoint = number[];
+export interface HumanFace {
+  score: number;
+  box: [number, number, number, number];
+  mesh: HumanPoint[];
+  age?: number;
+  embedding?: number[];
+  real?: number;
+  live?: number;
+  rotation?: { angle: { roll: number; yaw: number; pitch: number } } | null;
+}
+export interface HumanTensor {
+  dispose(): void;
+}
+export interface HumanTf {
+  tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): HumanTensor;
+  expandDims(t: HumanTensor, axis: number): HumanTensor;
+  getBackend(): string;
+  memory(): { numTensors: number; numBytes: number };
+  io: { registerLoadRouter(router: (url: string | string[]) => unknown): void };
+}
+export interface HumanInstance {
+  tf: HumanTf;
+  load(): Promise<void>;
+  detect(
+    input: HumanTensor,
+    config?: Record<string, unknown>,
+  ): Promise<{ face: HumanFace[]; error?: string | null }>;
+}
+
+export type BackendPreference = 'auto' | 'wasm' | 'tensorflow';
+
+export interface HumanRuntime {
+  human: HumanInstance;
+  backend: string;
+}
+
+/** Landmark-only pass for video frames: detector + mesh + iris is ~45 ms against ~150 ms for the full set. */
+export const landmarkPassConfig = {
+  face: { description: { enabled: false }, antispoof: { enabled: false }, liveness: { enabled: false } },
+};
+export const fullPassConfig = {
+  face: { description: { enabled: true }, antispoof: { enabled: true }, liveness: { enabled: true } },
+};
+
+function humanConfig(backend: 'wasm' | 'tensorflow') {
+  return {
+    backend,
+    wasmPath: wasmDir(),
+    modelBasePath: pathToFileURL(humanModelsDir()).href + '/',
+    debug: false,
+    async: false,
+    warmup: 'none',
+    // Every image is a separate person: Human's frame-to-frame result cache must never reuse a previous face.
+    cacheSensitivity: 0,
+    cacheModels: false,
+    validateModels: false,
+    filter: { enabled: false },
+    gesture: { enabled: false },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    segmentation: { enabled: false },
+    face: {
+      enabled: true,
+      detector: { rotation: false, maxDetected: 5, minConfidence: 0.5, return: false },
+      mesh: { enabled: true },
+      iris: { enabled: true },
+      attention: { enabled: false },
+      description: { enabled: true },
+      emotion: { enabled: false },
+      antispoof: { enabled: true },
+      liveness: { enabled: true },
+      gear: { enabled: false },
+    },
+  };
+}
+
+type HumanModule = { Human: new (config: unknown) => HumanInstance };
+
+/**
+ * tfjs-node when an operator installed it (it downloads a native library, so it is never a hard dependency),
+ * the SIMD WASM backend otherwise. Loaded by name so bundlers and the type checker leave it alone.
+ */
+async function loadHumanModule(
+  preference: BackendPreference,
+): Promise<{ mod: HumanModule; backend: 'wasm' | 'tensorflow' }> {
+  const require = nodeRequire();
+  if (preference !== 'wasm') {
+    try {
+      const tfjsNode = '@tensorflow/tfjs-node';
+      await import(tfjsNode);
+      return {
+        mod: require(path.join(humanDistDir(), 'human.node.js')) as HumanModule,
+        backend: 'tensorflow',
+      };
+    } catch (error) {
+      if (preference === 'tensorflow') throw error;
+    }
+  }
+  return { mod: require(path.join(humanDistDir(), 'human.node-wasm.js')) as HumanModule, backend: 'wasm' };
+}
+
+export async function createHumanRuntime(preference: BackendPreference = 'auto'): Promise<HumanRuntime> {
+  const { mod, backend } = await loadHumanModule(preference);
+  const human = new mod.Human(humanConfig(backend));
+  registerFileRouter(human.tf.io);
+  await human.load();
+  return { human, backend: backend === 'wasm' ? 'wasm-simd' : 'tensorflow' };
+}

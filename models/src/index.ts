@@ -1,0 +1,22 @@
+export { createVisionEngine, committedWeights, modelManifest } from './vision-engine';
+export type { VisionEngine, VisionEngineOptions, VisionStatus } from './vision-engine';
+export { VisionInputError, VisionBusyError, ModelIntegrityError } from './errors';
+export type { VisionInputCode, QualityReason } from './errors';
+export type {
+  PhotoAnalysis,
+  VideoAnalysis,
+  VisionThresholds,
+  AgeRange,
+  ThresholdDecision,
+  QualityAssessment,
+  QualityMetrics,
+  FaceObservation,
+} from './types';
+export type { DocumentReading } from './document/read-document';
+export { readDocument } from './document/read-document';
+export { parseMrzLines, normaliseMrzText, mrzDateToIso, mrzCheckDigit, buildTd3 } from './document/mrz-parse';
+export { assessQuality, laplacianVariance, luminanceStats, defaultQualityGate } from './quality';
+export type { QualityGate } from './quality';
+export { decideAge, defaultDecisionConfig } from './decision';
+export type { DecisionConfig } from './decision';
+export { assessActiveLiveness, countBlinks, eyeAspectRatio } from './liveness-signals';

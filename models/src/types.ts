@@ -1,0 +1,133 @@
+import type { QualityReason } from './errors';
+
+/** Pixel measurements of the face region (see quality.ts). */
+export interface QualityMetrics {
+  /** Variance of the Laplacian of the face crop resized to 128×128 grey: low means blurred. */
+  sharpness: number;
+  /** Mean luminance of the face crop, 0–255. */
+  brightness: number;
+  /** Standard deviation of luminance of the face crop: low means washed-out or flat. */
+  contrast: number;
+  /** Share of face pixels crushed to black (< 16) or blown to white (> 239). */
+  clippedDark: number;
+  clippedBright: number;
+  /** Shorter side of the face box in source pixels. */
+  faceSize: number;
+  yawDeg: number;
+  pitchDeg: number;
+}
+
+export interface QualityAssessment {
+  ok: boolean;
+  /** 0–1: 1 is a sharp, well-exposed, frontal, large face. */
+  score: number;
+  reasons: QualityReason[];
+  metrics: QualityMetrics;
+}
+
+/** What one face in one image measured, before any decision. Produced in a worker, decided on the main thread. */
+export interface FaceObservation {
+  box: [number, number, number, number];
+  imageWidth: number;
+  imageHeight: number;
+  detectionScore: number;
+  /** Human's own age output (faceres). */
+  modelAge: number;
+  /** 1024-d faceres descriptor. */
+  descriptor: number[];
+  /** Single-frame passive cues from Human: antispoof ("real") and liveness ("live"), 0–1. */
+  antispoof: number;
+  liveness: number;
+  yawDeg: number;
+  pitchDeg: number;
+  rollDeg: number;
+  eyeAspectRatio: number;
+  quality: QualityMetrics;
+  /** Whether the face was only found after padding the image (tight crops). */
+  padded: boolean;
+}
+
+/** Per-frame measurements of a video, from the landmark pass. */
+export interface FrameObservation {
+  timeSeconds: number;
+  faces: number;
+  yawDeg: number | null;
+  pitchDeg: number | null;
+  eyeAspectRatio: number | null;
+  qualityScore: number | null;
+}
+
+export interface VideoObservation {
+  durationSeconds: number;
+  frames: FrameObservation[];
+  /** Full observations of the best frames (age models run only on these). */
+  best: FaceObservation[];
+}
+
+export interface AgeRange {
+  min: number;
+  max: number;
+}
+
+export interface VisionThresholds {
+  /** Ages the caller wants decided, e.g. [18] or [12, 16, 18, 21]. Default [18, 21]. */
+  thresholds?: number[];
+}
+
+interface AgeDecisionFields {
+  /** Point estimate in years (ridge head, or Human's age in raw mode), one decimal. */
+  age: number;
+  /** 0–1: how far the measurement can be trusted (detection × quality), not the approval probability. */
+  confidence: number;
+  age_range: AgeRange;
+  /** Thresholds from the request that this result may approve (liveness permitting, per the API's policy). */
+  approved_thresholds: number[];
+  /** Per-threshold detail: the score and the calibrated cut-off it was compared with. */
+  threshold_decisions: ThresholdDecision[];
+  decision_mode: 'head' | 'raw';
+  quality: QualityAssessment;
+  message: string;
+}
+
+export interface ThresholdDecision {
+  threshold: number;
+  approved: boolean;
+  score: number;
+  cutoff: number;
+  /** Why a threshold was not approved: 'below_cutoff' → send the person to the document route. */
+  reason: 'approved' | 'below_cutoff' | 'not_calibrated';
+}
+
+export interface PhotoAnalysis extends AgeDecisionFields {
+  media_type: 'image';
+  /** A single photo cannot prove liveness: this is the weak passive cue only. */
+  is_live: boolean;
+  liveness_confidence: number;
+  liveness_method: 'passive_single_frame';
+  liveness_note: string;
+  antispoof_score: number;
+  timings_ms: { total: number };
+}
+
+export interface EyeMeasurements {
+  baseline_ear: number;
+  min_ear: number;
+  ear_series: number[];
+}
+
+export interface VideoAnalysis extends AgeDecisionFields {
+  media_type: 'video';
+  is_live: boolean;
+  liveness_confidence: number;
+  liveness_method: 'active_challenge';
+  liveness_note: string;
+  frames_analyzed: number;
+  video_duration: number;
+  /** Share of sampled frames with exactly one usable face. */
+  live_percentage: number;
+  video_liveness: { passed: boolean; head_turn: boolean; blink: boolean; reasons: string[] };
+  eye_measurements: EyeMeasurements;
+  head_yaw_range: { min: number; max: number; span: number };
+  blinks: number;
+  timings_ms: { total: number; decode: number };
+}

@@ -1,0 +1,203 @@
+import os from 'node:os';
+import weightsJson from '../weights/age-head.json' with { type: 'json' };
+import manifestJson from '../manifest.json' with { type: 'json' };
+import type { AgeHeadWeights } from './age-head';
+import { decideAge, defaultDecisionConfig, type DecisionConfig } from './decision';
+import { readDocument, closeDocumentReader, type DocumentReading } from './document/read-document';
+import { VisionInputError } from './errors';
+import type { BackendPreference } from './human-runtime';
+import {
+  assessActiveLiveness,
+  defaultActiveLivenessOptions,
+  type ActiveLivenessOptions,
+} from './liveness-signals';
+import { verifyManifest, type ModelManifest } from './manifest';
+import { PHOTO_LIVENESS_NOTE, VIDEO_LIVENESS_NOTE, ageMessage, videoLivenessMessage } from './messages';
+import { assessQuality, defaultQualityGate, type QualityGate } from './quality';
+import type {
+  FaceObservation,
+  PhotoAnalysis,
+  VideoAnalysis,
+  VideoObservation,
+  VisionThresholds,
+} from './types';
+import { defaultVideoDecodeOptions, type VideoDecodeOptions } from './video-decode';
+import { WorkerPool } from './worker-pool';
+
+export interface VisionEngineOptions {
+  /** Worker threads; default os.availableParallelism(). */
+  workers?: number;
+  /** Waiting jobs beyond the running ones before VisionBusyError; default 4 per worker. */
+  maxQueue?: number;
+  jobTimeoutMs?: number;
+  backend?: BackendPreference;
+  decision?: Partial<DecisionConfig>;
+  qualityGate?: Partial<QualityGate>;
+  liveness?: Partial<ActiveLivenessOptions>;
+  video?: Partial<VideoDecodeOptions>;
+  /** Thresholds decided when a call names none. */
+  defaultThresholds?: number[];
+  /** Override the committed head (tests, experiments); null forces the raw rule. */
+  weights?: AgeHeadWeights | null;
+}
+
+export interface VisionStatus {
+  backend: string;
+  ready: boolean;
+  workers: number;
+  queued: number;
+}
+
+export interface VisionEngine {
+  /** Resolves once every worker has loaded its models; rejects (e.g. ModelIntegrityError) if the engine cannot start. */
+  readonly ready: Promise<void>;
+  status(): VisionStatus;
+  analyzePhoto(bytes: Uint8Array, options?: VisionThresholds): Promise<PhotoAnalysis>;
+  analyzeVideo(bytes: Uint8Array, options?: VisionThresholds): Promise<VideoAnalysis>;
+  readDocument(bytes: Uint8Array, mime: string): Promise<DocumentReading>;
+  /** Raw measurements of the single face in a photo, before gate and decision (training and evaluation). */
+  observePhoto(bytes: Uint8Array): Promise<FaceObservation>;
+  close(): Promise<void>;
+}
+
+export const committedWeights = weightsJson as unknown as AgeHeadWeights;
+export const modelManifest = manifestJson as ModelManifest;
+
+export function createVisionEngine(options: VisionEngineOptions = {}): VisionEngine {
+  const decision: DecisionConfig = { ...defaultDecisionConfig, ...options.decision };
+  const gate: QualityGate = { ...defaultQualityGate, ...options.qualityGate };
+  const liveness: ActiveLivenessOptions = { ...defaultActiveLivenessOptions, ...options.liveness };
+  const video: VideoDecodeOptions = { ...defaultVideoDecodeOptions, ...options.video };
+  const weights = options.weights === undefined ? committedWeights : options.weights;
+  const defaultThresholds = options.defaultThresholds ?? [18, 21];
+  const size = Math.max(1, options.workers ?? os.availableParallelism());
+
+  let pool: WorkerPool | null = null;
+  let startError: unknown = null;
+  try {
+    verifyManifest(modelManifest);
+    pool = new WorkerPool({
+      size,
+      maxQueue: options.maxQueue ?? size * 4,
+      jobTimeoutMs: options.jobTimeoutMs ?? 60_000,
+      workerData: { backend: options.backend ?? 'auto', video },
+    });
+  } catch (error) {
+    startError = error;
+  }
+  const ready = pool ? pool.ready : Promise.reject(startError);
+  let isReady = false;
+  ready.then(
+    () => (isReady = true),
+    () => undefined,
+  );
+
+  const usePool = async (): Promise<WorkerPool> => {
+    if (!pool) throw startError;
+    await ready;
+    return pool;
+  };
+
+  async function observePhoto(bytes: Uint8Array): Promise<FaceObservation> {
+    return (await (await usePool()).run('photo', bytes)) as FaceObservation;
+  }
+
+  async function analyzePhoto(bytes: Uint8Array, opts: VisionThresholds = {}): Promise<PhotoAnalysis> {
+    const t0 = performance.now();
+    const obs = await observePhoto(bytes);
+    const quality = assessQuality(obs.quality, gate);
+    if (!quality.ok) throw VisionInputError.poorQuality(quality.reasons);
+    const d = decideAge([obs], opts.thresholds ?? defaultThresholds, weights, decision);
+    // The passive cues are weak (a genuine selfie ranked below a printed photo in testing), so they can only
+    // ever say "weakly live" and never carry more than 0.3 confidence.
+    const passive = Math.min(obs.antispoof, obs.liveness);
+    return {
+      media_type: 'image',
+      age: d.age,
+      confidence: round3(obs.detectionScore * quality.score),
+      age_range: d.age_range,
+      approved_thresholds: d.approved_thresholds,
+      threshold_decisions: d.threshold_decisions,
+      decision_mode: d.decision_mode,
+      quality,
+      message: ageMessage(d.threshold_decisions),
+      is_live: passive >= 0.5,
+      liveness_confidence: round3(0.3 * passive),
+      liveness_method: 'passive_single_frame',
+      liveness_note: PHOTO_LIVENESS_NOTE,
+      antispoof_score: round3(obs.antispoof),
+      timings_ms: { total: Math.round(performance.now() - t0) },
+    };
+  }
+
+  async function analyzeVideo(bytes: Uint8Array, opts: VisionThresholds = {}): Promise<VideoAnalysis> {
+    const t0 = performance.now();
+    const obs = (await (await usePool()).run('video', bytes)) as VideoObservation & { decodeMs: number };
+    const assessed = obs.best.map((o) => ({ o, q: assessQuality(o.quality, gate) }));
+    const usable = assessed.filter((a) => a.q.ok);
+    if (!usable.length)
+      throw VisionInputError.poorQuality([...new Set(assessed.flatMap((a) => a.q.reasons))]);
+    const best = usable.reduce((a, b) => (b.q.score > a.q.score ? b : a));
+    const d = decideAge(
+      usable.map((a) => a.o),
+      opts.thresholds ?? defaultThresholds,
+      weights,
+      decision,
+    );
+    const live = assessActiveLiveness(obs.frames, liveness);
+    return {
+      media_type: 'video',
+      age: d.age,
+      confidence: round3(best.o.detectionScore * best.q.score),
+      age_range: d.age_range,
+      approved_thresholds: live.passed ? d.approved_thresholds : [],
+      threshold_decisions: d.threshold_decisions,
+      decision_mode: d.decision_mode,
+      quality: best.q,
+      message: live.passed ? ageMessage(d.threshold_decisions) : videoLivenessMessage(live.reasons),
+      is_live: live.passed,
+      liveness_confidence: live.confidence,
+      liveness_method: 'active_challenge',
+      liveness_note: VIDEO_LIVENESS_NOTE,
+      frames_analyzed: obs.frames.length,
+      video_duration: Math.round(obs.durationSeconds * 100) / 100,
+      live_percentage: Math.round(live.facePresence * 1000) / 10,
+      video_liveness: {
+        passed: live.passed,
+        head_turn: live.headTurn,
+        blink: live.blink,
+        reasons: live.reasons,
+      },
+      eye_measurements: {
+        baseline_ear: live.ear.baseline,
+        min_ear: live.ear.min,
+        ear_series: live.ear.series,
+      },
+      head_yaw_range: live.yaw,
+      blinks: live.blinks,
+      timings_ms: { total: Math.round(performance.now() - t0), decode: Math.round(obs.decodeMs) },
+    };
+  }
+
+  return {
+    ready,
+    status: () => ({
+      backend: pool?.backend ?? 'unavailable',
+      ready: isReady,
+      workers: pool?.readyWorkers ?? 0,
+      queued: pool?.queued ?? 0,
+    }),
+    analyzePhoto,
+    analyzeVideo,
+    observePhoto,
+    readDocument,
+    close: async () => {
+      await pool?.close();
+      await closeDocumentReader();
+    },
+  };
+}
+
+function round3(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}

@@ -1,0 +1,89 @@
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildTd3 } from '../src/document/mrz-parse';
+import { closeDocumentReader, readDocument } from '../src/document/read-document';
+import { VisionInputError } from '../src/errors';
+
+const today = new Date(Date.UTC(2025, 5, 15));
+const mrz = buildTd3({
+  state: 'NLD',
+  surname: 'DE<BRUIJN',
+  given: 'WILLEKE LISELOTTE',
+  number: 'SPECI2014',
+  nationality: 'NLD',
+  birth: '650310',
+  sex: 'F',
+  expiry: '340309',
+  personal: '999999990',
+});
+
+/** A passport data page: grey card, a photo box, some text, and the two-line MRZ in a monospace font. */
+async function passportImage(lines: readonly string[]): Promise<Buffer> {
+  const esc = (s: string) => s.replace(/</g, '&lt;');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1250" height="880">
+    <rect width="1250" height="880" fill="#f2efe6"/>
+    <rect x="60" y="120" width="300" height="390" fill="#c8c2b5"/>
+    <text x="420" y="170" font-family="DejaVu Sans" font-size="34" fill="#333">PASPOORT / PASSPORT</text>
+    <text x="420" y="240" font-family="DejaVu Sans" font-size="28" fill="#333">DE BRUIJN</text>
+    <text x="420" y="290" font-family="DejaVu Sans" font-size="28" fill="#333">Willeke Liselotte</text>
+    ${lines.map((l, i) => `<text x="40" y="${740 + i * 62}" font-family="DejaVu Sans Mono" font-size="44" fill="#111">${esc(l)}</text>`).join('')}
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 88 }).toBuffer();
+}
+
+afterAll(async () => {
+  await closeDocumentReader();
+});
+
+describe('readDocument', () => {
+  it('reads back a rendered TD3 passport MRZ with valid check digits', async () => {
+    const r = await readDocument(await passportImage(mrz), 'image/jpeg', today);
+    expect(r).toMatchObject({
+      mrz_format: 'TD3',
+      check_digits_valid: true,
+      format_valid: true,
+      document_type: 'P',
+      document_number_last4: '2014',
+      issuing_state: 'NLD',
+      nationality: 'NLD',
+      date_of_birth: '1965-03-10',
+      expiry_date: '2034-03-09',
+      not_expired: true,
+      calculated_age: 60,
+      sex: 'female',
+      needs_manual_review: false,
+    });
+    expect(r.confidence).toBeGreaterThanOrEqual(0.9);
+  }, 60_000);
+
+  it('reads the same page from a PDF that embeds it as a JPEG', async () => {
+    const jpeg = await passportImage(mrz);
+    const pdf = Buffer.concat([
+      Buffer.from(
+        `%PDF-1.4\n1 0 obj\n<< /Type /XObject /Subtype /Image /Width 1250 /Height 880 /Filter /DCTDecode /Length ${jpeg.length} >>\nstream\n`,
+      ),
+      jpeg,
+      Buffer.from('\nendstream\nendobj\n%%EOF\n'),
+    ]);
+    const r = await readDocument(pdf, 'application/pdf', today);
+    expect(r.check_digits_valid).toBe(true);
+    expect(r.calculated_age).toBe(60);
+  }, 60_000);
+
+  it('sends a page without an MRZ to manual review', async () => {
+    const blank = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#eeeeee' } })
+      .png()
+      .toBuffer();
+    const r = await readDocument(blank, 'image/png', today);
+    expect(r.needs_manual_review).toBe(true);
+    expect(r.check_digits_valid).toBe(false);
+    expect(r.reasons).toContain('no machine-readable zone found');
+  }, 60_000);
+
+  it('refuses a PDF with no scannable image and content that is no document format', async () => {
+    await expect(readDocument(Buffer.from('%PDF-1.4\n%%EOF\n'), 'application/pdf')).rejects.toThrow(
+      /no scanned image/,
+    );
+    await expect(readDocument(Buffer.from('hello'), 'image/jpeg')).rejects.toBeInstanceOf(VisionInputError);
+  });
+});
