@@ -72,7 +72,20 @@ const envSchema = v.object({
   ATTESTLY_SMTP_URL: v.optional(url('ATTESTLY_SMTP_URL', ['smtp:', 'smtps:'])),
   ATTESTLY_MAIL_FROM: v.optional(v.pipe(v.string(), v.nonEmpty()), 'Attestly <no-reply@localhost>'),
   ATTESTLY_SUPPORT_EMAIL: v.optional(v.pipe(v.string(), v.email('ATTESTLY_SUPPORT_EMAIL must be an email')), 'support@attestly.local'),
-  ATTESTLY_CORS_ORIGINS: v.optional(v.string(), ''),
+  ATTESTLY_CORS_ORIGINS: v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    ),
+    // Browsers send a bare origin (RFC 6454); an entry with a path or a wildcard would silently never match.
+    v.check(
+      (origins) => origins.every(isOrigin),
+      'ATTESTLY_CORS_ORIGINS must be a comma-separated list of origins such as https://shop.example.com',
+    ),
+  ),
   ATTESTLY_TRUST_PROXY: bool('ATTESTLY_TRUST_PROXY', 'false'),
   ATTESTLY_SESSION_HOURS: positiveInt('ATTESTLY_SESSION_HOURS', '12'),
   ATTESTLY_REMEMBER_DAYS: positiveInt('ATTESTLY_REMEMBER_DAYS', '30'),
@@ -150,6 +163,15 @@ export class ConfigError extends Error {
   }
 }
 
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}
+
 function decodeKey(value: string): Buffer | null {
   if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
   if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) return Buffer.from(value, 'base64');
@@ -209,9 +231,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: parsed.ATTESTLY_SMTP_URL ?? null,
     mailFrom: parsed.ATTESTLY_MAIL_FROM,
     supportEmail: parsed.ATTESTLY_SUPPORT_EMAIL,
-    corsOrigins: parsed.ATTESTLY_CORS_ORIGINS.split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean),
+    corsOrigins: parsed.ATTESTLY_CORS_ORIGINS.map((origin) => new URL(origin).origin),
     trustProxy: parsed.ATTESTLY_TRUST_PROXY,
     sessionTtlMs: parsed.ATTESTLY_SESSION_HOURS * 3600_000,
     rememberTtlMs: parsed.ATTESTLY_REMEMBER_DAYS * 86400_000,

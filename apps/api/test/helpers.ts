@@ -12,6 +12,8 @@ import { createLogger } from '../src/logger';
 import { bootstrap } from '../src/bootstrap';
 import { createApp, type AppOptions } from '../src/app';
 import { ManualClock } from '../src/lib/clock';
+import { createServer, type Server } from 'node:http';
+import { createOidc, type OidcOptions } from '../src/oidc';
 
 /** The database under test: SQLite by default, PostgreSQL when TEST_DATABASE_URL says so. */
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? null;
@@ -112,6 +114,11 @@ export function logCapture() {
 
 export interface TestAppOptions extends AppOptions {
   env?: Record<string, string>;
+  /**
+   * Mounts the OpenID Connect provider (createOidc). The public URL then is the server's real address, so that
+   * relying-party libraries see an issuer that matches the discovery URL.
+   */
+  withOidc?: boolean | OidcOptions;
 }
 
 /**
@@ -122,22 +129,40 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const database = await createTestDatabase();
   const smtp = await startSmtpCapture();
   const logs = logCapture();
+  let early: { server: Server; url: string } | null = null;
+  if (options.withOidc) {
+    const listening = createServer();
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    early = { server: listening, url: `http://127.0.0.1:${(listening.address() as AddressInfo).port}` };
+  }
   const config: Config = loadConfig({
     ATTESTLY_DATA_DIR: database.dataDir,
     DATABASE_URL: database.url ?? undefined,
-    ATTESTLY_PUBLIC_URL: 'http://attestly.test',
+    ATTESTLY_PUBLIC_URL: early?.url ?? 'http://attestly.test',
     ATTESTLY_SMTP_URL: smtp.url,
     ATTESTLY_PASSWORD_COST: '12',
     LOG_LEVEL: 'info',
     ATTESTLY_WEB_DIR: path.join(database.dataDir, 'no-web'),
+    // Lets a test speak as a distinct client with X-Forwarded-For (see signUp): per-IP rate limits would
+    // otherwise count every request of a file, which all come from 127.0.0.1 under a frozen clock.
+    ATTESTLY_TRUST_PROXY: 'true',
     ...options.env,
   });
   const clock = new ManualClock(new Date());
   const logger = createLogger(config, logs.stream);
   const deps = await bootstrap(config, logger, { clock });
-  const { app, services } = createApp(deps, options);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const oidc = options.withOidc
+    ? await createOidc(deps, { keyCheckIntervalMs: 0, ...(options.withOidc === true ? {} : options.withOidc) })
+    : options.oidc;
+  const { app, services } = createApp(deps, { ...options, oidc });
+  let server: Server;
+  if (early) {
+    server = early.server;
+    server.on('request', app.callback());
+  } else {
+    server = app.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  }
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     app,
@@ -151,8 +176,14 @@ export async function createTestApp(options: TestAppOptions = {}) {
     clock,
     smtp,
     logs,
+    oidc,
     async close() {
+      oidc?.close();
+      // Relying-party libraries keep connections alive; close() would otherwise wait for them to time out.
+      if (oidc) server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Mail and other work the last responses left running must finish before the database goes away.
+      await services.users.whenIdle();
       await deps.db.close();
       await smtp.close();
       await database.drop();
@@ -161,20 +192,46 @@ export async function createTestApp(options: TestAppOptions = {}) {
 }
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
-/** Registers and signs in a user; returns the bearer token and profile. */
+/** A fresh client address for X-Forwarded-For, so that per-IP limits do not carry over between tests. */
+export function randomClientIp(): string {
+  const [a = 0, b = 0, c = 0] = randomBytes(3);
+  return `10.${a}.${b}.${c}`;
+}
+
+/** Registers and signs in a user (from a fresh client address); returns the bearer token and profile. */
 export async function signUp(
   t: TestApp,
   overrides: { email?: string; password?: string; full_name?: string; rememberMe?: boolean } = {},
 ) {
   const email = overrides.email ?? `user-${randomBytes(4).toString('hex')}@example.com`;
   const password = overrides.password ?? 'correct horse battery';
+  const ip = randomClientIp();
   await t.request
     .post('/api/v1/users/register')
+    .set('X-Forwarded-For', ip)
     .send({ full_name: overrides.full_name ?? 'Test User', email, password })
     .expect(201);
   const login = await t.request
     .post('/api/v1/users/login')
+    .set('X-Forwarded-For', ip)
     .send({ email, password, rememberMe: overrides.rememberMe ?? false })
     .expect(200);
   return { email, password, token: login.body.access_token as string, user: login.body.user as { id: string } };
+}
+
+/** Tables whose row counts `rowCounts` reports by default: what a rejected request must leave alone. */
+export const ACCOUNT_TABLES = ['users', 'sessions', 'one_time_tokens', 'user_photos', 'audit_logs', 'newsletter_subscribers'];
+
+/**
+ * Row counts per table, to assert that a rejected request changed nothing in the database. Waits first for the work
+ * earlier requests left running (mail, post-registration steps), so that it does not land between two counts.
+ */
+export async function rowCounts(t: TestApp, tables: string[] = ACCOUNT_TABLES): Promise<Record<string, number>> {
+  await t.services.users.whenIdle();
+  const counts: Record<string, number> = {};
+  for (const table of tables) {
+    const [rows] = await t.db.sequelize.query(`SELECT COUNT(*) AS n FROM ${table}`);
+    counts[table] = Number((rows as Array<{ n: number | string }>)[0]?.n);
+  }
+  return counts;
 }

@@ -5,6 +5,7 @@ import sqlite3 from 'sqlite3';
 import type { Logger } from 'pino';
 import { initModels, type Models } from './models';
 import { createSqliteReadPool, type ReadPool } from './read-pool';
+import { gateSqliteWriters } from './sqlite-gate';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -69,6 +70,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       ? options.databaseUrl.replace(/^sqlite:(\/\/)?/, '')
       : path.join(options.dataDir, 'attestly.sqlite');
     sequelize = new Sequelize({ dialect: 'sqlite', dialectModule: sqliteDriver, storage, logging });
+    gateSqliteWriters(sequelize);
     await sequelize.query('PRAGMA journal_mode=WAL');
     readPool = createSqliteReadPool(storage, 4, SQLITE_BUSY_TIMEOUT_MS);
   }

@@ -10,8 +10,12 @@ const KEY_LENGTH = 32;
 function derive(password: string, salt: Buffer, log2N: number, r: number, p: number): Promise<Buffer> {
   const N = 2 ** log2N;
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key),
+    scrypt(
+      password.normalize('NFKC'),
+      salt,
+      KEY_LENGTH,
+      { N, r, p, maxmem: 256 * N * r + 1024 * 1024 },
+      (err, key) => (err ? reject(err) : resolve(key)),
     );
   });
 }
@@ -24,9 +28,21 @@ export async function hashPassword(password: string, cost: number): Promise<stri
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, cost, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !cost || !r || !p || !salt || !hash) return false;
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const [log2N, blockSize, parallelism] = [Number(cost), Number(r), Number(p)];
+  // Parameters come from the database: out-of-range ones (a damaged or planted row) must not make a sign-in throw
+  // or allocate gigabytes.
+  if (!(
+    log2N >= 1 &&
+    log2N <= 20 &&
+    blockSize >= 1 &&
+    blockSize <= 32 &&
+    parallelism >= 1 &&
+    parallelism <= 16
+  ))
+    return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), Number(cost), Number(r), Number(p));
+  const actual = await derive(password, Buffer.from(salt, 'base64url'), log2N, blockSize, parallelism);
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 

@@ -17,7 +17,7 @@ export function requireSession(
   kinds: readonly AccountKind[],
   messages: { missing?: string; invalid?: string } = {},
 ): Middleware {
-  return async (ctx, next) => {
+  const middleware: Middleware = async (ctx, next) => {
     const token = bearerToken(ctx.get('Authorization'));
     if (!token) throw new AppError(401, 'auth.missing_token', messages.missing ?? 'Authentication required');
     const session = await sessions.authenticate(token, kinds);
@@ -27,4 +27,6 @@ export function requireSession(
     ctx.state.session = session;
     await next();
   };
+  // Lets the OpenAPI document (modules/docs) mark the routes that need a bearer token.
+  return Object.assign(middleware, { sessionKinds: kinds });
 }

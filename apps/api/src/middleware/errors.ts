@@ -16,11 +16,23 @@ function fromHttpError(error: HttpLikeError): AppError | null {
   if (!status || status >= 500) return null;
   if (status === 413) return new AppError(413, 'request.too_large', 'Request body is too large');
   if (status === 415) return new AppError(415, 'request.unsupported_media_type', 'Unsupported content type');
-  if (status === 400 && (error.type === 'entity.parse.failed' || /JSON|Unexpected token/i.test(error.message ?? ''))) {
+  if (
+    status === 400 &&
+    (error.type === 'entity.parse.failed' || /JSON|Unexpected token/i.test(error.message ?? ''))
+  ) {
     return new AppError(400, 'request.malformed_json', 'Request body is not valid JSON');
   }
-  if (status === 400) return new AppError(400, 'request.malformed', error.expose ? (error.message ?? 'Bad request') : 'Bad request');
-  return new AppError(status, 'request.error', error.expose && error.message ? error.message : 'Request failed');
+  if (status === 400)
+    return new AppError(
+      400,
+      'request.malformed',
+      error.expose ? (error.message ?? 'Bad request') : 'Bad request',
+    );
+  return new AppError(
+    status,
+    'request.error',
+    error.expose && error.message ? error.message : 'Request failed',
+  );
 }
 
 /**
@@ -31,14 +43,21 @@ export function errorEnvelope(): Middleware {
   return async (ctx, next) => {
     try {
       await next();
+      // Paths under /api that no router matched (e.g. /api/v2/…) get the envelope too, not Koa's text 404.
+      if (ctx.status === 404 && ctx.body == null && ctx.path.startsWith('/api/')) {
+        throw new AppError(404, 'not_found', 'No such API endpoint');
+      }
     } catch (caught) {
-      const error =
-        caught instanceof AppError ? caught : (fromHttpError(caught as HttpLikeError) ?? null);
+      const error = caught instanceof AppError ? caught : (fromHttpError(caught as HttpLikeError) ?? null);
       const requestId = ctx.state.requestId as string | undefined;
       if (!error) {
         ctx.state.logger?.error({ err: caught }, 'unhandled error');
         ctx.status = 500;
-        ctx.body = { detail: 'Internal server error', code: 'internal_error', request_id: requestId } satisfies ErrorEnvelope;
+        ctx.body = {
+          detail: 'Internal server error',
+          code: 'internal_error',
+          request_id: requestId,
+        } satisfies ErrorEnvelope;
         return;
       }
       ctx.status = error.status;

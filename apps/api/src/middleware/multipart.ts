@@ -46,7 +46,14 @@ export async function readMultipart(ctx: Context, options: MultipartOptions): Pr
     try {
       busboy = Busboy({
         headers: ctx.req.headers,
-        limits: { fileSize: options.maxFileBytes, files: options.fileFields.length, fields: options.maxFields ?? 20, fieldSize: 8 * 1024 },
+        // busboy reports 'limit' on reaching the limit, not on passing it: one byte more lets a file of exactly
+        // maxFileBytes through while anything larger still trips it.
+        limits: {
+          fileSize: options.maxFileBytes + 1,
+          files: options.fileFields.length,
+          fields: options.maxFields ?? 20,
+          fieldSize: 8 * 1024,
+        },
       });
     } catch {
       reject(new AppError(400, 'request.malformed', 'Malformed multipart body'));

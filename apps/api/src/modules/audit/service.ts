@@ -56,7 +56,9 @@ function rowHash(prevHash: string, fields: ChainedFields): string {
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) =>
     inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      ? Object.fromEntries(
+          Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+        )
       : inner,
   );
 }
@@ -133,7 +135,8 @@ export async function verifyAuditChain(db: Deps['db'], pageSize = 1000): Promise
     if (rows.length === 0) return { ok: true, checked };
     for (const row of rows) {
       const id = Number(row.id);
-      if (row.prev_hash !== prevHash) return { ok: false, checked, brokenAt: { id, reason: 'prev_hash_mismatch' } };
+      if (row.prev_hash !== prevHash)
+        return { ok: false, checked, brokenAt: { id, reason: 'prev_hash_mismatch' } };
       const fields: ChainedFields = {
         event_type: row.event_type,
         severity: row.severity,
@@ -145,7 +148,8 @@ export async function verifyAuditChain(db: Deps['db'], pageSize = 1000): Promise
         details: row.details,
         created_at: new Date(row.created_at).toISOString(),
       };
-      if (rowHash(prevHash, fields) !== row.hash) return { ok: false, checked, brokenAt: { id, reason: 'hash_mismatch' } };
+      if (rowHash(prevHash, fields) !== row.hash)
+        return { ok: false, checked, brokenAt: { id, reason: 'hash_mismatch' } };
       prevHash = row.hash;
       lastId = id;
       checked += 1;

@@ -8,7 +8,11 @@ import { origin } from '../users/routes';
 
 export function newsletterRoutes({ newsletter, limiter }: AppServices): Router {
   const router = new Router();
-  const perIp = rateLimit(limiter, { name: 'newsletter:ip', limit: 20, windowMs: 60 * 60_000 }, (ctx) => ctx.ip);
+  const perIp = rateLimit(
+    limiter,
+    { name: 'newsletter:ip', limit: 20, windowMs: 60 * 60_000 },
+    (ctx) => ctx.ip,
+  );
   router.post('/newsletter/subscribe', perIp, validate({ body: newsletterSubscribeBody }), async (ctx) => {
     const { email } = ctx.state.input.body as v.InferOutput<typeof newsletterSubscribeBody>;
     await newsletter.subscribe(email, origin(ctx));
@@ -16,11 +20,17 @@ export function newsletterRoutes({ newsletter, limiter }: AppServices): Router {
     ctx.body = { message: 'Almost done: check your inbox to confirm your subscription.' };
   });
   router.post('/newsletter/confirm', perIp, validate({ body: newsletterTokenBody }), async (ctx) => {
-    await newsletter.confirm((ctx.state.input.body as v.InferOutput<typeof newsletterTokenBody>).token);
+    await newsletter.confirm(
+      (ctx.state.input.body as v.InferOutput<typeof newsletterTokenBody>).token,
+      origin(ctx),
+    );
     ctx.body = { message: 'Your subscription is confirmed.' };
   });
   router.post('/newsletter/unsubscribe', perIp, validate({ body: newsletterTokenBody }), async (ctx) => {
-    await newsletter.unsubscribe((ctx.state.input.body as v.InferOutput<typeof newsletterTokenBody>).token);
+    await newsletter.unsubscribe(
+      (ctx.state.input.body as v.InferOutput<typeof newsletterTokenBody>).token,
+      origin(ctx),
+    );
     ctx.body = { message: 'You have been unsubscribed.' };
   });
   return router;

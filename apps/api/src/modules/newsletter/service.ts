@@ -23,23 +23,38 @@ export function createNewsletterService(
   return {
     async subscribe(email: string, origin: { ip: string | null; userAgent: string | null }) {
       const budget = await limiter.hit({ name: 'newsletter:email', limit: 3, windowMs: 60 * 60_000 }, email);
-      if (!budget.allowed) throw tooManyRequests('Too many requests for this address. Please try again later.', budget.retryAfterSeconds);
+      if (!budget.allowed)
+        throw tooManyRequests(
+          'Too many requests for this address. Please try again later.',
+          budget.retryAfterSeconds,
+        );
       let subscriber = await NewsletterSubscriber.findOne({ where: { email } });
       if (subscriber?.confirmed_at && !subscriber.unsubscribed_at) return;
       const unsubscribe = randomToken(24);
       const now = clock.now();
       try {
         if (subscriber) {
-          await subscriber.update({ unsubscribe_hash: hash(unsubscribe), unsubscribed_at: null, confirmed_at: null });
+          await subscriber.update({
+            unsubscribe_hash: hash(unsubscribe),
+            unsubscribed_at: null,
+            confirmed_at: null,
+          });
         } else {
-          subscriber = await NewsletterSubscriber.create({ email, unsubscribe_hash: hash(unsubscribe), confirmed_at: null, unsubscribed_at: null });
+          subscriber = await NewsletterSubscriber.create({
+            email,
+            unsubscribe_hash: hash(unsubscribe),
+            confirmed_at: null,
+            unsubscribed_at: null,
+          });
         }
       } catch (error) {
         if (error instanceof UniqueConstraintError) return;
         throw error;
       }
       const confirm = randomToken(32);
-      await OneTimeToken.destroy({ where: { purpose: 'newsletter_confirm', subject_id: subscriber.id, used_at: null } });
+      await OneTimeToken.destroy({
+        where: { purpose: 'newsletter_confirm', subject_id: subscriber.id, used_at: null },
+      });
       await OneTimeToken.create({
         purpose: 'newsletter_confirm',
         subject_id: subscriber.id,
@@ -59,26 +74,56 @@ export function createNewsletterService(
             `Unsubscribe at any time: ${config.publicUrl}/newsletter/unsubscribe?token=${encodeURIComponent(unsubscribe)}\n`,
         })
         .catch((error: unknown) => logger.error({ err: error }, 'newsletter mail failed'));
-      await audit.recordSafely({ event: 'newsletter.subscribed', ip: origin.ip, userAgent: origin.userAgent, details: { subscriber_id: subscriber.id } });
+      await audit.recordSafely({
+        event: 'newsletter.subscribed',
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+        details: { subscriber_id: subscriber.id },
+      });
     },
 
-    async confirm(token: string) {
-      const row = await OneTimeToken.findOne({ where: { purpose: 'newsletter_confirm', token_hash: hash(token) } });
+    async confirm(token: string, origin: { ip: string | null; userAgent: string | null }) {
+      const row = await OneTimeToken.findOne({
+        where: { purpose: 'newsletter_confirm', token_hash: hash(token) },
+      });
       const now = clock.now();
       if (!row || row.used_at || row.expires_at <= now) {
-        throw new AppError(400, 'newsletter.invalid_token', 'This confirmation link is invalid or has expired');
+        throw new AppError(
+          400,
+          'newsletter.invalid_token',
+          'This confirmation link is invalid or has expired',
+        );
       }
       const [used] = await OneTimeToken.update({ used_at: now }, { where: { id: row.id, used_at: null } });
-      if (used !== 1) throw new AppError(400, 'newsletter.invalid_token', 'This confirmation link is invalid or has expired');
-      await NewsletterSubscriber.update({ confirmed_at: now, unsubscribed_at: null }, { where: { id: row.subject_id } });
-      await audit.recordSafely({ event: 'newsletter.confirmed', details: { subscriber_id: row.subject_id } });
+      if (used !== 1)
+        throw new AppError(
+          400,
+          'newsletter.invalid_token',
+          'This confirmation link is invalid or has expired',
+        );
+      await NewsletterSubscriber.update(
+        { confirmed_at: now, unsubscribed_at: null },
+        { where: { id: row.subject_id } },
+      );
+      await audit.recordSafely({
+        event: 'newsletter.confirmed',
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+        details: { subscriber_id: row.subject_id },
+      });
     },
 
-    async unsubscribe(token: string) {
+    async unsubscribe(token: string, origin: { ip: string | null; userAgent: string | null }) {
       const subscriber = await NewsletterSubscriber.findOne({ where: { unsubscribe_hash: hash(token) } });
-      if (!subscriber) throw new AppError(400, 'newsletter.invalid_token', 'This unsubscribe link is invalid');
+      if (!subscriber)
+        throw new AppError(400, 'newsletter.invalid_token', 'This unsubscribe link is invalid');
       if (!subscriber.unsubscribed_at) await subscriber.update({ unsubscribed_at: clock.now() });
-      await audit.recordSafely({ event: 'newsletter.unsubscribed', details: { subscriber_id: subscriber.id } });
+      await audit.recordSafely({
+        event: 'newsletter.unsubscribed',
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+        details: { subscriber_id: subscriber.id },
+      });
     },
   };
 }

@@ -38,7 +38,8 @@ export function createSessionService({ db, config, clock }: Pick<Deps, 'db' | 'c
   const { Session } = db.models;
 
   function kindOf(token: string): AccountKind | null {
-    for (const [kind, prefix] of Object.entries(TOKEN_PREFIX)) if (token.startsWith(prefix)) return kind as AccountKind;
+    for (const [kind, prefix] of Object.entries(TOKEN_PREFIX))
+      if (token.startsWith(prefix)) return kind as AccountKind;
     return null;
   }
 
@@ -98,7 +99,8 @@ export function createSessionService({ db, config, clock }: Pick<Deps, 'db' | 'c
     return db.sequelize.transaction(async (transaction) => {
       const deleted = await Session.destroy({ where: { id: session.id }, transaction });
       // Two refreshes raced with one token: the loser's token is already spent, as if it had been revoked.
-      if (deleted === 0) throw new AppError(401, 'auth.invalid_token', 'Your session has expired. Please sign in again.');
+      if (deleted === 0)
+        throw new AppError(401, 'auth.invalid_token', 'Your session has expired. Please sign in again.');
       const token = TOKEN_PREFIX[session.kind] + randomToken(32);
       const now = clock.now();
       const fresh = await Session.create(
@@ -111,7 +113,9 @@ export function createSessionService({ db, config, clock }: Pick<Deps, 'db' | 'c
           user_agent: origin.userAgent?.slice(0, 512) ?? null,
           created_at: now,
           last_used_at: now,
-          expires_at: new Date(now.getTime() + (session.remember ? config.rememberTtlMs : config.sessionTtlMs)),
+          expires_at: new Date(
+            now.getTime() + (session.remember ? config.rememberTtlMs : config.sessionTtlMs),
+          ),
         },
         { transaction },
       );

@@ -61,7 +61,9 @@ export function createOneTimeTokens({ db, config, clock }: Pick<Deps, 'db' | 'co
       subjectId: string,
       code: string,
       maxAttempts: number,
-    ): Promise<{ ok: true; row: OneTimeToken } | { ok: false; reason: 'none' | 'expired' | 'too_many' | 'wrong' }> {
+    ): Promise<
+      { ok: true; row: OneTimeToken } | { ok: false; reason: 'none' | 'expired' | 'too_many' | 'wrong' }
+    > {
       const now = clock.now();
       const row = await OneTimeToken.findOne({
         where: { purpose, subject_id: subjectId, used_at: null },

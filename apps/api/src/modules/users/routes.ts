@@ -23,7 +23,8 @@ import type { SessionRecord } from '../sessions/service';
 import type { AppServices } from '../../services';
 import { presentSession, presentUser } from './presenters';
 
-const input = <T extends v.GenericSchema>(ctx: Context, _schema: T) => ctx.state.input.body as v.InferOutput<T>;
+const input = <T extends v.GenericSchema>(ctx: Context, _schema: T) =>
+  ctx.state.input.body as v.InferOutput<T>;
 export const origin = (ctx: Context) => ({ ip: ctx.ip || null, userAgent: ctx.get('User-Agent') || null });
 
 const minute = 60_000;
@@ -36,7 +37,12 @@ export function userRoutes(services: AppServices): Router {
 
   router.post(
     '/users/register',
-    rateLimit(limiter, { name: 'register:ip', limit: 10, windowMs: 60 * minute }, (ctx) => ctx.ip, 'Too many sign-ups from this address. Please try again later.'),
+    rateLimit(
+      limiter,
+      { name: 'register:ip', limit: 10, windowMs: 60 * minute },
+      (ctx) => ctx.ip,
+      'Too many sign-ups from this address. Please try again later.',
+    ),
     validate({ body: registerBody }),
     async (ctx) => {
       await users.register(input(ctx, registerBody), origin(ctx));
@@ -47,7 +53,12 @@ export function userRoutes(services: AppServices): Router {
 
   router.post(
     '/users/login',
-    rateLimit(limiter, { name: 'login:ip', limit: 30, windowMs: minute }, (ctx) => ctx.ip, 'Too many sign-in attempts. Please wait a minute and try again.'),
+    rateLimit(
+      limiter,
+      { name: 'login:ip', limit: 30, windowMs: minute },
+      (ctx) => ctx.ip,
+      'Too many sign-in attempts. Please wait a minute and try again.',
+    ),
     validate({ body: loginBody }),
     async (ctx) => {
       const { user, token, session: created } = await users.login(input(ctx, loginBody), origin(ctx));
@@ -60,21 +71,41 @@ export function userRoutes(services: AppServices): Router {
     },
   );
 
-  router.post('/users/forgot-password', rateLimit(limiter, { name: 'forgot:ip', limit: 10, windowMs: 15 * minute }, (ctx) => ctx.ip), validate({ body: forgotPasswordBody }), async (ctx) => {
-    await users.forgotPassword(input(ctx, forgotPasswordBody).email, origin(ctx));
-    ctx.status = 202;
-    ctx.body = { message: 'If an account exists for that email, we have sent a link to reset the password.' };
-  });
+  router.post(
+    '/users/forgot-password',
+    rateLimit(limiter, { name: 'forgot:ip', limit: 10, windowMs: 15 * minute }, (ctx) => ctx.ip),
+    validate({ body: forgotPasswordBody }),
+    async (ctx) => {
+      await users.forgotPassword(input(ctx, forgotPasswordBody).email, origin(ctx));
+      ctx.status = 202;
+      ctx.body = {
+        message: 'If an account exists for that email, we have sent a link to reset the password.',
+      };
+    },
+  );
 
-  router.post('/users/reset-password', rateLimit(limiter, { name: 'reset:ip', limit: 20, windowMs: 15 * minute }, (ctx) => ctx.ip), validate({ body: resetPasswordBody }), async (ctx) => {
-    await users.resetPassword(input(ctx, resetPasswordBody), origin(ctx));
-    ctx.body = { message: 'Your password has been reset. Please sign in.' };
-  });
+  router.post(
+    '/users/reset-password',
+    rateLimit(limiter, { name: 'reset:ip', limit: 20, windowMs: 15 * minute }, (ctx) => ctx.ip),
+    validate({ body: resetPasswordBody }),
+    async (ctx) => {
+      await users.resetPassword(input(ctx, resetPasswordBody), origin(ctx));
+      ctx.body = { message: 'Your password has been reset. Please sign in.' };
+    },
+  );
 
-  router.post('/users/verify-email', rateLimit(limiter, { name: 'verify-email:ip', limit: 20, windowMs: 15 * minute }, (ctx) => ctx.ip), validate({ body: verifyEmailBody }), async (ctx) => {
-    const user = await users.verifyEmail(input(ctx, verifyEmailBody).token, origin(ctx));
-    ctx.body = { message: 'Your email address is verified.', email_verified_at: user.email_verified_at?.toISOString() };
-  });
+  router.post(
+    '/users/verify-email',
+    rateLimit(limiter, { name: 'verify-email:ip', limit: 20, windowMs: 15 * minute }, (ctx) => ctx.ip),
+    validate({ body: verifyEmailBody }),
+    async (ctx) => {
+      const user = await users.verifyEmail(input(ctx, verifyEmailBody).token, origin(ctx));
+      ctx.body = {
+        message: 'Your email address is verified.',
+        email_verified_at: user.email_verified_at?.toISOString(),
+      };
+    },
+  );
 
   router.post('/users/refresh-token', requireUser, async (ctx) => {
     const { user, token, session: created } = await users.refresh(session(ctx), origin(ctx));
@@ -132,14 +163,27 @@ export function userRoutes(services: AppServices): Router {
     ctx.body = { message: 'Verification email sent' };
   });
 
-  router.post('/users/send-phone-verification', requireUser, validate({ body: sendPhoneVerificationBody }), async (ctx) => {
-    await users.requestPhoneVerification(session(ctx).subject_id, input(ctx, sendPhoneVerificationBody).phone ?? null, origin(ctx));
-    ctx.status = 202;
-    ctx.body = { message: 'Verification code sent' };
-  });
+  router.post(
+    '/users/send-phone-verification',
+    requireUser,
+    validate({ body: sendPhoneVerificationBody }),
+    async (ctx) => {
+      await users.requestPhoneVerification(
+        session(ctx).subject_id,
+        input(ctx, sendPhoneVerificationBody).phone ?? null,
+        origin(ctx),
+      );
+      ctx.status = 202;
+      ctx.body = { message: 'Verification code sent' };
+    },
+  );
 
   router.post('/users/verify-phone', requireUser, validate({ body: verifyPhoneBody }), async (ctx) => {
-    const user = await users.verifyPhone(session(ctx).subject_id, input(ctx, verifyPhoneBody).code, origin(ctx));
+    const user = await users.verifyPhone(
+      session(ctx).subject_id,
+      input(ctx, verifyPhoneBody).code,
+      origin(ctx),
+    );
     ctx.body = presentUser(user, clock.now());
   });
 

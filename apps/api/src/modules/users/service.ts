@@ -32,10 +32,26 @@ export const PHONE_CODE_MAX_ATTEMPTS = 5;
  * Unknown e-mail addresses get the same lockout as real accounts (five failures, then 15 minutes), counted in the
  * database, so the 429 after five wrong passwords does not reveal which addresses have accounts.
  */
-export const LOGIN_FAILURES_BY_EMAIL: RateLimitRule = { name: 'login-fail:email', limit: MAX_FAILED_LOGINS, windowMs: LOCKOUT_MS };
-export const FORGOT_PASSWORD_BY_EMAIL: RateLimitRule = { name: 'forgot:email', limit: 3, windowMs: 60 * 60_000 };
-export const EMAIL_VERIFICATION_BY_USER: RateLimitRule = { name: 'email-verify:user', limit: 3, windowMs: 15 * 60_000 };
-export const PHONE_VERIFICATION_BY_USER: RateLimitRule = { name: 'phone-verify:user', limit: 3, windowMs: 15 * 60_000 };
+export const LOGIN_FAILURES_BY_EMAIL: RateLimitRule = {
+  name: 'login-fail:email',
+  limit: MAX_FAILED_LOGINS,
+  windowMs: LOCKOUT_MS,
+};
+export const FORGOT_PASSWORD_BY_EMAIL: RateLimitRule = {
+  name: 'forgot:email',
+  limit: 3,
+  windowMs: 60 * 60_000,
+};
+export const EMAIL_VERIFICATION_BY_USER: RateLimitRule = {
+  name: 'email-verify:user',
+  limit: 3,
+  windowMs: 15 * 60_000,
+};
+export const PHONE_VERIFICATION_BY_USER: RateLimitRule = {
+  name: 'phone-verify:user',
+  limit: 3,
+  windowMs: 15 * 60_000,
+};
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const LOCKED_OUT = 'Too many failed sign-in attempts. Please try again later or reset your password.';
@@ -51,9 +67,21 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
   const { db, config, clock, mailer, phone, logger } = deps;
   const { User, UserPhoto } = db.models;
 
+  /**
+   * Work done after the response (mail, and the steps whose duration would tell whether an account exists). It is
+   * tracked so that shutdown, and tests, can wait for it to finish: `whenIdle()`.
+   */
+  const background = new Set<Promise<void>>();
+  function later(what: string, work: () => Promise<void>): void {
+    const task: Promise<void> = work()
+      .catch((error: unknown) => logger.error({ err: error }, `${what} failed`))
+      .finally(() => background.delete(task));
+    background.add(task);
+  }
+
   /** Mail is sent after the response so that its latency cannot tell an attacker whether an account exists. */
   function sendLater(to: string, subject: string, text: string): void {
-    void mailer.send({ to, subject, text }).catch((error: unknown) => logger.error({ err: error, to }, 'mail failed'));
+    later('mail', () => mailer.send({ to, subject, text }));
   }
 
   async function findActiveUser(id: string): Promise<User> {
@@ -118,8 +146,16 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
         created_at: now,
         updated_at: now,
       });
-      await audit.recordSafely({ event: 'user.registered', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
-      await sendEmailVerification(user, origin);
+      // The rest happens after the response: a new address must not answer more slowly than a taken one.
+      later('post-registration steps', async () => {
+        await audit.recordSafely({
+          event: 'user.registered',
+          userId: user.id,
+          ip: origin.ip,
+          userAgent: origin.userAgent,
+        });
+        await sendEmailVerification(user, origin);
+      });
     } catch (error) {
       // Lost a race with a concurrent sign-up for the same address: same neutral answer.
       if (error instanceof UniqueConstraintError) return;
@@ -164,7 +200,10 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
       const attempts = (user.locked_until ? 0 : user.login_attempts) + 1;
       const lock = attempts >= MAX_FAILED_LOGINS;
       await User.update(
-        { login_attempts: lock ? 0 : attempts, locked_until: lock ? new Date(now.getTime() + LOCKOUT_MS) : null },
+        {
+          login_attempts: lock ? 0 : attempts,
+          locked_until: lock ? new Date(now.getTime() + LOCKOUT_MS) : null,
+        },
         { where: { id: user.id } },
       );
       await audit.recordSafely({
@@ -190,9 +229,16 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     }
     if (!user.is_active) {
       // Only said after the password proved ownership, so it reveals nothing to a stranger.
-      throw new AppError(403, 'auth.account_disabled', 'This account has been disabled. Please contact support.');
+      throw new AppError(
+        403,
+        'auth.account_disabled',
+        'This account has been disabled. Please contact support.',
+      );
     }
-    await User.update({ login_attempts: 0, locked_until: null, last_login_at: now }, { where: { id: user.id } });
+    await User.update(
+      { login_attempts: 0, locked_until: null, last_login_at: now },
+      { where: { id: user.id } },
+    );
     user.set({ login_attempts: 0, locked_until: null, last_login_at: now });
     const issued = await sessions.issue('user', user.id, { remember: body.rememberMe, ...origin });
     await audit.recordSafely({
@@ -205,7 +251,11 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     return { user, ...issued };
   }
 
-  async function updateProfile(userId: string, body: v.InferOutput<typeof profileBody>, origin: RequestOrigin) {
+  async function updateProfile(
+    userId: string,
+    body: v.InferOutput<typeof profileBody>,
+    origin: RequestOrigin,
+  ) {
     const user = await findActiveUser(userId);
     // PUT saves the whole form (spec 01 §2 "Profile settings"): an optional field left out is cleared, like a
     // blank one, so that what is stored is exactly what was sent.
@@ -237,7 +287,11 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
       userId,
       ip: origin.ip,
       userAgent: origin.userAgent,
-      details: { fields: Object.keys(changes).filter((key) => key !== 'email_verified_at' && key !== 'phone_verified_at') },
+      details: {
+        fields: Object.keys(changes).filter(
+          (key) => key !== 'email_verified_at' && key !== 'phone_verified_at',
+        ),
+      },
     });
     if (emailChanged) {
       // A reset link mailed to the old address must not outlive the change (the old mailbox may be the reason).
@@ -252,7 +306,10 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     const key = randomToken(24);
     await db.sequelize.transaction(async (transaction) => {
       await UserPhoto.destroy({ where: { user_id: userId }, transaction });
-      await UserPhoto.create({ user_id: userId, key, content_type: file.mime, bytes: file.bytes }, { transaction });
+      await UserPhoto.create(
+        { user_id: userId, key, content_type: file.mime, bytes: file.bytes },
+        { transaction },
+      );
       await User.update({ profile_photo_key: key }, { where: { id: userId }, transaction });
     });
     user.profile_photo_key = key;
@@ -266,7 +323,11 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     return user;
   }
 
-  async function changePassword(session: SessionRecord, body: v.InferOutput<typeof changePasswordBody>, origin: RequestOrigin) {
+  async function changePassword(
+    session: SessionRecord,
+    body: v.InferOutput<typeof changePasswordBody>,
+    origin: RequestOrigin,
+  ) {
     const user = await findActiveUser(session.subject_id);
     if (!(await verifyPassword(body.current_password, user.password_hash))) {
       throw new AppError(422, 'users.wrong_password', 'Current password is incorrect', [
@@ -288,7 +349,9 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
   async function deleteAccount(session: SessionRecord, password: string, origin: RequestOrigin) {
     const user = await findActiveUser(session.subject_id);
     if (!(await verifyPassword(password, user.password_hash))) {
-      throw new AppError(422, 'users.wrong_password', 'Password is incorrect', [{ path: 'password', message: 'Password is incorrect' }]);
+      throw new AppError(422, 'users.wrong_password', 'Password is incorrect', [
+        { path: 'password', message: 'Password is incorrect' },
+      ]);
     }
     const now = clock.now();
     // Personal data is erased; the row stays (anonymised) so that audit entries and verification records that
@@ -328,25 +391,43 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
         { where: { id: user.id }, transaction },
       );
     });
-    await audit.recordSafely({ event: 'user.account_deleted', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+    await audit.recordSafely({
+      event: 'user.account_deleted',
+      userId: user.id,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+    });
   }
 
   async function sendEmailVerification(user: User, origin: RequestOrigin) {
-    const token = await tokens.issue('email_verification', user.id, { ttlMs: EMAIL_TOKEN_TTL_MS, target: user.email });
+    const token = await tokens.issue('email_verification', user.id, {
+      ttlMs: EMAIL_TOKEN_TTL_MS,
+      target: user.email,
+    });
     sendLater(
       user.email,
       'Confirm your e-mail address for Attestly',
       `Hello ${user.full_name},\n\nConfirm that this is your e-mail address by opening this link within 24 hours:\n` +
         `${config.publicUrl}/verify-email?token=${encodeURIComponent(token)}\n\nIf you did not create an Attestly account, ignore this message.\n`,
     );
-    await audit.recordSafely({ event: 'user.email_verification_sent', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+    await audit.recordSafely({
+      event: 'user.email_verification_sent',
+      userId: user.id,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+    });
   }
 
   async function requestEmailVerification(userId: string, origin: RequestOrigin) {
     const user = await findActiveUser(userId);
-    if (user.email_verified_at) throw new AppError(409, 'users.email_already_verified', 'Your email address is already verified');
+    if (user.email_verified_at)
+      throw new AppError(409, 'users.email_already_verified', 'Your email address is already verified');
     const budget = await limiter.hit(EMAIL_VERIFICATION_BY_USER, userId);
-    if (!budget.allowed) throw tooManyRequests('Too many verification emails. Please wait before asking again.', budget.retryAfterSeconds);
+    if (!budget.allowed)
+      throw tooManyRequests(
+        'Too many verification emails. Please wait before asking again.',
+        budget.retryAfterSeconds,
+      );
     await sendEmailVerification(user, origin);
   }
 
@@ -358,7 +439,12 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
       throw new AppError(400, 'users.invalid_token', 'This verification link is invalid or has expired');
     }
     await user.update({ email_verified_at: clock.now() });
-    await audit.recordSafely({ event: 'user.email_verified', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+    await audit.recordSafely({
+      event: 'user.email_verified',
+      userId: user.id,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+    });
     return user;
   }
 
@@ -366,14 +452,29 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     const user = await findActiveUser(userId);
     const number = requested ?? user.phone;
     if (!number) {
-      throw new AppError(422, 'validation.failed', 'Phone number is required', [{ path: 'phone', message: 'Phone number is required' }]);
+      throw new AppError(422, 'validation.failed', 'Phone number is required', [
+        { path: 'phone', message: 'Phone number is required' },
+      ]);
     }
     const budget = await limiter.hit(PHONE_VERIFICATION_BY_USER, userId);
-    if (!budget.allowed) throw tooManyRequests('Too many codes requested. Please wait before asking again.', budget.retryAfterSeconds);
-    const code = await tokens.issue('phone_verification', user.id, { ttlMs: PHONE_CODE_TTL_MS, target: number, digits: 6 });
+    if (!budget.allowed)
+      throw tooManyRequests(
+        'Too many codes requested. Please wait before asking again.',
+        budget.retryAfterSeconds,
+      );
+    const code = await tokens.issue('phone_verification', user.id, {
+      ttlMs: PHONE_CODE_TTL_MS,
+      target: number,
+      digits: 6,
+    });
     await user.update({ pending_phone: number });
     await phone.sendCode(number, code);
-    await audit.recordSafely({ event: 'user.phone_verification_sent', userId, ip: origin.ip, userAgent: origin.userAgent });
+    await audit.recordSafely({
+      event: 'user.phone_verification_sent',
+      userId,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+    });
   }
 
   async function verifyPhone(userId: string, code: string, origin: RequestOrigin) {
@@ -389,18 +490,30 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
       throw new AppError(422, 'users.invalid_code', detail, [{ path: 'code', message: detail }]);
     }
     await user.update({ phone: result.row.target, pending_phone: null, phone_verified_at: clock.now() });
-    await audit.recordSafely({ event: 'user.phone_verified', userId, ip: origin.ip, userAgent: origin.userAgent });
+    await audit.recordSafely({
+      event: 'user.phone_verified',
+      userId,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+    });
     return user;
   }
 
   async function forgotPassword(email: string, origin: RequestOrigin) {
     const budget = await limiter.hit(FORGOT_PASSWORD_BY_EMAIL, email);
-    if (!budget.allowed) throw tooManyRequests('Too many reset requests. Please wait before asking again.', budget.retryAfterSeconds);
+    if (!budget.allowed)
+      throw tooManyRequests(
+        'Too many reset requests. Please wait before asking again.',
+        budget.retryAfterSeconds,
+      );
     const user = await User.findOne({ where: { email, deleted_at: null, is_active: true } });
     if (!user) return;
     // Issued after the response, like the mail, so that a known address does not answer more slowly.
-    void (async () => {
-      const token = await tokens.issue('password_reset', user.id, { ttlMs: RESET_TOKEN_TTL_MS, target: user.email });
+    later('password reset request', async () => {
+      const token = await tokens.issue('password_reset', user.id, {
+        ttlMs: RESET_TOKEN_TTL_MS,
+        target: user.email,
+      });
       sendLater(
         user.email,
         'Reset your Attestly password',
@@ -408,8 +521,13 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
           `open this link within one hour:\n${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}\n\n` +
           `The link works once. If you did not ask for this, ignore this message: your password stays as it is.\n`,
       );
-      await audit.recordSafely({ event: 'user.password_reset_requested', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
-    })().catch((error: unknown) => logger.error({ err: error }, 'password reset request failed'));
+      await audit.recordSafely({
+        event: 'user.password_reset_requested',
+        userId: user.id,
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+      });
+    });
   }
 
   async function resetPassword(body: v.InferOutput<typeof resetPasswordBody>, origin: RequestOrigin) {
@@ -427,10 +545,19 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     });
     await limiter.reset(LOGIN_FAILURES_BY_EMAIL, user.email);
     await sessions.revokeAll('user', user.id);
-    await audit.recordSafely({ event: 'user.password_reset', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+    await audit.recordSafely({
+      event: 'user.password_reset',
+      userId: user.id,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+    });
   }
 
   return {
+    /** Resolves once all work started after earlier responses (mail included) has finished. */
+    async whenIdle(): Promise<void> {
+      while (background.size > 0) await Promise.all([...background]);
+    },
     register,
     login,
     findActiveUser,
@@ -451,16 +578,31 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     async refresh(session: SessionRecord, origin: RequestOrigin) {
       const user = await findActiveUser(session.subject_id);
       const issued = await sessions.rotate(session, origin);
-      await audit.recordSafely({ event: 'user.token_refreshed', userId: user.id, ip: origin.ip, userAgent: origin.userAgent });
+      await audit.recordSafely({
+        event: 'user.token_refreshed',
+        userId: user.id,
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+      });
       return { user, ...issued };
     },
     async logout(session: SessionRecord, origin: RequestOrigin) {
       await sessions.revoke(session.id);
-      await audit.recordSafely({ event: 'user.logged_out', userId: session.subject_id, ip: origin.ip, userAgent: origin.userAgent });
+      await audit.recordSafely({
+        event: 'user.logged_out',
+        userId: session.subject_id,
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+      });
     },
     async revokeSession(current: SessionRecord, sessionId: string, origin: RequestOrigin) {
       const target = await db.models.Session.findOne({
-        where: { id: sessionId, kind: 'user', subject_id: current.subject_id, expires_at: { [Op.gt]: clock.now() } },
+        where: {
+          id: sessionId,
+          kind: 'user',
+          subject_id: current.subject_id,
+          expires_at: { [Op.gt]: clock.now() },
+        },
       });
       if (!target) throw new AppError(404, 'sessions.not_found', 'Session not found');
       await sessions.revoke(target.id);

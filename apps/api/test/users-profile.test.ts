@@ -1,0 +1,368 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COUNTRIES, LIMITS } from '@attestly/contracts';
+import { createTestApp, randomClientIp, rowCounts, signUp, type TestApp } from './helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+const uniqueEmail = (label = 'user') => `${label}-${randomBytes(5).toString('hex')}@example.com`;
+
+/** Real, minimal images: a 1×1 PNG and GIF, and a JPEG that starts like a camera's (SOI + JFIF APP0). */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+const JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+  Buffer.from('JFIF\0', 'latin1'),
+  Buffer.from([0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]),
+  randomBytes(64),
+  Buffer.from([0xff, 0xd9]),
+]);
+const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+  'latin1',
+);
+const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'utf8');
+const padded = (image: Buffer, size: number) => Buffer.concat([image, Buffer.alloc(size - image.length)]);
+
+function upload(token: string, bytes: Buffer, filename: string, contentType = 'image/jpeg', field = 'photo') {
+  return t.request
+    .post('/api/v1/users/profile/photo')
+    .set(bearer(token))
+    .attach(field, bytes, { filename, contentType });
+}
+
+async function photoRows(userId: string) {
+  return t.db.models.UserPhoto.count({ where: { user_id: userId } });
+}
+
+describe('GET /users/profile', () => {
+  it('returns every field of the spec’s user profile and nothing secret', async () => {
+    const { token, email, user } = await signUp(t, { full_name: 'Grace Hopper' });
+    const response = await t.request.get('/api/v1/users/profile').set(bearer(token)).expect(200);
+    expect(response.body).toEqual({
+      id: user.id,
+      full_name: 'Grace Hopper',
+      email,
+      phone: null,
+      country: null,
+      state: null,
+      city: null,
+      profile_image_url: null,
+      email_verified_at: null,
+      phone_verified_at: null,
+      age_verified: false,
+      location_verified: false,
+      identity_verified: false,
+      age_verified_at: null,
+      location_verified_at: null,
+      identity_verified_at: null,
+      is_active: true,
+      is_verified: false,
+      is_partner: false,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('requires a user session', async () => {
+    const response = await t.request.get('/api/v1/users/profile').expect(401);
+    expect(response.body.code).toBe('auth.missing_token');
+  });
+});
+
+describe('PUT /users/profile', () => {
+  it('saves the whole form: given fields are stored, blank optional ones become empty', async () => {
+    const { token, email, user } = await signUp(t);
+    const saved = await t.request
+      .put('/api/v1/users/profile')
+      .set(bearer(token))
+      .send({
+        full_name: ' Alan Turing ',
+        email,
+        phone: '+44 1234 567890',
+        country: 'GB',
+        state: 'England',
+        city: 'Wilmslow',
+      })
+      .expect(200);
+    expect(saved.body).toMatchObject({
+      full_name: 'Alan Turing',
+      phone: '+44 1234 567890',
+      country: 'GB',
+      state: 'England',
+      city: 'Wilmslow',
+    });
+    const read = await t.request.get('/api/v1/users/profile').set(bearer(token)).expect(200);
+    expect(read.body).toEqual(saved.body);
+    expect(await t.db.models.User.findByPk(user.id, { raw: true })).toMatchObject({
+      country: 'GB',
+      city: 'Wilmslow',
+    });
+
+    const cleared = await t.request
+      .put('/api/v1/users/profile')
+      .set(bearer(token))
+      .send({ full_name: 'Alan Turing', email, phone: '', country: null, state: '   ' })
+      .expect(200);
+    expect(cleared.body).toMatchObject({ phone: null, country: null, state: null, city: null });
+    expect(
+      await t.db.models.AuditLog.count({ where: { user_id: user.id, event_type: 'user.profile_updated' } }),
+    ).toBe(2);
+  });
+
+  it.each(COUNTRIES.map((country) => country.code))('accepts the country %s', async (code) => {
+    const { token, email } = await signUp(t);
+    const response = await t.request
+      .put('/api/v1/users/profile')
+      .set(bearer(token))
+      .send({ full_name: 'A', email, country: code })
+      .expect(200);
+    expect(response.body.country).toBe(code);
+  });
+
+  it.each([
+    [
+      {},
+      [
+        ['full_name', 'Full name is required'],
+        ['email', 'Email is required'],
+      ],
+    ],
+    [
+      { full_name: '', email: 'nope' },
+      [
+        ['full_name', 'Full name is required'],
+        ['email', 'Invalid email'],
+      ],
+    ],
+    [
+      { full_name: 'A', email: 'a@example.com', country: 'XX' },
+      [['country', 'Choose one of the listed countries']],
+    ],
+    [
+      { full_name: 'A', email: 'a@example.com', country: 'gb' },
+      [['country', 'Choose one of the listed countries']],
+    ],
+    [{ full_name: 'A', email: 'a@example.com', phone: 'x' }, [['phone', 'Invalid phone number']]],
+    [
+      { full_name: 'A', email: 'a@example.com', city: 'x'.repeat(101) },
+      [['city', 'Must be at most 100 characters']],
+    ],
+    [
+      { full_name: ['A'], email: 'a@example.com', state: 3 },
+      [
+        ['full_name', 'Must be text'],
+        ['state', 'Must be text'],
+      ],
+    ],
+  ])('refuses %j with 422 and leaves the profile as it was', async (body, expected) => {
+    const { token, user } = await signUp(t);
+    const before = await t.db.models.User.findByPk(user.id, { raw: true });
+    const response = await t.request.put('/api/v1/users/profile').set(bearer(token)).send(body).expect(422);
+    expect(response.body.errors).toEqual(expected.map(([path, message]) => ({ path, message })));
+    expect(await t.db.models.User.findByPk(user.id, { raw: true })).toEqual(before);
+  });
+
+  it('resets email verification when the address changes and mails a link to the new address', async () => {
+    const { token, email, password, user } = await signUp(t);
+    await t.db.models.User.update({ email_verified_at: t.clock.now() }, { where: { id: user.id } });
+    const newEmail = uniqueEmail('changed');
+    const response = await t.request
+      .put('/api/v1/users/profile')
+      .set(bearer(token))
+      .send({ full_name: 'A', email: newEmail.toUpperCase() })
+      .expect(200);
+    expect(response.body).toMatchObject({ email: newEmail, email_verified_at: null, is_verified: false });
+    await t.smtp.waitFor(newEmail, /Confirm your e-mail address/);
+    await t.request
+      .post('/api/v1/users/login')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ email, password })
+      .expect(401);
+    await t.request
+      .post('/api/v1/users/login')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ email: newEmail, password })
+      .expect(200);
+  });
+
+  it('keeps email verification when the address is saved unchanged', async () => {
+    const { token, email, user } = await signUp(t);
+    const verifiedAt = t.clock.now();
+    await t.db.models.User.update({ email_verified_at: verifiedAt }, { where: { id: user.id } });
+    const response = await t.request
+      .put('/api/v1/users/profile')
+      .set(bearer(token))
+      .send({ full_name: 'Renamed', email })
+      .expect(200);
+    expect(response.body.email_verified_at).toBe(verifiedAt.toISOString());
+  });
+
+  it('resets phone verification when the number changes', async () => {
+    const { token, email, user } = await signUp(t);
+    await t.db.models.User.update(
+      { phone: '+15550000001', phone_verified_at: t.clock.now() },
+      { where: { id: user.id } },
+    );
+    const same = await t.request
+      .put('/api/v1/users/profile')
+      .set(bearer(token))
+      .send({ full_name: 'A', email, phone: '+15550000001' })
+      .expect(200);
+    expect(same.body.phone_verified_at).not.toBeNull();
+    const changed = await t.request
+      .put('/api/v1/users/profile')
+      .set(bearer(token))
+      .send({ full_name: 'A', email, phone: '+15550000002' })
+      .expect(200);
+    expect(changed.body.phone_verified_at).toBeNull();
+  });
+
+  it('refuses an address another account has with 409, whatever its case, and changes nothing', async () => {
+    const other = await signUp(t);
+    const { token, user } = await signUp(t);
+    const before = await t.db.models.User.findByPk(user.id, { raw: true });
+    const response = await t.request
+      .put('/api/v1/users/profile')
+      .set(bearer(token))
+      .send({ full_name: 'Thief', email: other.email.toUpperCase() })
+      .expect(409);
+    expect(response.body).toMatchObject({
+      code: 'users.email_taken',
+      detail: 'That email address is already in use',
+      errors: [{ path: 'email', message: 'That email address is already in use' }],
+    });
+    expect(await t.db.models.User.findByPk(user.id, { raw: true })).toEqual(before);
+  });
+
+  it('requires a user session', async () => {
+    await t.request.put('/api/v1/users/profile').send({ full_name: 'A', email: 'a@example.com' }).expect(401);
+  });
+});
+
+describe('POST /users/profile/photo', () => {
+  it('accepts a PNG named .jpg as image/png and serves it back at profile_image_url', async () => {
+    const { token, user } = await signUp(t);
+    const response = await upload(token, PNG, 'me.jpg', 'image/jpeg').expect(200);
+    expect(response.body.profile_image_url).toMatch(/^\/api\/v1\/media\/profile-photos\/[\w-]{32}$/);
+    const photo = await t.request.get(response.body.profile_image_url).buffer(true).expect(200);
+    expect(photo.headers['content-type']).toBe('image/png');
+    expect(photo.headers['x-content-type-options']).toBe('nosniff');
+    expect(photo.headers['content-security-policy']).toContain('sandbox');
+    expect(Buffer.compare(photo.body as Buffer, PNG)).toBe(0);
+    const profile = await t.request.get('/api/v1/users/profile').set(bearer(token)).expect(200);
+    expect(profile.body.profile_image_url).toBe(response.body.profile_image_url);
+    expect(
+      await t.db.models.AuditLog.count({
+        where: { user_id: user.id, event_type: 'user.profile_photo_updated' },
+      }),
+    ).toBe(1);
+  });
+
+  it.each([
+    ['JPEG', JPEG, 'image/jpeg'],
+    ['GIF', GIF, 'image/gif'],
+  ])('accepts a %s and serves it with its own type', async (_name, bytes, type) => {
+    const { token } = await signUp(t);
+    const response = await upload(token, bytes, 'upload.bin', 'application/octet-stream').expect(200);
+    const photo = await t.request.get(response.body.profile_image_url).buffer(true).expect(200);
+    expect(photo.headers['content-type']).toBe(type);
+  });
+
+  it('gives a new upload a new URL and retires the old one', async () => {
+    const { token, user } = await signUp(t);
+    const first = await upload(token, PNG, 'a.png').expect(200);
+    const second = await upload(token, GIF, 'b.gif').expect(200);
+    expect(second.body.profile_image_url).not.toBe(first.body.profile_image_url);
+    const gone = await t.request.get(first.body.profile_image_url).expect(404);
+    expect(gone.body.code).toBe('not_found');
+    await t.request.get(second.body.profile_image_url).expect(200);
+    expect(await photoRows(user.id)).toBe(1);
+  });
+
+  it('accepts exactly 1 MB', async () => {
+    const { token } = await signUp(t);
+    await upload(token, padded(PNG, LIMITS.profilePhotoBytes), 'big.png').expect(200);
+  });
+
+  it('refuses 1 MB and one byte with 413 and stores nothing', async () => {
+    const { token, user } = await signUp(t);
+    const before = await rowCounts(t);
+    const response = await upload(token, padded(PNG, LIMITS.profilePhotoBytes + 1), 'big.png').expect(413);
+    expect(response.body).toMatchObject({
+      code: 'upload.too_large',
+      detail: 'Profile photo must be 1MB or smaller',
+    });
+    expect(response.body.request_id).toEqual(expect.any(String));
+    expect(await rowCounts(t)).toEqual(before);
+    expect(await photoRows(user.id)).toBe(0);
+  });
+
+  it('refuses a far larger upload with 413 before reading it', async () => {
+    const { token, user } = await signUp(t);
+    const response = await upload(token, padded(PNG, 5 * LIMITS.profilePhotoBytes), 'huge.png').expect(413);
+    expect(response.body.code).toBe('upload.too_large');
+    expect(await photoRows(user.id)).toBe(0);
+  });
+
+  it.each([
+    ['a PDF renamed .png', PDF, 'scan.png', 'image/png'],
+    ['an SVG with a script', SVG, 'logo.png', 'image/png'],
+    ['random bytes', randomBytes(2048), 'noise.jpg', 'image/jpeg'],
+  ])('refuses %s with 415 and stores nothing', async (_name, bytes, filename, type) => {
+    const { token, user } = await signUp(t);
+    const before = await rowCounts(t);
+    const response = await upload(token, bytes, filename, type).expect(415);
+    expect(response.body).toMatchObject({
+      code: 'upload.unsupported_type',
+      detail: 'Profile photo must be a JPG, GIF or PNG image',
+    });
+    expect(await rowCounts(t)).toEqual(before);
+    expect((await t.db.models.User.findByPk(user.id))?.profile_photo_key).toBeNull();
+  });
+
+  it('refuses an empty file with 422', async () => {
+    const { token, user } = await signUp(t);
+    const response = await upload(token, Buffer.alloc(0), 'empty.png').expect(422);
+    expect(response.body).toMatchObject({ code: 'upload.empty', detail: 'The uploaded file is empty' });
+    expect(await photoRows(user.id)).toBe(0);
+  });
+
+  it('refuses a form without a photo, a file under another name and a non-multipart body', async () => {
+    const { token, user } = await signUp(t);
+    const none = await t.request
+      .post('/api/v1/users/profile/photo')
+      .set(bearer(token))
+      .field('note', 'hello')
+      .expect(422);
+    expect(none.body.errors).toEqual([{ path: 'photo', message: 'Please choose a photo to upload' }]);
+    const other = await upload(token, PNG, 'a.png', 'image/png', 'avatar').expect(400);
+    expect(other.body.code).toBe('upload.unexpected_field');
+    await t.request
+      .post('/api/v1/users/profile/photo')
+      .set(bearer(token))
+      .send({ photo: PNG.toString('base64') })
+      .expect(415);
+    expect(await photoRows(user.id)).toBe(0);
+  });
+
+  it('requires a user session', async () => {
+    await t.request.post('/api/v1/users/profile/photo').attach('photo', PNG, 'a.png').expect(401);
+  });
+
+  it('answers 404 for an unknown or malformed photo key', async () => {
+    await t.request.get(`/api/v1/media/profile-photos/${randomBytes(24).toString('base64url')}`).expect(404);
+    await t.request.get('/api/v1/media/profile-photos/..%2F..%2Fetc%2Fpasswd').expect(404);
+  });
+});
