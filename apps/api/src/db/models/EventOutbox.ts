@@ -1,0 +1,45 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+
+/**
+ * Events partners receive by webhook (spec 01 §7: token.revoked, …), written in the same unit of work as the change
+ * they describe and delivered later by the scheduler (transactional outbox), so no event is lost to a crash.
+ */
+export class EventOutbox extends Model<InferAttributes<EventOutbox>, InferCreationAttributes<EventOutbox>> {
+  declare id: CreationOptional<string>;
+  declare partner_id: string;
+  declare event: string;
+  /** The webhook body as JSON text: {event, timestamp, data}. */
+  declare payload: string;
+  declare created_at: Date;
+  declare available_at: Date;
+  declare attempts: CreationOptional<number>;
+  declare locked_until: Date | null;
+  declare delivered_at: Date | null;
+  declare last_error: string | null;
+
+  static initModel(sequelize: Sequelize): typeof EventOutbox {
+    EventOutbox.init(
+      {
+        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
+        partner_id: { type: DataTypes.UUID, allowNull: false },
+        event: { type: DataTypes.STRING(64), allowNull: false },
+        payload: { type: DataTypes.TEXT, allowNull: false },
+        created_at: { type: DataTypes.DATE, allowNull: false },
+        available_at: { type: DataTypes.DATE, allowNull: false },
+        attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        locked_until: DataTypes.DATE,
+        delivered_at: DataTypes.DATE,
+        last_error: DataTypes.TEXT,
+      },
+      { sequelize, tableName: 'event_outbox', timestamps: false },
+    );
+    return EventOutbox;
+  }
+}

@@ -1,0 +1,68 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+import type { ClientType, Scope } from '@attestly/contracts';
+
+const jsonList = <T>(column: string) => ({
+  type: DataTypes.TEXT,
+  allowNull: false,
+  get(this: Model): T[] {
+    const raw = this.getDataValue(column) as string | null;
+    return raw ? (JSON.parse(raw) as T[]) : [];
+  },
+  set(this: Model, value: T[]) {
+    this.setDataValue(column, JSON.stringify(value));
+  },
+});
+
+/**
+ * A partner's site, which is also an OpenID Connect client (DESIGN.md §4). The client secret is never stored:
+ * only a keyed hash of it (see modules/sites/service.ts), so a database leak reveals no usable secret.
+ * Deleting a site keeps the row (deleted_at) so users' token history can still name it.
+ */
+export class Site extends Model<InferAttributes<Site>, InferCreationAttributes<Site>> {
+  declare id: CreationOptional<string>;
+  declare partner_id: string;
+  declare client_id: string;
+  declare client_type: ClientType;
+  declare client_secret_hash: string | null;
+  declare site_name: string;
+  declare domain: string;
+  declare description: string | null;
+  declare redirect_uris: string[];
+  declare allowed_scopes: Scope[];
+  declare icon_key: string | null;
+  declare is_active: CreationOptional<boolean>;
+  declare deleted_at: Date | null;
+  declare created_at: CreationOptional<Date>;
+  declare updated_at: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize): typeof Site {
+    Site.init(
+      {
+        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
+        partner_id: { type: DataTypes.UUID, allowNull: false },
+        client_id: { type: DataTypes.STRING(64), allowNull: false, unique: true },
+        client_type: { type: DataTypes.STRING(16), allowNull: false },
+        client_secret_hash: DataTypes.STRING(64),
+        site_name: { type: DataTypes.STRING(120), allowNull: false },
+        domain: { type: DataTypes.STRING(253), allowNull: false },
+        description: DataTypes.TEXT,
+        redirect_uris: jsonList<string>('redirect_uris'),
+        allowed_scopes: jsonList<Scope>('allowed_scopes'),
+        icon_key: DataTypes.STRING(64),
+        is_active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+        deleted_at: DataTypes.DATE,
+        created_at: DataTypes.DATE,
+        updated_at: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'sites', underscored: true, createdAt: 'created_at', updatedAt: 'updated_at' },
+    );
+    return Site;
+  }
+}

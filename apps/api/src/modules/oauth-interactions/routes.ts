@@ -1,0 +1,101 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type * as v from 'valibot';
+import {
+  consentBody,
+  interactionLoginBody,
+  interactionUidParams,
+  type InteractionRedirect,
+} from '@attestly/contracts';
+import { bearerToken } from '../../middleware/auth';
+import { rateLimit } from '../../middleware/rate-limit';
+import { validate } from '../../middleware/validate';
+import { AppError } from '../../errors';
+import type { Oidc } from '../../oidc';
+import { createInteractions } from '../../oidc/interactions';
+import type { AppServices } from '../../services';
+import { presentUser } from '../users/presenters';
+import { origin } from '../users/routes';
+
+const uidOf = (ctx: Context) => (ctx.state.input.params as v.InferOutput<typeof interactionUidParams>).uid;
+
+/**
+ * JSON interaction endpoints for the SPA's /oauth/login and /oauth/consent screens (DESIGN.md §4). Each answers
+ * `{redirect_to}`: the browser navigates there to resume the authorization request at the provider.
+ */
+export function oauthInteractionRoutes(services: AppServices, oidc: Oidc): Router {
+  const { users, sessions, limiter, grants, audit, clock } = services;
+  const interactions = createInteractions(oidc, services, { grants, audit });
+  const router = new Router();
+  const params = validate({ params: interactionUidParams });
+
+  router.get('/oauth/interactions/:uid', params, async (ctx) => {
+    ctx.body = await interactions.details(ctx, uidOf(ctx));
+  });
+
+  /**
+   * Sign-in inside an authorization request. A browser already signed in to Attestly sends its user token and no
+   * password; otherwise the same checks as /users/login apply (shared rate limit, lockout, disabled accounts) and
+   * the answer also carries the new session, so the SPA is signed in too.
+   */
+  router.post(
+    '/oauth/interactions/:uid/login',
+    params,
+    rateLimit(
+      limiter,
+      { name: 'login:ip', limit: 30, windowMs: 60_000 },
+      (ctx) => ctx.ip,
+      'Too many sign-in attempts. Please wait a minute and try again.',
+    ),
+    async (ctx, next) => {
+      const token = bearerToken(ctx.get('Authorization'));
+      const body = ctx.request.body as Record<string, unknown> | undefined;
+      if (token && !body?.email && !body?.password) {
+        const session = await sessions.authenticate(token, ['user']);
+        if (!session)
+          throw new AppError(401, 'auth.invalid_token', 'Your session has expired. Please sign in again.');
+        await users.findActiveUser(session.subject_id);
+        const redirect: InteractionRedirect = {
+          redirect_to: await interactions.login(ctx, uidOf(ctx), session.subject_id, true),
+        };
+        ctx.body = redirect;
+        return;
+      }
+      await next();
+    },
+    validate({ params: interactionUidParams, body: interactionLoginBody }),
+    async (ctx) => {
+      const body = ctx.state.input.body as v.InferOutput<typeof interactionLoginBody>;
+      const { user, token, session } = await users.login(body, origin(ctx));
+      const redirectTo = await interactions.login(ctx, uidOf(ctx), user.id, body.rememberMe);
+      ctx.body = {
+        redirect_to: redirectTo,
+        user: presentUser(user, clock.now()),
+        access_token: token,
+        token_type: 'Bearer',
+        expires_at: session.expires_at.toISOString(),
+      };
+    },
+  );
+
+  router.post(
+    '/oauth/interactions/:uid/consent',
+    validate({ params: interactionUidParams, body: consentBody }),
+    async (ctx) => {
+      const { scopes } = ctx.state.input.body as v.InferOutput<typeof consentBody>;
+      const redirect: InteractionRedirect = {
+        redirect_to: await interactions.consent(ctx, uidOf(ctx), scopes, origin(ctx)),
+      };
+      ctx.body = redirect;
+    },
+  );
+
+  router.post('/oauth/interactions/:uid/abort', params, async (ctx) => {
+    const redirect: InteractionRedirect = {
+      redirect_to: await interactions.abort(ctx, uidOf(ctx), origin(ctx)),
+    };
+    ctx.body = redirect;
+  });
+
+  return router;
+}

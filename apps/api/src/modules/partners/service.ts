@@ -1,0 +1,183 @@
+import { UniqueConstraintError } from 'sequelize';
+import type * as v from 'valibot';
+import type { partnerLoginBody, partnerProfileBody, partnerRegisterBody } from '@attestly/contracts';
+import type { Deps } from '../../deps';
+import type { Partner, Session } from '../../db/models';
+import { AppError, tooManyRequests } from '../../errors';
+import { decoyHash, hashPassword, verifyPassword } from '../../lib/passwords';
+import type { AuditService } from '../audit/service';
+import type { RateLimiter, RateLimitRule } from '../rate-limit/service';
+import type { RequestOrigin, SessionService } from '../sessions/service';
+import { INVALID_CREDENTIALS, LOCKED_OUT, LOCKOUT_MS, MAX_FAILED_LOGINS } from '../users/service';
+
+/** Same failure budget for unknown addresses as for real accounts, so a 429 reveals nothing (as for users). */
+const PARTNER_LOGIN_FAILURES_BY_EMAIL: RateLimitRule = {
+  name: 'partner-login-fail:email',
+  limit: MAX_FAILED_LOGINS,
+  windowMs: LOCKOUT_MS,
+};
+
+interface Services {
+  sessions: SessionService;
+  audit: AuditService;
+  limiter: RateLimiter;
+}
+
+/** Partner accounts (spec 01 §1, §3, §7 "Partner"): registration, sign-in with lockout, profile. */
+export function createPartnerService(deps: Deps, { sessions, audit, limiter }: Services) {
+  const { db, config, clock, mailer, logger } = deps;
+  const { Partner } = db.models;
+
+  async function findActive(id: string): Promise<Partner> {
+    const partner = await Partner.findByPk(id);
+    if (!partner || partner.status === 'suspended') {
+      throw new AppError(401, 'auth.invalid_token', 'Your session has expired. Please sign in again.');
+    }
+    return partner;
+  }
+
+  async function register(
+    body: v.InferOutput<typeof partnerRegisterBody>,
+    origin: RequestOrigin,
+  ): Promise<void> {
+    const existing = await Partner.findOne({ where: { email: body.email } });
+    if (existing) {
+      // Same answer as a new registration; the owner of the address hears about the attempt by mail instead.
+      await decoyHash(config.passwordCost);
+      void mailer
+        .send({
+          to: existing.email,
+          subject: 'Someone tried to register an Attestly partner account with your e-mail address',
+          text:
+            `Hello,\n\nSomeone tried to register a new Attestly partner account with this e-mail address, which already has one.\n` +
+            `If it was you, sign in at ${config.publicUrl}/partner/login.\nIf it was not you, you can ignore this message.\n`,
+        })
+        .catch((error: unknown) => logger.error({ err: error }, 'mail failed'));
+      return;
+    }
+    const now = clock.now();
+    try {
+      const partner = await Partner.create({
+        email: body.email,
+        password_hash: await hashPassword(body.password, config.passwordCost),
+        company_name: body.company_name,
+        contact_name: body.contact_name,
+        phone: body.phone,
+        website: body.website,
+        business_type: body.business_type,
+        locked_until: null,
+        last_login_at: null,
+        created_at: now,
+        updated_at: now,
+      });
+      await audit.recordSafely({
+        event: 'partner.registered',
+        partnerId: partner.id,
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+      });
+    } catch (error) {
+      if (error instanceof UniqueConstraintError) return;
+      throw error;
+    }
+  }
+
+  async function login(body: v.InferOutput<typeof partnerLoginBody>, origin: RequestOrigin) {
+    const now = clock.now();
+    const partner = await Partner.findOne({ where: { email: body.email } });
+    if (!partner) {
+      const budget = await limiter.peek(PARTNER_LOGIN_FAILURES_BY_EMAIL, body.email);
+      await verifyPassword(body.password, await decoyHash(config.passwordCost));
+      if (!budget.allowed) throw tooManyRequests(LOCKED_OUT, budget.retryAfterSeconds);
+      await limiter.hit(PARTNER_LOGIN_FAILURES_BY_EMAIL, body.email);
+      await audit.recordSafely({
+        event: 'partner.login_failed',
+        severity: 'warning',
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+        details: { reason: 'unknown_email' },
+      });
+      throw new AppError(401, 'auth.invalid_credentials', INVALID_CREDENTIALS);
+    }
+    const passwordOk = await verifyPassword(body.password, partner.password_hash);
+    if (partner.locked_until && partner.locked_until > now) {
+      throw tooManyRequests(LOCKED_OUT, (partner.locked_until.getTime() - now.getTime()) / 1000);
+    }
+    if (!passwordOk) {
+      const attempts = (partner.locked_until ? 0 : partner.login_attempts) + 1;
+      const lock = attempts >= MAX_FAILED_LOGINS;
+      await Partner.update(
+        {
+          login_attempts: lock ? 0 : attempts,
+          locked_until: lock ? new Date(now.getTime() + LOCKOUT_MS) : null,
+        },
+        { where: { id: partner.id } },
+      );
+      await audit.recordSafely({
+        event: 'partner.login_failed',
+        severity: 'warning',
+        partnerId: partner.id,
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+        details: { reason: 'wrong_password', attempts },
+      });
+      if (lock) throw tooManyRequests(LOCKED_OUT, LOCKOUT_MS / 1000);
+      throw new AppError(401, 'auth.invalid_credentials', INVALID_CREDENTIALS);
+    }
+    if (partner.status === 'suspended') {
+      throw new AppError(
+        403,
+        'auth.account_disabled',
+        'This partner account has been suspended. Please contact support.',
+      );
+    }
+    await Partner.update(
+      { login_attempts: 0, locked_until: null, last_login_at: now },
+      { where: { id: partner.id } },
+    );
+    partner.set({ login_attempts: 0, locked_until: null, last_login_at: now });
+    const issued = await sessions.issue('partner', partner.id, { remember: body.rememberMe, ...origin });
+    await audit.recordSafely({
+      event: 'partner.login_succeeded',
+      partnerId: partner.id,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      details: { session_id: issued.session.id },
+    });
+    return { partner, ...issued };
+  }
+
+  async function updateProfile(
+    partnerId: string,
+    body: v.InferOutput<typeof partnerProfileBody>,
+    origin: RequestOrigin,
+  ) {
+    const partner = await findActive(partnerId);
+    await partner.update({ ...body, updated_at: clock.now() });
+    await audit.recordSafely({
+      event: 'partner.profile_updated',
+      partnerId,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      details: { fields: Object.keys(body) },
+    });
+    return partner;
+  }
+
+  return {
+    findActive,
+    register,
+    login,
+    updateProfile,
+    async logout(session: Session, origin: RequestOrigin) {
+      await sessions.revoke(session.id);
+      await audit.recordSafely({
+        event: 'partner.logged_out',
+        partnerId: session.subject_id,
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+      });
+    },
+  };
+}
+export type PartnerService = ReturnType<typeof createPartnerService>;

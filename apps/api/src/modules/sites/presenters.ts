@@ -1,0 +1,27 @@
+import type { SiteView } from '@attestly/contracts';
+import type { Site } from '../../db/models';
+
+export const siteIconPath = (key: string) => `/api/v1/media/site-icons/${key}`;
+export const publicSiteIconUrl = (publicUrl: string, key: string) => `${publicUrl}${siteIconPath(key)}`;
+
+export function presentSite(
+  site: Site,
+  extra: { oauthAuthorizations?: number; clientSecret?: string } = {},
+): SiteView {
+  return {
+    id: site.id,
+    site_name: site.site_name,
+    domain: site.domain,
+    description: site.description,
+    redirect_uris: site.redirect_uris,
+    allowed_scopes: site.allowed_scopes,
+    client_id: site.client_id,
+    client_type: site.client_type,
+    ...(extra.clientSecret ? { client_secret: extra.clientSecret } : {}),
+    icon_url: site.icon_key ? siteIconPath(site.icon_key) : null,
+    is_active: site.is_active,
+    oauth_authorizations: extra.oauthAuthorizations ?? 0,
+    created_at: site.created_at.toISOString(),
+    updated_at: site.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,100 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type * as v from 'valibot';
+import { LIMITS, createSiteBody, paging, siteIdParams, updateSiteBody } from '@attestly/contracts';
+import { assert, notFound } from '../../errors';
+import { readMultipart } from '../../middleware/multipart';
+import { validate } from '../../middleware/validate';
+import type { AppServices } from '../../services';
+import { partnerId } from '../partners/routes';
+import { origin } from '../users/routes';
+import { presentSite } from './presenters';
+
+const params = (ctx: Context) => ctx.state.input.params as v.InferOutput<typeof siteIdParams>;
+
+/** spec 01 §7 "Partner": a partner's sites (OIDC clients). Every lookup is scoped to the signed-in partner. */
+export function siteRoutes(services: AppServices): Router {
+  const { sites, requirePartner } = services;
+  const router = new Router();
+
+  router.get('/partners/sites', requirePartner, validate({ query: paging }), async (ctx) => {
+    const query = ctx.state.input.query as v.InferOutput<typeof paging>;
+    const { sites: rows, total, counts } = await sites.list(partnerId(ctx), query);
+    ctx.body = {
+      sites: rows.map((site) => presentSite(site, { oauthAuthorizations: counts.get(site.id) })),
+      total_count: total,
+    };
+  });
+
+  router.post('/partners/sites', requirePartner, validate({ body: createSiteBody }), async (ctx) => {
+    const body = ctx.state.input.body as v.InferOutput<typeof createSiteBody>;
+    const { site, clientSecret } = await sites.create(partnerId(ctx), body, origin(ctx));
+    ctx.status = 201;
+    ctx.body = presentSite(site, { clientSecret: clientSecret ?? undefined });
+  });
+
+  router.get('/partners/sites/:id', requirePartner, validate({ params: siteIdParams }), async (ctx) => {
+    const site = await sites.ownSite(partnerId(ctx), params(ctx).id);
+    const counts = await sites.authorizationCounts([site.id]);
+    ctx.body = presentSite(site, { oauthAuthorizations: counts.get(site.id) });
+  });
+
+  router.put(
+    '/partners/sites/:id',
+    requirePartner,
+    validate({ params: siteIdParams, body: updateSiteBody }),
+    async (ctx) => {
+      const body = ctx.state.input.body as v.InferOutput<typeof updateSiteBody>;
+      const site = await sites.update(partnerId(ctx), params(ctx).id, body, origin(ctx));
+      const counts = await sites.authorizationCounts([site.id]);
+      ctx.body = presentSite(site, { oauthAuthorizations: counts.get(site.id) });
+    },
+  );
+
+  router.delete('/partners/sites/:id', requirePartner, validate({ params: siteIdParams }), async (ctx) => {
+    await sites.remove(partnerId(ctx), params(ctx).id, origin(ctx));
+    ctx.status = 204;
+  });
+
+  router.post(
+    '/partners/sites/:id/client-secret',
+    requirePartner,
+    validate({ params: siteIdParams }),
+    async (ctx) => {
+      const { site, clientSecret } = await sites.rotateSecret(partnerId(ctx), params(ctx).id, origin(ctx));
+      ctx.body = presentSite(site, { clientSecret });
+    },
+  );
+
+  router.post('/partners/sites/:id/icon', requirePartner, validate({ params: siteIdParams }), async (ctx) => {
+    // Ownership first, so another partner's site id is a 404 before any upload is read.
+    await sites.ownSite(partnerId(ctx), params(ctx).id);
+    const { files } = await readMultipart(ctx, {
+      fileFields: ['icon'],
+      maxFileBytes: LIMITS.profilePhotoBytes,
+      tooLargeMessage: 'Site icon must be 1MB or smaller',
+      // No SVG: it can carry script.
+      accept: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+      wrongTypeMessage: 'Site icon must be a PNG, JPG, GIF or WebP image',
+    });
+    const file = files[0];
+    assert(file, 422, 'validation.failed', 'Please choose an icon to upload', [
+      { path: 'icon', message: 'Please choose an icon to upload' },
+    ]);
+    const site = await sites.setIcon(partnerId(ctx), params(ctx).id, file, origin(ctx));
+    ctx.body = presentSite(site);
+  });
+
+  // Public: the consent screen shows the icon with an <img>, which cannot send a bearer token.
+  router.get('/media/site-icons/:key', async (ctx) => {
+    const key = ctx.params.key ?? '';
+    const icon = /^[A-Za-z0-9_-]{32}$/.test(key) ? await sites.icon(key) : null;
+    if (!icon) throw notFound();
+    ctx.type = icon.content_type;
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+    ctx.body = icon.bytes;
+  });
+
+  return router;
+}

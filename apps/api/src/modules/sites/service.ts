@@ -1,0 +1,214 @@
+import { fn, col, Op } from 'sequelize';
+import type * as v from 'valibot';
+import type { TokenValidation, createSiteBody, updateSiteBody } from '@attestly/contracts';
+import type { Deps } from '../../deps';
+import type { Site } from '../../db/models';
+import { AppError } from '../../errors';
+import { constantTimeEqual, deriveKey, hmacSha256, randomToken } from '../../lib/crypto';
+import type { UploadedFile } from '../../middleware/multipart';
+import { pairwiseSubject } from '../../oidc/account';
+import type { AuditService } from '../audit/service';
+import type { GrantService } from '../grants/service';
+import type { RequestOrigin } from '../sessions/service';
+
+/**
+ * Client secrets are 256-bit random strings shown once. The database keeps only HMAC-SHA256(secret) under a key
+ * derived from the master key (RFC 6819 §5.1.4.1.3): a leaked database yields neither the secret nor anything to
+ * brute-force offline without the master key.
+ */
+export function clientSecretHash(masterKey: Buffer, secret: string): string {
+  return hmacSha256(deriveKey(masterKey, 'oidc-client-secrets'), secret);
+}
+
+export function clientSecretMatches(masterKey: Buffer, presented: string, storedHash: string): boolean {
+  return constantTimeEqual(clientSecretHash(masterKey, presented), storedHash);
+}
+
+const newClientSecret = () => `atcs_${randomToken(32)}`;
+
+/** Partner sites, which are OpenID Connect clients (DESIGN.md §4, §6; spec 01 §7 "Partner"). */
+export function createSiteService(
+  deps: Deps,
+  { audit, grants }: { audit: AuditService; grants: GrantService },
+) {
+  const { db, config, clock } = deps;
+  const { Site, SiteIcon, OAuthAuthorization, OidcPayload } = db.models;
+
+  /** A partner's own, undeleted site; another partner's site is "not found", the same as a missing one (IDOR). */
+  async function ownSite(partnerId: string, siteId: string): Promise<Site> {
+    const site = await Site.findOne({ where: { id: siteId, partner_id: partnerId, deleted_at: null } });
+    if (!site) throw new AppError(404, 'sites.not_found', 'Site not found');
+    return site;
+  }
+
+  async function authorizationCounts(siteIds: string[]): Promise<Map<string, number>> {
+    if (siteIds.length === 0) return new Map();
+    const rows = (await OAuthAuthorization.findAll({
+      where: { site_id: siteIds, revoked_at: null, expires_at: { [Op.gt]: clock.now() } },
+      attributes: ['site_id', [fn('COUNT', col('id')), 'count']],
+      group: ['site_id'],
+      raw: true,
+    })) as unknown as Array<{ site_id: string; count: number | string }>;
+    return new Map(rows.map((row) => [row.site_id, Number(row.count)]));
+  }
+
+  function audited(
+    event: string,
+    partnerId: string,
+    site: Site,
+    origin: RequestOrigin,
+    details: Record<string, unknown> = {},
+  ) {
+    return audit.recordSafely({
+      event,
+      severity: event === 'partner.site_deleted' ? 'warning' : 'info',
+      partnerId,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      details: { site_id: site.id, client_id: site.client_id, site_name: site.site_name, ...details },
+    });
+  }
+
+  return {
+    ownSite,
+    authorizationCounts,
+    async list(partnerId: string, paging: { skip: number; limit: number }) {
+      const { rows, count } = await Site.findAndCountAll({
+        where: { partner_id: partnerId, deleted_at: null },
+        order: [['created_at', 'DESC']],
+        offset: paging.skip,
+        limit: paging.limit,
+      });
+      return { sites: rows, total: count, counts: await authorizationCounts(rows.map((row) => row.id)) };
+    },
+
+    async create(partnerId: string, body: v.InferOutput<typeof createSiteBody>, origin: RequestOrigin) {
+      const now = clock.now();
+      const secret = body.client_type === 'confidential' ? newClientSecret() : null;
+      const site = await Site.create({
+        partner_id: partnerId,
+        client_id: `atc_${randomToken(18)}`,
+        client_type: body.client_type,
+        client_secret_hash: secret ? clientSecretHash(config.masterKey, secret) : null,
+        site_name: body.site_name,
+        domain: body.domain,
+        description: body.description,
+        redirect_uris: body.redirect_uris,
+        allowed_scopes: body.allowed_scopes,
+        icon_key: null,
+        deleted_at: null,
+        created_at: now,
+        updated_at: now,
+      });
+      await audited('partner.site_created', partnerId, site, origin, {
+        allowed_scopes: site.allowed_scopes,
+        redirect_uris: site.redirect_uris,
+      });
+      return { site, clientSecret: secret };
+    },
+
+    async update(
+      partnerId: string,
+      siteId: string,
+      body: v.InferOutput<typeof updateSiteBody>,
+      origin: RequestOrigin,
+    ) {
+      const site = await ownSite(partnerId, siteId);
+      const changes = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+      await site.update({ ...changes, updated_at: clock.now() });
+      await audited('partner.site_updated', partnerId, site, origin, { fields: Object.keys(changes) });
+      return site;
+    },
+
+    async rotateSecret(partnerId: string, siteId: string, origin: RequestOrigin) {
+      const site = await ownSite(partnerId, siteId);
+      if (site.client_type !== 'confidential') {
+        throw new AppError(409, 'sites.public_client', 'Public clients have no client secret');
+      }
+      const secret = newClientSecret();
+      await site.update({
+        client_secret_hash: clientSecretHash(config.masterKey, secret),
+        updated_at: clock.now(),
+      });
+      await audited('partner.site_secret_rotated', partnerId, site, origin);
+      return { site, clientSecret: secret };
+    },
+
+    /** Deletes a site: it stops being a client at once and every grant users gave it is revoked (with events). */
+    async remove(partnerId: string, siteId: string, origin: RequestOrigin) {
+      const site = await ownSite(partnerId, siteId);
+      const now = clock.now();
+      await site.update({ deleted_at: now, is_active: false, icon_key: null, updated_at: now });
+      await SiteIcon.destroy({ where: { site_id: site.id } });
+      const revoked = await grants.revokeForSite(site.id, 'site_deleted', { partnerId, origin });
+      await audited('partner.site_deleted', partnerId, site, origin, { revoked_grants: revoked });
+    },
+
+    async setIcon(partnerId: string, siteId: string, file: UploadedFile, origin: RequestOrigin) {
+      const site = await ownSite(partnerId, siteId);
+      const key = randomToken(24);
+      await db.sequelize.transaction(async (transaction) => {
+        await SiteIcon.destroy({ where: { site_id: site.id }, transaction });
+        await SiteIcon.create(
+          { site_id: site.id, key, content_type: file.mime, bytes: file.bytes },
+          { transaction },
+        );
+        await site.update({ icon_key: key, updated_at: clock.now() }, { transaction });
+      });
+      await audited('partner.site_updated', partnerId, site, origin, { fields: ['icon'] });
+      return site;
+    },
+
+    async icon(key: string) {
+      return SiteIcon.findOne({ where: { key }, attributes: ['content_type', 'bytes'] });
+    },
+
+    /**
+     * POST /partners/validate-token: RFC 7662 semantics for the partner's own sites. A token that is unknown,
+     * expired, revoked or issued to someone else's site is simply inactive, so the answer reveals nothing more.
+     */
+    async validateToken(partnerId: string, token: string): Promise<TokenValidation> {
+      const inactive: TokenValidation = { active: false };
+      const nowMs = Date.now();
+      const row = await OidcPayload.findOne({ where: { model: 'AccessToken', id: token } });
+      if (!row || (row.expires_at && row.expires_at.getTime() <= nowMs)) return inactive;
+      const payload = JSON.parse(row.payload) as {
+        clientId: string;
+        accountId: string;
+        scope?: string;
+        iat: number;
+        exp: number;
+        expiresWithSession?: boolean;
+        sessionUid?: string;
+      };
+      if (payload.exp * 1000 <= nowMs) return inactive;
+      const site = await Site.findOne({
+        where: { client_id: payload.clientId, partner_id: partnerId, deleted_at: null },
+      });
+      if (!site || !site.is_active) return inactive;
+      if (payload.expiresWithSession && payload.sessionUid) {
+        // Tokens without offline_access end with the user's sign-in session at the provider (oidc-provider rule).
+        const session = await OidcPayload.findOne({
+          where: {
+            model: 'Session',
+            uid: payload.sessionUid,
+            [Op.or]: [{ expires_at: null }, { expires_at: { [Op.gt]: new Date(nowMs) } }],
+          },
+          attributes: ['id'],
+        });
+        if (!session) return inactive;
+      }
+      return {
+        active: true,
+        scope: payload.scope ?? '',
+        client_id: payload.clientId,
+        site_id: site.id,
+        sub: pairwiseSubject(config.masterKey, partnerId, payload.accountId),
+        token_type: 'Bearer',
+        exp: payload.exp,
+        iat: payload.iat,
+      };
+    },
+  };
+}
+export type SiteService = ReturnType<typeof createSiteService>;

@@ -1,0 +1,102 @@
+import type { Account, AccountClaims, FindAccount } from 'oidc-provider';
+import { SCOPES, scopeAgeThreshold, type Scope } from '@attestly/contracts';
+import type { Deps } from '../deps';
+import type { User } from '../db/models';
+import { deriveKey, hmacSha256 } from '../lib/crypto';
+
+/**
+ * Scope → claims (DESIGN.md §4). Minimal disclosure: a partner learns yes/no answers about what the user proved,
+ * never a birth date, a document or a photo. oidc-provider releases a claim only when a granted scope lists it.
+ */
+export const SCOPE_CLAIMS: Record<string, string[]> = {
+  openid: ['sub'],
+  basic_info: ['email', 'email_verified', 'name'],
+  ...Object.fromEntries(
+    SCOPES.filter((scope) => scopeAgeThreshold(scope) !== null).map((scope) => [
+      scope,
+      ['age_verified', 'age_threshold', `age_over_${scopeAgeThreshold(scope)}`, 'verification_timestamp'],
+    ]),
+  ),
+  location_verification: ['location_verified', 'location'],
+  identity_verification: ['identity_verified', 'verified_claims'],
+};
+
+const live = (until: Date | null, now: Date) => until !== null && until > now;
+
+/** What the user has proven right now, per product scope (expired proofs do not count). */
+export function provenScopes(user: User, now: Date): Record<Scope, boolean> {
+  const ageLive = user.proven_min_age !== null && live(user.age_verified_until, now);
+  return Object.fromEntries(
+    SCOPES.map((scope) => {
+      const threshold = scopeAgeThreshold(scope);
+      if (threshold !== null) return [scope, ageLive && (user.proven_min_age as number) >= threshold];
+      if (scope === 'location_verification')
+        return [scope, live(user.location_verified_until, now) && !!user.location_country];
+      if (scope === 'identity_verification') return [scope, live(user.identity_verified_until, now)];
+      return [scope, true];
+    }),
+  ) as Record<Scope, boolean>;
+}
+
+/** The claims for the scopes of one token (DESIGN.md §4; spec 01 §3 sample userinfo). */
+export function claimsFor(user: User, scopes: readonly string[], now: Date): AccountClaims {
+  const claims: AccountClaims = { sub: user.id };
+  if (scopes.includes('basic_info')) {
+    claims.email = user.email;
+    claims.email_verified = user.email_verified_at !== null;
+    claims.name = user.full_name;
+  }
+  const thresholds = scopes.map(scopeAgeThreshold).filter((value): value is number => value !== null);
+  if (thresholds.length) {
+    const ageLive = user.proven_min_age !== null && live(user.age_verified_until, now);
+    const proven = ageLive ? (user.proven_min_age as number) : -1;
+    const threshold = Math.max(...thresholds);
+    claims.age_threshold = threshold;
+    claims.age_verified = proven >= threshold;
+    for (const each of thresholds) claims[`age_over_${each}`] = proven >= each;
+    claims.verification_timestamp =
+      ageLive && user.age_verified_at ? user.age_verified_at.toISOString() : null;
+  }
+  if (scopes.includes('location_verification')) {
+    const verified = live(user.location_verified_until, now) && !!user.location_country;
+    claims.location_verified = verified;
+    if (verified) claims.location = { country: user.location_country, state: user.location_state };
+  }
+  if (scopes.includes('identity_verification')) {
+    const verified = live(user.identity_verified_until, now);
+    claims.identity_verified = verified;
+    if (verified && user.identity_verified_at) {
+      // OpenID Connect for Identity Assurance 1.0: only the verification metadata, no personal data.
+      claims.verified_claims = {
+        verification: {
+          trust_framework: 'attestly',
+          time: user.identity_verified_at.toISOString(),
+          evidence: [{ type: 'document', time: user.identity_verified_at.toISOString() }],
+        },
+        claims: { identity_verified: true },
+      };
+    }
+  }
+  return claims;
+}
+
+/**
+ * Pairwise subject identifiers (OpenID Connect Core §8.1) with the partner as the sector: the same user gets the
+ * same `sub` at every site of one partner and unrelated ones at different partners, so partners cannot link
+ * users. A keyed HMAC, so nobody without the master key can map a `sub` back to the user.
+ */
+export function pairwiseSubject(masterKey: Buffer, partnerId: string, userId: string): string {
+  return hmacSha256(deriveKey(masterKey, 'oidc-pairwise-subjects'), `${partnerId}:${userId}`);
+}
+
+export function createFindAccount(deps: Pick<Deps, 'db' | 'clock'>): FindAccount {
+  const { User } = deps.db.models;
+  return async (_ctx, sub): Promise<Account | undefined> => {
+    const user = await User.findByPk(sub);
+    if (!user || !user.is_active || user.deleted_at) return undefined;
+    return {
+      accountId: user.id,
+      claims: (_use, scope) => claimsFor(user, scope.split(' '), deps.clock.now()),
+    };
+  };
+}

@@ -1,0 +1,167 @@
+import type { Middleware } from 'koa';
+import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+import type { Deps } from '../deps';
+import { deriveKey } from '../lib/crypto';
+import { createAuditService } from '../modules/audit/service';
+import { createGrantService } from '../modules/grants/service';
+import { clientSecretMatches } from '../modules/sites/service';
+import { createFindAccount, pairwiseSubject } from './account';
+import { createAdapterFactory } from './adapter';
+import { attachProviderEvents } from './events';
+import { ensureSigningKeys, loadSigningKeys } from './keys';
+import { DEFAULT_TTL, providerConfiguration, type OidcTtl } from './provider';
+
+export const OIDC_MOUNT_PATH = '/oauth2';
+
+/**
+ * The provider's own pages (logout confirmation, form_post) may post to partner origins, unlike the SPA; oidc-provider
+ * adds the hash of its one inline script to script-src itself.
+ */
+const OAUTH_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action *; frame-ancestors 'none'; base-uri 'none'";
+
+export interface OidcOptions {
+  /** Shorter lifetimes for tests (e.g. an authorization code that expires in a second). */
+  ttl?: Partial<OidcTtl>;
+  /** How often a replica checks the database for rotated signing keys; 0 turns the check off. */
+  keyCheckIntervalMs?: number;
+}
+
+export interface Oidc {
+  readonly provider: Provider;
+  readonly issuer: string;
+  /** Cookie keys derived from the master key; the outer Koa app uses them too (app.keys). */
+  readonly cookieKeys: string[];
+  /** Koa middleware serving everything under /oauth2. */
+  readonly middleware: Middleware;
+  /** Rebuilds the provider when the signing keys in the database changed (after `rotateSigningKeys`). */
+  reloadKeys(): Promise<boolean>;
+  close(): void;
+}
+
+type Compiled = (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => Promise<unknown>;
+
+function runAll(middleware: Compiled[], ctx: KoaContextWithOIDC): Promise<unknown> {
+  const dispatch = (index: number): Promise<unknown> =>
+    index < middleware.length
+      ? Promise.resolve((middleware[index] as Compiled)(ctx, () => dispatch(index + 1)))
+      : Promise.resolve();
+  return dispatch(0);
+}
+
+/**
+ * Builds the OpenID Connect provider (DESIGN.md §4). Asynchronous because the signing keys come from the database
+ * (created on first start). Everything the provider shares between replicas lives in the database, so any number
+ * of app instances on one database behave as one provider.
+ */
+export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise<Oidc> {
+  const { config, logger } = deps;
+  const issuer = `${config.publicUrl}${OIDC_MOUNT_PATH}`;
+  const cookieKeys = [deriveKey(config.masterKey, 'oidc-cookies').toString('base64url')];
+  const ttl: OidcTtl = { ...DEFAULT_TTL, ...options.ttl };
+  const audit = createAuditService(deps);
+  const grants = createGrantService(deps, { audit });
+  const adapter = createAdapterFactory(deps);
+  const findAccount = createFindAccount(deps);
+
+  await ensureSigningKeys(deps);
+
+  async function build(): Promise<{ provider: Provider; fingerprint: string }> {
+    const { keys, fingerprint } = await loadSigningKeys(deps);
+    const provider = new Provider(
+      issuer,
+      providerConfiguration(config, {
+        jwks: { keys },
+        cookieKeys,
+        adapter,
+        findAccount,
+        ttl,
+        async loadExistingGrant(ctx) {
+          const accountId = ctx.oidc.session?.accountId;
+          const clientId = ctx.oidc.client?.clientId;
+          // Consent is remembered per user and site (not per browser session): look the live grant up first.
+          const grantId =
+            ctx.oidc.result?.consent?.grantId ??
+            (accountId && clientId ? await grants.activeGrantId(accountId, clientId) : null) ??
+            (clientId ? ctx.oidc.session?.grantIdFor(clientId) : undefined);
+          return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+        },
+        pairwiseIdentifier: (_ctx, accountId, client) =>
+          typeof client.partner_id === 'string'
+            ? pairwiseSubject(config.masterKey, client.partner_id, accountId)
+            : accountId,
+        async introspectionAllowed(ctx, client, token) {
+          if (token.clientId === client.clientId) return true;
+          // A partner's confidential site may introspect tokens of the partner's other sites, never anyone else's.
+          if (client.clientAuthMethod === 'none' || !token.clientId) return false;
+          const owner = await ctx.oidc.provider.Client.find(token.clientId);
+          const partnerOf = (value: unknown) => (value as { partner_id?: string } | undefined)?.partner_id;
+          return !!owner && partnerOf(owner) !== undefined && partnerOf(owner) === partnerOf(client);
+        },
+      }),
+    );
+    provider.proxy = config.trustProxy;
+    // Stored client secrets are keyed hashes (modules/sites/service.ts): compare the presented secret's hash.
+    // This is the extension point panva suggests for hashed secrets (node-oidc-provider#631); provider.ts turns
+    // off every feature that would use the secret itself as a key.
+    provider.Client.prototype.compareClientSecret = function compareHashedSecret(
+      this: { clientSecret?: string },
+      actual: string,
+    ) {
+      return !!this.clientSecret && clientSecretMatches(config.masterKey, actual, this.clientSecret);
+    };
+    attachProviderEvents(provider, { deps, audit, grants });
+    return { provider, fingerprint };
+  }
+
+  let current = await build();
+
+  const middleware: Middleware = async (ctx, next) => {
+    if (ctx.path !== OIDC_MOUNT_PATH && !ctx.path.startsWith(`${OIDC_MOUNT_PATH}/`)) return next();
+    ctx.set('Content-Security-Policy', OAUTH_CSP);
+    const outerPath = ctx.path;
+    const mounted = ctx as unknown as KoaContextWithOIDC & { mountPath?: string };
+    // koa-mount semantics: the provider sees paths relative to /oauth2 and builds its URLs with mountPath.
+    mounted.mountPath = OIDC_MOUNT_PATH;
+    ctx.path = outerPath.slice(OIDC_MOUNT_PATH.length) || '/';
+    try {
+      await runAll(current.provider.middleware as unknown as Compiled[], mounted);
+    } finally {
+      ctx.path = outerPath;
+    }
+    if (ctx.status === 404 && !ctx.body) {
+      ctx.body = { error: 'invalid_request', error_description: 'unrecognized route or unsupported method' };
+      ctx.status = 404;
+    }
+  };
+
+  async function reloadKeys(): Promise<boolean> {
+    const { fingerprint } = await loadSigningKeys(deps);
+    if (fingerprint === current.fingerprint) return false;
+    current = await build();
+    logger.info({ kids: fingerprint }, 'OIDC signing keys reloaded');
+    return true;
+  }
+
+  const interval = options.keyCheckIntervalMs ?? 60_000;
+  const timer =
+    interval > 0
+      ? setInterval(() => {
+          reloadKeys().catch((error: unknown) => logger.error({ err: error }, 'OIDC key reload failed'));
+        }, interval)
+      : null;
+  timer?.unref();
+
+  return {
+    get provider() {
+      return current.provider;
+    },
+    issuer,
+    cookieKeys,
+    middleware,
+    reloadKeys,
+    close() {
+      if (timer) clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,230 @@
+import type { Context } from 'koa';
+import type { Grant, Interaction } from 'oidc-provider';
+import {
+  CONSENT_DENIED,
+  SCOPES,
+  SCOPE_DESCRIPTIONS,
+  type InteractionDetails,
+  type Scope,
+} from '@attestly/contracts';
+import type { Deps } from '../deps';
+import { AppError } from '../errors';
+import type { AuditService } from '../modules/audit/service';
+import type { GrantService } from '../modules/grants/service';
+import type { RequestOrigin } from '../modules/sessions/service';
+import { siteIconPath } from '../modules/sites/presenters';
+import { provenScopes } from './account';
+import type { Oidc } from './index';
+
+const PROTOCOL_SCOPES = ['openid', 'offline_access'];
+const isProductScope = (scope: string): scope is Scope => (SCOPES as readonly string[]).includes(scope);
+
+const expired = () =>
+  new AppError(
+    404,
+    'oauth.interaction_not_found',
+    'This sign-in request has expired. Please return to the site and try again.',
+  );
+
+/**
+ * The provider's interaction API behind the SPA's login and consent screens (DESIGN.md §4). Each step is bound to
+ * the browser that started the authorization request by the provider's signed interaction cookie; a uid from
+ * another browser, or a stale one, is "not found".
+ */
+export function createInteractions(
+  oidc: Oidc,
+  deps: Pick<Deps, 'db' | 'clock'>,
+  { grants, audit }: { grants: GrantService; audit: AuditService },
+) {
+  const { User, Site, Partner } = deps.db.models;
+
+  async function load(ctx: Context, uid: string): Promise<Interaction> {
+    let interaction: Interaction;
+    try {
+      interaction = await oidc.provider.interactionDetails(ctx.req, ctx.res);
+    } catch {
+      throw expired();
+    }
+    if (interaction.uid !== uid) throw expired();
+    return interaction;
+  }
+
+  function requestedScopes(interaction: Interaction): string[] {
+    return String(interaction.params.scope ?? '')
+      .split(' ')
+      .filter(Boolean);
+  }
+
+  /** The product scopes on offer: those requested, with basic_info always first and always granted. */
+  function offeredScopes(interaction: Interaction): Scope[] {
+    const requested = requestedScopes(interaction);
+    return SCOPES.filter((scope) => scope === 'basic_info' || requested.includes(scope));
+  }
+
+  async function siteOf(interaction: Interaction) {
+    const site = await Site.findOne({
+      where: { client_id: String(interaction.params.client_id), deleted_at: null },
+    });
+    if (!site) throw expired();
+    const partner = await Partner.findByPk(site.partner_id, { attributes: ['company_name'] });
+    return { site, partnerName: partner?.company_name ?? '' };
+  }
+
+  async function details(ctx: Context, uid: string): Promise<InteractionDetails> {
+    const interaction = await load(ctx, uid);
+    const { site, partnerName } = await siteOf(interaction);
+    const accountId = interaction.session?.accountId;
+    const user = accountId ? await User.findByPk(accountId) : null;
+    const proven = user ? provenScopes(user, deps.clock.now()) : null;
+    const grant = interaction.grantId ? await oidc.provider.Grant.find(interaction.grantId) : undefined;
+    const previously = new Set(grant ? grant.getOIDCScope().split(' ') : []);
+    const offered = offeredScopes(interaction);
+    const unproven = proven ? offered.filter((scope) => !proven[scope]) : [];
+    const consentPath = `/oauth/consent?uid=${encodeURIComponent(uid)}`;
+    return {
+      uid,
+      prompt: interaction.prompt.name === 'login' ? 'login' : 'consent',
+      reasons: interaction.prompt.reasons,
+      site: {
+        client_id: site.client_id,
+        site_name: site.site_name,
+        domain: site.domain,
+        icon_url: site.icon_key ? siteIconPath(site.icon_key) : null,
+        partner_name: partnerName,
+      },
+      scopes: offered.map((scope) => ({
+        scope,
+        ...SCOPE_DESCRIPTIONS[scope],
+        required: scope === 'basic_info',
+        proven: proven ? proven[scope] : scope === 'basic_info',
+        previously_granted: previously.has(scope),
+      })),
+      unproven_scopes: unproven,
+      user: user ? { email: user.email, full_name: user.full_name } : null,
+      verify_url: unproven.length ? `/verification?return_to=${encodeURIComponent(consentPath)}` : null,
+    };
+  }
+
+  async function login(ctx: Context, uid: string, accountId: string, remember: boolean): Promise<string> {
+    const interaction = await load(ctx, uid);
+    if (interaction.prompt.name !== 'login') {
+      throw new AppError(409, 'oauth.wrong_step', 'You are already signed in for this request');
+    }
+    return oidc.provider.interactionResult(
+      ctx.req,
+      ctx.res,
+      { login: { accountId, remember } },
+      { mergeWithLastSubmission: false },
+    );
+  }
+
+  async function consent(
+    ctx: Context,
+    uid: string,
+    chosenScopes: Scope[],
+    origin: RequestOrigin,
+  ): Promise<string> {
+    const interaction = await load(ctx, uid);
+    const accountId = interaction.session?.accountId;
+    if (interaction.prompt.name !== 'consent' || !accountId) {
+      throw new AppError(409, 'oauth.wrong_step', 'Please sign in first');
+    }
+    const { site } = await siteOf(interaction);
+    const requested = requestedScopes(interaction);
+    const offered = offeredScopes(interaction);
+    const chosen = offered.filter((scope) => chosenScopes.includes(scope));
+    const declined = requested.filter((scope) => isProductScope(scope) && !chosen.includes(scope));
+    const protocol = requested.filter((scope) => PROTOCOL_SCOPES.includes(scope));
+
+    const { Grant } = oidc.provider;
+    const grant: Grant =
+      (interaction.grantId ? await Grant.find(interaction.grantId) : undefined) ??
+      new Grant({ accountId, clientId: site.client_id });
+    // What this answer decides replaces earlier answers for the same scopes; other earlier answers stand, so
+    // consent is remembered per site and scope set (and prompt=consent can change it).
+    const decided = new Set([...chosen, ...declined, ...protocol]);
+    const keep = (list: string | undefined) =>
+      (list ?? '').split(' ').filter((scope) => scope && !decided.has(scope));
+    const granted = [...new Set([...keep(grant.openid?.scope), ...protocol, ...chosen])];
+    const rejected = [...new Set([...keep(grant.rejected?.openid?.scope), ...declined])];
+    grant.openid = { ...grant.openid, scope: granted.join(' ') };
+    grant.rejected = rejected.length ? { openid: { scope: rejected.join(' ') } } : undefined;
+    const missing = interaction.prompt.details as {
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
+    if (missing.missingOIDCClaims?.length) grant.addOIDCClaims(missing.missingOIDCClaims);
+    for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+      grant.addResourceScope(resource, scopes);
+    const grantId = await grant.save();
+
+    const user = await User.findByPk(accountId);
+    const grantedProduct = granted.filter(isProductScope);
+    const now = deps.clock.now();
+    const locationShared =
+      grantedProduct.includes('location_verification') &&
+      user &&
+      provenScopes(user, now).location_verification;
+    await grants.recordConsent({
+      grantId,
+      userId: accountId,
+      partnerId: site.partner_id,
+      siteId: site.id,
+      clientId: site.client_id,
+      scopes: grantedProduct,
+      expiresAt: new Date((grant.exp ?? Math.floor(Date.now() / 1000) + 365 * 86400) * 1000),
+      jurisdiction:
+        locationShared && user
+          ? [user.location_country, user.location_state].filter(Boolean).join('-')
+          : null,
+    });
+    await audit.recordSafely({
+      event: 'oauth.consent_granted',
+      userId: accountId,
+      partnerId: site.partner_id,
+      ...origin,
+      details: {
+        grant_id: grantId,
+        site_id: site.id,
+        client_id: site.client_id,
+        scopes: grantedProduct,
+        declined,
+      },
+    });
+    return oidc.provider.interactionResult(
+      ctx.req,
+      ctx.res,
+      { consent: { grantId } },
+      { mergeWithLastSubmission: true },
+    );
+  }
+
+  async function abort(ctx: Context, uid: string, origin: RequestOrigin): Promise<string> {
+    const interaction = await load(ctx, uid);
+    const site = await Site.findOne({
+      where: { client_id: String(interaction.params.client_id) },
+      attributes: ['id', 'partner_id', 'client_id'],
+    });
+    await audit.recordSafely({
+      event: 'oauth.consent_denied',
+      userId: interaction.session?.accountId ?? null,
+      partnerId: site?.partner_id ?? null,
+      ...origin,
+      details: {
+        site_id: site?.id ?? null,
+        client_id: site?.client_id ?? null,
+        prompt: interaction.prompt.name,
+      },
+    });
+    // RFC 6749 §4.1.2.1: the client receives error=access_denied at its redirect URI.
+    return oidc.provider.interactionResult(
+      ctx.req,
+      ctx.res,
+      { error: 'access_denied', error_description: CONSENT_DENIED },
+      { mergeWithLastSubmission: false },
+    );
+  }
+
+  return { details, login, consent, abort };
+}
+export type Interactions = ReturnType<typeof createInteractions>;

@@ -1,0 +1,156 @@
+import {
+  createCipheriv,
+  createDecipheriv,
+  generateKeyPairSync,
+  randomBytes,
+  type JsonWebKey,
+} from 'node:crypto';
+import { Op, type Transaction } from 'sequelize';
+import type { Deps } from '../deps';
+import { deriveKey, randomToken } from '../lib/crypto';
+
+/**
+ * Token signing keys (DESIGN.md §2, §4): generated on first start, kept in the database so every replica signs
+ * with the same keys, encrypted at rest with AES-256-GCM under a key derived from the master key, and rotated
+ * by `rotateSigningKeys` — the new keys sign at once; the old ones stay published in the JWKS until every token
+ * they signed has expired.
+ */
+export const SIGNING_ALGS = ['RS256', 'ES256'] as const;
+export type SigningAlg = (typeof SIGNING_ALGS)[number];
+
+/** The longest-lived thing signed with these keys is an ID token (provider.ts ttl.IdToken), plus clock skew. */
+export const ID_TOKEN_TTL_SECONDS = 3600;
+const PUBLISH_MARGIN_MS = 5 * 60_000;
+const PG_KEYS_LOCK = 7212540010;
+
+type KeyDeps = Pick<Deps, 'db' | 'config' | 'clock'>;
+
+export interface SigningJwk extends JsonWebKey {
+  kid: string;
+  alg: SigningAlg;
+  use: 'sig';
+}
+
+function encryptionKey(deps: KeyDeps): Buffer {
+  return deriveKey(deps.config.masterKey, 'oidc-signing-keys');
+}
+
+function seal(deps: KeyDeps, kid: string, jwk: SigningJwk): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', encryptionKey(deps), iv);
+  // The kid as associated data ties each ciphertext to its row: swapping rows around fails to decrypt.
+  cipher.setAAD(Buffer.from(kid));
+  const body = Buffer.concat([cipher.update(JSON.stringify(jwk), 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+}
+
+function open(deps: KeyDeps, kid: string, sealed: string): SigningJwk {
+  const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+  if (!iv || !tag || !body) throw new Error(`signing key ${kid} is malformed`);
+  const decipher = createDecipheriv('aes-256-gcm', encryptionKey(deps), iv);
+  decipher.setAAD(Buffer.from(kid));
+  decipher.setAuthTag(tag);
+  try {
+    return JSON.parse(
+      Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8'),
+    ) as SigningJwk;
+  } catch {
+    throw new Error(`signing key ${kid} cannot be decrypted: is this the master key it was created with?`);
+  }
+}
+
+function generate(alg: SigningAlg): SigningJwk {
+  const { privateKey } =
+    alg === 'RS256'
+      ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+      : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return { ...privateKey.export({ format: 'jwk' }), kid: randomToken(12), alg, use: 'sig' };
+}
+
+async function withKeysLock<T>(deps: KeyDeps, work: (transaction: Transaction) => Promise<T>): Promise<T> {
+  return deps.db.sequelize.transaction(async (transaction) => {
+    // Two replicas starting together on an empty database must not both generate keys.
+    if (deps.db.dialect === 'postgres') {
+      await deps.db.sequelize.query(`SELECT pg_advisory_xact_lock(${PG_KEYS_LOCK})`, { transaction });
+    }
+    return work(transaction);
+  });
+}
+
+async function insertKeys(deps: KeyDeps, transaction: Transaction, now: Date): Promise<string[]> {
+  const kids: string[] = [];
+  for (const alg of SIGNING_ALGS) {
+    const jwk = generate(alg);
+    await deps.db.models.OidcSigningKey.create(
+      {
+        kid: jwk.kid,
+        alg,
+        encrypted_jwk: seal(deps, jwk.kid, jwk),
+        created_at: now,
+        retired_at: null,
+        unpublish_after: null,
+      },
+      { transaction },
+    );
+    kids.push(jwk.kid);
+  }
+  return kids;
+}
+
+/** Creates the first keys if there are none. Idempotent and safe to run from several replicas at once. */
+export async function ensureSigningKeys(deps: KeyDeps): Promise<void> {
+  const { OidcSigningKey } = deps.db.models;
+  if ((await OidcSigningKey.count({ where: { retired_at: null } })) > 0) return;
+  await withKeysLock(deps, async (transaction) => {
+    if ((await OidcSigningKey.count({ where: { retired_at: null }, transaction })) > 0) return;
+    await insertKeys(deps, transaction, deps.clock.now());
+  });
+}
+
+/**
+ * The JWKS the provider signs with and publishes: current keys first (oidc-provider signs with the first key of
+ * an algorithm), then retired keys still within their publication window.
+ */
+export async function loadSigningKeys(deps: KeyDeps): Promise<{ keys: SigningJwk[]; fingerprint: string }> {
+  const now = deps.clock.now();
+  const rows = await deps.db.models.OidcSigningKey.findAll({
+    where: { [Op.or]: [{ unpublish_after: null }, { unpublish_after: { [Op.gt]: now } }] },
+    order: [['created_at', 'DESC']],
+  });
+  const current = rows.filter((row) => row.retired_at === null);
+  const retired = rows.filter((row) => row.retired_at !== null);
+  const keys = [...current, ...retired].map((row) => open(deps, row.kid, row.encrypted_jwk));
+  return { keys, fingerprint: keys.map((key) => key.kid).join(',') };
+}
+
+/**
+ * Adds a new key per algorithm and retires the current ones; retired keys stay published until every ID token
+ * they signed has expired. Keys past that window are deleted. Returns the new key ids. Running replicas pick the
+ * new keys up on their next key check (see oidc/index.ts).
+ */
+export async function rotateSigningKeys(
+  deps: KeyDeps,
+): Promise<{ added: string[]; retired: string[]; removed: number }> {
+  const { OidcSigningKey } = deps.db.models;
+  const now = deps.clock.now();
+  return withKeysLock(deps, async (transaction) => {
+    const current = await OidcSigningKey.findAll({ where: { retired_at: null }, transaction });
+    const unpublishAfter = new Date(now.getTime() + ID_TOKEN_TTL_SECONDS * 1000 + PUBLISH_MARGIN_MS);
+    await OidcSigningKey.update(
+      { retired_at: now, unpublish_after: unpublishAfter },
+      { where: { kid: current.map((row) => row.kid) }, transaction },
+    );
+    const removed = await OidcSigningKey.destroy({
+      where: { unpublish_after: { [Op.lte]: now } },
+      transaction,
+    });
+    const added = await insertKeys(deps, transaction, now);
+    return { added, retired: current.map((row) => row.kid), removed };
+  });
+}
+
+/** Only the public halves, for tests and `attestly doctor`. */
+export function publicJwk(key: SigningJwk): JsonWebKey {
+  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...rest } = key;
+  return rest;
+}

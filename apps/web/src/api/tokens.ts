@@ -1,0 +1,46 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { ConnectedPartner, UserToken } from '@attestly/contracts';
+import { apiFetch } from './client';
+
+export const tokenKeys = {
+  all: ['tokens'] as const,
+  list: () => [...tokenKeys.all, 'list'] as const,
+  partners: () => [...tokenKeys.all, 'partners'] as const,
+};
+
+/** spec 01 §7 "User": GET /users/tokens — the grants the user gave partner sites. */
+export const tokensQueryOptions = () =>
+  queryOptions({
+    queryKey: tokenKeys.list(),
+    queryFn: ({ signal }) =>
+      apiFetch<{ tokens: UserToken[]; total_count: number }>('/users/tokens', { auth: 'user', signal }),
+  });
+
+export const connectedPartnersQueryOptions = () =>
+  queryOptions({
+    queryKey: tokenKeys.partners(),
+    queryFn: ({ signal }) =>
+      apiFetch<{ partners: ConnectedPartner[]; total_count: number }>('/users/connected-partners', {
+        auth: 'user',
+        signal,
+      }),
+  });
+
+export type TokenStatus = 'Revoked' | 'Expired' | 'Active';
+
+/** spec 01 §4 "Token display status": Revoked if revoked; Expired once past expiry; otherwise Active. */
+export function tokenStatus(token: Pick<UserToken, 'revoked' | 'expires_at'>, now = Date.now()): TokenStatus {
+  if (token.revoked) return 'Revoked';
+  if (new Date(token.expires_at).getTime() <= now) return 'Expired';
+  return 'Active';
+}
+
+export const tokensApi = {
+  revoke: (id: string) =>
+    apiFetch<void>(`/users/tokens/${encodeURIComponent(id)}`, { method: 'DELETE', auth: 'user' }),
+  disconnectPartner: (id: string) =>
+    apiFetch<{ revoked_tokens: number }>(`/users/connected-partners/${encodeURIComponent(id)}`, {
+      method: 'DELETE',
+      auth: 'user',
+    }),
+};

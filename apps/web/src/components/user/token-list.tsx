@@ -1,0 +1,97 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { UserToken } from '@attestly/contracts';
+import { errorMessage } from '../../api/client';
+import { tokenKeys, tokenStatus, tokensApi, type TokenStatus } from '../../api/tokens';
+import { toast } from '../../lib/toast';
+import { Button } from '../ui/button';
+import { Dialog } from '../ui/dialog';
+import { formatDate } from './verification-status';
+
+const STATUS_STYLES: Record<TokenStatus, string> = {
+  Active: 'bg-green-100 text-green-900',
+  Expired: 'bg-slate-100 text-slate-800',
+  Revoked: 'bg-red-100 text-red-900',
+};
+
+/** The grants a user gave partner sites (spec 01 §2 "Tokens", §4 "Token display status"). */
+export function TokenList({ tokens, allowRevoke = true }: { tokens: UserToken[]; allowRevoke?: boolean }) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState<UserToken | null>(null);
+  const revoke = useMutation({
+    mutationFn: (id: string) => tokensApi.revoke(id),
+    onSuccess: async () => {
+      toast.success('Token revoked successfully');
+      setConfirming(null);
+      await queryClient.invalidateQueries({ queryKey: tokenKeys.all });
+    },
+    onError: (error) => toast.error(errorMessage(error, 'Failed to revoke token')),
+  });
+
+  if (tokens.length === 0) {
+    return <p className="text-sm text-slate-700">You have not shared your verification with any site yet.</p>;
+  }
+  return (
+    <>
+      <ul className="divide-y divide-slate-200">
+        {tokens.map((token) => {
+          const status = tokenStatus(token);
+          return (
+            <li
+              key={token.id}
+              className="flex flex-wrap items-center justify-between gap-3 py-3"
+              data-testid="token-row"
+            >
+              <div className="min-w-0">
+                <p className="font-medium text-slate-900">
+                  {token.site_name} <span className="font-normal text-slate-700">· {token.partner_name}</span>
+                </p>
+                <p className="text-sm text-slate-700">
+                  {token.scopes.join(', ')}
+                  {token.age_threshold ? ` · age ${token.age_threshold}+` : ''}
+                  {token.jurisdiction ? ` · ${token.jurisdiction}` : ''}
+                </p>
+                <p className="text-xs text-slate-700">
+                  Granted {formatDate(token.created_at)} · expires {formatDate(token.expires_at)}
+                </p>
+              </div>
+              <div className="flex items-center gap-3">
+                <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_STYLES[status]}`}>
+                  {status}
+                </span>
+                {allowRevoke && status === 'Active' ? (
+                  <Button variant="danger" onClick={() => setConfirming(token)}>
+                    Revoke
+                  </Button>
+                ) : null}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <Dialog
+        open={confirming !== null}
+        onOpenChange={(open) => (open ? undefined : setConfirming(null))}
+        title="Revoke token"
+        description="Are you sure you want to revoke this token?"
+      >
+        <div className="flex justify-end gap-3">
+          <Button variant="secondary" onClick={() => setConfirming(null)}>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            busy={revoke.isPending}
+            onClick={() => confirming && revoke.mutate(confirming.id)}
+          >
+            Revoke
+          </Button>
+        </div>
+      </Dialog>
+    </>
+  );
+}
+
+/** spec 01 §4: the Active Tokens count is tokens neither revoked nor expired. */
+export const activeTokenCount = (tokens: UserToken[]) =>
+  tokens.filter((token) => tokenStatus(token) === 'Active').length;

@@ -1,0 +1,145 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import * as v from 'valibot';
+import { CONSENT_BASIC_INFO_REQUIRED, type InteractionDetails } from '@attestly/contracts';
+import { errorMessage } from '../../api/client';
+import { interactionQueryOptions, oauthApi } from '../../api/oauth';
+import { AuthCard } from '../../components/auth/auth-card';
+import { SiteHeader } from '../../components/oauth/site-header';
+import { Button } from '../../components/ui/button';
+import { FormError } from '../../components/ui/field';
+import { QueryState } from '../../components/ui/query-state';
+import { useDocumentTitle } from '../../lib/use-document-title';
+
+/** Consent step of an authorization request (DESIGN.md §4; spec 01 §5 "Consent"). */
+export const Route = createFileRoute('/oauth/consent')({
+  validateSearch: v.object({ uid: v.optional(v.string(), '') }),
+  component: OAuthConsentPage,
+});
+
+function OAuthConsentPage() {
+  useDocumentTitle('Share your verification');
+  const { uid } = Route.useSearch();
+  const details = useQuery(interactionQueryOptions(uid));
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    if (details.data?.prompt === 'login') void navigate({ to: '/oauth/login', search: { uid } });
+  }, [details.data, navigate, uid]);
+
+  return (
+    <AuthCard title="Share your verification" subtitle="Choose what this site may learn about you.">
+      <QueryState
+        query={details}
+        loadingLabel="Loading the request…"
+        errorFallback="This sign-in request has expired."
+      >
+        {(interaction) => <ConsentForm uid={uid} interaction={interaction} />}
+      </QueryState>
+    </AuthCard>
+  );
+}
+
+function ConsentForm({ uid, interaction }: { uid: string; interaction: InteractionDetails }) {
+  const [selected, setSelected] = useState<Set<string>>(
+    () => new Set(interaction.scopes.map((scope) => scope.scope)),
+  );
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'allow' | 'deny' | null>(null);
+  const missingBasic = !selected.has('basic_info');
+
+  function toggle(scope: string, on: boolean) {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(scope);
+      else next.delete(scope);
+      return next;
+    });
+  }
+
+  async function answer(kind: 'allow' | 'deny') {
+    setFailure(null);
+    if (kind === 'allow' && missingBasic) {
+      setFailure(CONSENT_BASIC_INFO_REQUIRED);
+      return;
+    }
+    setBusy(kind);
+    try {
+      const { redirect_to: redirectTo } =
+        kind === 'allow' ? await oauthApi.consent(uid, [...selected]) : await oauthApi.abort(uid);
+      window.location.assign(redirectTo);
+    } catch (error) {
+      setBusy(null);
+      setFailure(errorMessage(error, 'Authorization failed'));
+    }
+  }
+
+  return (
+    <div className="space-y-5">
+      <SiteHeader site={interaction.site} />
+      {interaction.user ? (
+        <p className="text-sm text-slate-700">
+          Signed in as <span className="font-semibold text-slate-900">{interaction.user.email}</span>
+        </p>
+      ) : null}
+      <fieldset className="space-y-3">
+        <legend className="mb-2 text-sm font-semibold text-slate-900">
+          {interaction.site.site_name} asks for:
+        </legend>
+        {interaction.scopes.map((scope) => (
+          <label key={scope.scope} className="flex items-start gap-3 rounded-lg border border-slate-200 p-3">
+            <input
+              type="checkbox"
+              className="mt-1 size-4 rounded border-slate-400 text-indigo-700"
+              checked={selected.has(scope.scope)}
+              disabled={scope.required}
+              onChange={(event) => toggle(scope.scope, event.target.checked)}
+            />
+            <span>
+              <span className="block font-medium text-slate-900">
+                {scope.title}
+                {scope.required ? (
+                  <span className="ml-2 text-xs font-normal text-slate-700">(required)</span>
+                ) : null}
+              </span>
+              <span className="block text-sm text-slate-700">{scope.description}</span>
+              {!scope.proven ? (
+                <span className="mt-1 block text-sm text-amber-800">You have not verified this yet.</span>
+              ) : null}
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {interaction.verify_url ? (
+        <div className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          Some of what this site asks is not verified yet.{' '}
+          <a href={interaction.verify_url} className="font-semibold underline">
+            Verify now
+          </a>{' '}
+          and you will come back to this page.
+        </div>
+      ) : null}
+      <FormError message={failure} />
+      <div className="flex gap-3">
+        <Button
+          variant="secondary"
+          className="flex-1"
+          busy={busy === 'deny'}
+          disabled={busy !== null}
+          onClick={() => void answer('deny')}
+        >
+          Deny
+        </Button>
+        <Button
+          className="flex-1"
+          busy={busy === 'allow'}
+          disabled={busy !== null || selected.size === 0}
+          onClick={() => void answer('allow')}
+        >
+          Allow
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import * as v from 'valibot';
+import { interactionLoginBody, type LoginBody } from '@attestly/contracts';
+import { errorMessage } from '../../api/client';
+import { interactionQueryOptions, oauthApi } from '../../api/oauth';
+import { userKeys } from '../../api/users';
+import { tokens } from '../../auth/token-storage';
+import { useHasToken } from '../../auth/session';
+import { AuthCard } from '../../components/auth/auth-card';
+import { SiteHeader } from '../../components/oauth/site-header';
+import { Button } from '../../components/ui/button';
+import { CheckboxField, FormError, TextField } from '../../components/ui/field';
+import { QueryState } from '../../components/ui/query-state';
+import { useDocumentTitle } from '../../lib/use-document-title';
+
+/** Sign-in step of an authorization request (DESIGN.md §4): the provider sends the browser here with ?uid=. */
+export const Route = createFileRoute('/oauth/login')({
+  validateSearch: v.object({ uid: v.optional(v.string(), '') }),
+  component: OAuthLoginPage,
+});
+
+function OAuthLoginPage() {
+  useDocumentTitle('Sign in to continue');
+  const { uid } = Route.useSearch();
+  const details = useQuery(interactionQueryOptions(uid));
+  const queryClient = useQueryClient();
+  const signedIn = useHasToken('user');
+  const [failure, setFailure] = useState<string | null>(null);
+  const [continuing, setContinuing] = useState(false);
+  const form = useForm<LoginBody>({
+    resolver: valibotResolver(interactionLoginBody),
+    defaultValues: { email: '', password: '', rememberMe: false },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const answer = await oauthApi.login(uid, values);
+      if (answer.access_token) {
+        tokens.set('user', answer.access_token, {
+          remember: values.rememberMe ?? false,
+          expiresAt: answer.expires_at ?? null,
+        });
+        if (answer.user) queryClient.setQueryData(userKeys.profile(), answer.user);
+      }
+      window.location.assign(answer.redirect_to);
+    } catch (error) {
+      setFailure(errorMessage(error, 'Login failed'));
+    }
+  });
+
+  async function continueAsUser() {
+    setFailure(null);
+    setContinuing(true);
+    try {
+      window.location.assign((await oauthApi.continueAsUser(uid)).redirect_to);
+    } catch (error) {
+      setContinuing(false);
+      setFailure(errorMessage(error, 'Login failed'));
+    }
+  }
+
+  return (
+    <AuthCard
+      title="Sign in to continue"
+      subtitle="Sign in with your Attestly account to share your verification."
+    >
+      <QueryState
+        query={details}
+        loadingLabel="Loading the request…"
+        errorFallback="This sign-in request has expired."
+      >
+        {(interaction) => (
+          <div className="space-y-6">
+            <SiteHeader site={interaction.site} />
+            <FormError message={failure} />
+            {signedIn ? (
+              <div className="space-y-2">
+                <Button className="w-full" busy={continuing} onClick={() => void continueAsUser()}>
+                  Continue with your Attestly account
+                </Button>
+                <p className="text-center text-sm text-slate-700">or sign in with another account below</p>
+              </div>
+            ) : null}
+            <form className="space-y-4" noValidate onSubmit={onSubmit}>
+              <TextField
+                label="Email"
+                type="email"
+                autoComplete="email"
+                error={errors.email?.message}
+                {...form.register('email')}
+              />
+              <TextField
+                label="Password"
+                type="password"
+                autoComplete="current-password"
+                error={errors.password?.message}
+                {...form.register('password')}
+              />
+              <CheckboxField label="Remember me" {...form.register('rememberMe')} />
+              <Button
+                type="submit"
+                busy={isSubmitting}
+                className="w-full"
+                variant={signedIn ? 'secondary' : 'primary'}
+              >
+                Sign in
+              </Button>
+            </form>
+          </div>
+        )}
+      </QueryState>
+    </AuthCard>
+  );
+}
