@@ -1,0 +1,89 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+import type {
+  DocumentAnalysis,
+  VerificationMethod,
+  VerificationStatus,
+  VerificationType,
+} from '@attestly/contracts';
+
+export interface ReviewNote {
+  timestamp: string;
+  note: string;
+  /** Who wrote it: 'system' or an admin user id. */
+  author?: string;
+}
+
+/**
+ * One verification attempt (DESIGN.md §5, spec 02 §3 "Verification"). A user's proven facts on `users` derive from
+ * approved rows. `subject_fingerprint` is a keyed HMAC of what was checked (e.g. a card number), never the value.
+ */
+export class Verification extends Model<
+  InferAttributes<Verification>,
+  InferCreationAttributes<Verification>
+> {
+  declare id: CreationOptional<string>;
+  declare user_id: string;
+  declare verification_type: VerificationType;
+  declare verification_method: VerificationMethod;
+  declare status: VerificationStatus;
+  declare confidence_score: number | null;
+  declare age_threshold: number | null;
+  declare needs_manual_review: CreationOptional<boolean>;
+  /** The message the user was shown. */
+  declare message: string | null;
+  declare result_details: CreationOptional<Record<string, unknown>>;
+  declare document_analysis: DocumentAnalysis | null;
+  declare review_notes: CreationOptional<ReviewNote[]>;
+  declare subject_fingerprint: string | null;
+  /** Set when a partner's consent flow asked for the check (statistics per partner and site). */
+  declare partner_id: string | null;
+  declare site_id: string | null;
+  declare reviewed_at: Date | null;
+  declare reviewed_by: string | null;
+  /** When the fact this row proved stops counting (approved rows only). */
+  declare expires_at: Date | null;
+  declare created_at: CreationOptional<Date>;
+  declare updated_at: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize): typeof Verification {
+    Verification.init(
+      {
+        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
+        user_id: { type: DataTypes.UUID, allowNull: false },
+        verification_type: { type: DataTypes.STRING(16), allowNull: false },
+        verification_method: { type: DataTypes.STRING(32), allowNull: false },
+        status: { type: DataTypes.STRING(16), allowNull: false },
+        confidence_score: DataTypes.DOUBLE,
+        age_threshold: DataTypes.INTEGER,
+        needs_manual_review: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        message: DataTypes.STRING(500),
+        result_details: { type: DataTypes.JSON, allowNull: false, defaultValue: {} },
+        document_analysis: DataTypes.JSON,
+        review_notes: { type: DataTypes.JSON, allowNull: false, defaultValue: [] },
+        subject_fingerprint: DataTypes.STRING(64),
+        partner_id: DataTypes.STRING(64),
+        site_id: DataTypes.STRING(64),
+        reviewed_at: DataTypes.DATE,
+        reviewed_by: DataTypes.STRING(64),
+        expires_at: DataTypes.DATE,
+        created_at: DataTypes.DATE,
+        updated_at: DataTypes.DATE,
+      },
+      {
+        sequelize,
+        tableName: 'verifications',
+        underscored: true,
+        createdAt: 'created_at',
+        updatedAt: 'updated_at',
+      },
+    );
+    return Verification;
+  }
+}

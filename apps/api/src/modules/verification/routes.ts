@@ -1,0 +1,237 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import * as v from 'valibot';
+import {
+  LIMITS,
+  VERIFICATION_LIMITS,
+  ageVerificationFields,
+  cardBody,
+  documentVerificationFields,
+  paging,
+  verifyBody,
+  type FieldError,
+} from '@attestly/contracts';
+import type { Session } from '../../db/models';
+import { AppError, assert } from '../../errors';
+import { requireSession } from '../../middleware/auth';
+import { readMultipart } from '../../middleware/multipart';
+import { rateLimit } from '../../middleware/rate-limit';
+import { validate } from '../../middleware/validate';
+import type { AppServices } from '../../services';
+import { origin } from '../users/routes';
+import { presentVerification } from './presenters';
+
+const hour = 60 * 60_000;
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+const VIDEO_TYPES = ['video/webm', 'video/mp4'];
+
+/** Multipart text fields checked with the same valibot schemas (and the same 422 shape) as JSON bodies. */
+function parseFields<S extends v.GenericSchema>(schema: S, fields: Record<string, string>): v.InferOutput<S> {
+  const result = v.safeParse(schema, fields);
+  if (result.success) return result.output;
+  const errors: FieldError[] = result.issues.map((issue) => ({
+    path: v.getDotPath(issue) ?? 'body',
+    message: issue.message,
+  }));
+  throw new AppError(422, 'validation.failed', (errors[0] as FieldError).message, errors);
+}
+
+/**
+ * Verification endpoints (spec 01 §7 "User" and "Age verification by camera"; DESIGN.md §5). Every route acts on
+ * the signed-in user only. Attempts are rate-limited per user: the facial estimate is probabilistic, so
+ * unlimited retries would let someone resubmit until a lucky frame clears the cut-off.
+ */
+export function verificationRoutes(services: AppServices): Router {
+  const { verifications, sessions, limiter, requireUser, clock } = services;
+  const router = new Router();
+  const userId = (ctx: Context) => (ctx.state.session as Session).subject_id;
+  const perUser = (name: string, limit: number, message: string) =>
+    rateLimit(limiter, { name, limit, windowMs: hour }, userId, message);
+  const requireUserForAge = requireSession(sessions, ['user'], {
+    missing: 'Please log in to verify your age',
+    invalid: 'Please log in to verify your age',
+  });
+
+  router.post(
+    '/age-verification/verify-age',
+    requireUserForAge,
+    perUser(
+      'verify-face:user',
+      20,
+      'Too many age checks in the last hour. Please try again later or use a document.',
+    ),
+    async (ctx) => {
+      const { files, fields } = await readMultipart(ctx, {
+        fileFields: ['media_file'],
+        maxFileBytes: LIMITS.videoBytes,
+        tooLargeMessage: `The file is too large: a photo must be at most ${mb(VERIFICATION_LIMITS.photoBytes)}MB and a video at most ${mb(LIMITS.videoBytes)}MB`,
+        accept: [...IMAGE_TYPES, ...VIDEO_TYPES],
+        wrongTypeMessage: 'Please send a JPEG, PNG or WebP photo, or a WebM or MP4 video',
+      });
+      const input = parseFields(ageVerificationFields, fields);
+      const file = files[0];
+      assert(file, 422, 'validation.failed', 'Please take a photo or record a video first', [
+        { path: 'media_file', message: 'Please take a photo or record a video first' },
+      ]);
+      const isImage = IMAGE_TYPES.includes(file.mime);
+      if (input.media_type === 'image' && !isImage) {
+        throw new AppError(
+          415,
+          'upload.unsupported_type',
+          'media_type is image, but the file is a video. Send a JPEG, PNG or WebP photo.',
+        );
+      }
+      if (input.media_type === 'video' && isImage) {
+        throw new AppError(
+          415,
+          'upload.unsupported_type',
+          'media_type is video, but the file is a photo. Send a WebM or MP4 video.',
+        );
+      }
+      if (isImage && file.bytes.length > VERIFICATION_LIMITS.photoBytes) {
+        throw new AppError(
+          413,
+          'upload.too_large',
+          `The photo must be at most ${mb(VERIFICATION_LIMITS.photoBytes)}MB`,
+        );
+      }
+      ctx.body = await verifications.facial.verify(
+        userId(ctx),
+        { bytes: file.bytes, mime: file.mime, mediaType: input.media_type, threshold: input.age_threshold },
+        origin(ctx),
+      );
+    },
+  );
+
+  router.post(
+    '/users/verify/document',
+    requireUser,
+    perUser(
+      'verify-document:user',
+      10,
+      'Too many document uploads in the last hour. Please try again later.',
+    ),
+    async (ctx) => {
+      const { files, fields } = await readMultipart(ctx, {
+        fileFields: ['file'],
+        maxFileBytes: VERIFICATION_LIMITS.documentBytes,
+        tooLargeMessage: VERIFICATION_LIMITS.documentTooLargeMessage,
+        accept: [...IMAGE_TYPES, 'application/pdf'],
+        wrongTypeMessage: VERIFICATION_LIMITS.documentTypeMessage,
+      });
+      const input = parseFields(documentVerificationFields, fields);
+      const file = files[0];
+      assert(file, 422, 'validation.failed', VERIFICATION_LIMITS.documentRequiredMessage, [
+        { path: 'file', message: VERIFICATION_LIMITS.documentRequiredMessage },
+      ]);
+      const result = await verifications.document.verify(
+        userId(ctx),
+        {
+          bytes: file.bytes,
+          mime: file.mime,
+          documentType: input.document_type,
+          threshold: input.age_threshold,
+          verificationType: input.verification_type,
+        },
+        origin(ctx),
+      );
+      ctx.status = 201;
+      ctx.body = {
+        message: result.message,
+        verification_id: result.verification.id,
+        status: result.verification.status,
+        needs_manual_review: result.verification.needs_manual_review,
+        document_analysis: result.document_analysis,
+        verification: result.verification,
+      };
+    },
+  );
+
+  const verifyCard = async (ctx: Context, body: unknown) => {
+    const parsed = v.safeParse(cardBody, body);
+    if (!parsed.success) {
+      const errors = parsed.issues.map((issue) => ({
+        path: v.getDotPath(issue) ?? 'body',
+        message: issue.message,
+      }));
+      throw new AppError(422, 'validation.failed', (errors[0] as FieldError).message, errors);
+    }
+    const result = await verifications.card.verify(userId(ctx), parsed.output, origin(ctx));
+    ctx.status = 201;
+    ctx.body = {
+      message: result.message,
+      verification_id: result.verification.id,
+      status: result.verification.status,
+      verification: result.verification,
+    };
+  };
+
+  const verifyLocation = async (ctx: Context) => {
+    const result = await verifications.location.verify(userId(ctx), ctx.ip, origin(ctx));
+    ctx.status = 201;
+    ctx.body = {
+      message: result.message,
+      verification_id: result.verification.id,
+      status: result.verification.status,
+      verification: result.verification,
+    };
+  };
+
+  const cardLimit = perUser(
+    'verify-card:user',
+    5,
+    'Too many card checks in the last hour. Please try again later.',
+  );
+  const locationLimit = perUser(
+    'verify-location:user',
+    10,
+    'Too many location checks in the last hour. Please try again later.',
+  );
+
+  router.post('/users/verify/credit-card', requireUser, cardLimit, (ctx) =>
+    verifyCard(ctx, ctx.request.body ?? {}),
+  );
+
+  router.post('/users/verify/location', requireUser, locationLimit, verifyLocation);
+
+  /** spec 01 §7: one entry point with `method` plus that method's fields. Uploads need their multipart routes. */
+  router.post('/users/verify', requireUser, validate({ body: verifyBody }), async (ctx) => {
+    const { method } = ctx.state.input.body as v.InferOutput<typeof verifyBody>;
+    if (method === 'credit_card') return cardLimit(ctx, () => verifyCard(ctx, ctx.request.body));
+    if (method === 'ip_geolocation' || method === 'location')
+      return locationLimit(ctx, () => verifyLocation(ctx));
+    if (method === 'document') {
+      throw new AppError(
+        422,
+        'verification.use_document_route',
+        'Upload the document as multipart/form-data to POST /api/v1/users/verify/document (fields file and document_type).',
+      );
+    }
+    throw new AppError(
+      422,
+      'verification.use_camera_route',
+      'Send the photo or video as multipart/form-data to POST /api/v1/age-verification/verify-age (fields media_file and media_type).',
+    );
+  });
+
+  router.get('/users/verification-status', requireUser, async (ctx) => {
+    ctx.body = await verifications.status(userId(ctx));
+  });
+
+  router.get('/users/verifications', requireUser, validate({ query: paging }), async (ctx) => {
+    const { skip, limit } = ctx.state.input.query as v.InferOutput<typeof paging>;
+    const { rows, total } = await verifications.list(userId(ctx), skip, limit);
+    const now = clock.now();
+    ctx.body = { verifications: rows.map((row) => presentVerification(row, now)), total_count: total };
+  });
+
+  router.get('/users/verifications/:id', requireUser, async (ctx) => {
+    const id = ctx.params.id ?? '';
+    assert(/^[0-9a-f-]{36}$/i.test(id), 404, 'not_found', 'Verification not found');
+    ctx.body = presentVerification(await verifications.ownedBy(userId(ctx), id), clock.now());
+  });
+
+  return router;
+}
+
+const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));

@@ -1,0 +1,301 @@
+import * as v from 'valibot';
+
+/** DESIGN.md §5 and spec 02 §4: what a verification row can be. */
+export const VERIFICATION_TYPES = ['age', 'location', 'identity'] as const;
+export type VerificationType = (typeof VERIFICATION_TYPES)[number];
+
+export const VERIFICATION_METHODS = [
+  'facial_recognition',
+  'document',
+  'credit_card',
+  'ip_geolocation',
+] as const;
+export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
+
+export const VERIFICATION_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'failed'] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+/** The age thresholds partners can ask for (the AGE_NN scopes). */
+export const AGE_THRESHOLDS = [12, 16, 18, 21] as const;
+export type AgeThreshold = (typeof AGE_THRESHOLDS)[number];
+export const DEFAULT_AGE_THRESHOLD: AgeThreshold = 18;
+
+export const DOCUMENT_TYPES = [
+  'passport',
+  'id_card',
+  'drivers_license',
+  'residence_permit',
+  'other',
+] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+/** Upload limits of the verification screens (spec 01 §5, §9). */
+export const VERIFICATION_LIMITS = {
+  /** A 640×480 JPEG at quality 0.8 is ~60 KB; 5 MB leaves room for phone cameras. */
+  photoBytes: 5 * 1024 * 1024,
+  documentBytes: 10 * 1024 * 1024,
+  documentTooLargeMessage: 'File size must be less than 10MB',
+  documentRequiredMessage: 'Please select a document to upload',
+  documentTypeMessage: 'Please upload an image (JPEG, PNG or WebP) or a PDF',
+} as const;
+
+const thresholdField = v.optional(
+  v.pipe(
+    v.union([v.string(), v.number()], 'age_threshold must be one of 12, 16, 18, 21'),
+    v.transform(Number),
+    v.check(
+      (value) => (AGE_THRESHOLDS as readonly number[]).includes(value),
+      'age_threshold must be one of 12, 16, 18, 21',
+    ),
+    v.transform((value) => value as AgeThreshold),
+  ),
+  String(DEFAULT_AGE_THRESHOLD),
+);
+
+/** Text fields of `POST /age-verification/verify-age` (spec 01 §7 "Age verification by camera"). */
+export const ageVerificationFields = v.object({
+  media_type: v.optional(v.picklist(['image', 'video'], 'media_type must be image or video'), '' as 'image'),
+  age_threshold: thresholdField,
+});
+
+/** Text fields of `POST /users/verify/document`. `verification_type` identity sends the case to a reviewer. */
+export const documentVerificationFields = v.object({
+  document_type: v.optional(
+    v.picklist(DOCUMENT_TYPES, `document_type must be one of ${DOCUMENT_TYPES.join(', ')}`),
+    'passport',
+  ),
+  age_threshold: thresholdField,
+  verification_type: v.optional(
+    v.picklist(['age', 'identity'], 'verification_type must be age or identity'),
+    'age',
+  ),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Payment cards (spec 01 §3 "Card form", §5). Pure functions so the browser form and the API agree exactly.
+
+/** Luhn mod-10 check (ISO/IEC 7812-1 annex B). */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+export const CARD_BRANDS = [
+  'visa',
+  'mastercard',
+  'amex',
+  'discover',
+  'diners',
+  'jcb',
+  'unionpay',
+  'maestro',
+  'unknown',
+] as const;
+export type CardBrand = (typeof CARD_BRANDS)[number];
+
+const inRange = (prefix: string, length: number, low: number, high: number) => {
+  const head = Number(prefix.slice(0, length));
+  return prefix.length >= length && head >= low && head <= high;
+};
+
+/** Issuer brand from the IIN prefix (published ranges of each scheme); order matters where ranges nest. */
+export function cardBrand(digits: string): CardBrand {
+  if (/^4/.test(digits)) return 'visa';
+  if (inRange(digits, 2, 51, 55) || inRange(digits, 4, 2221, 2720)) return 'mastercard';
+  if (/^3[47]/.test(digits)) return 'amex';
+  if (/^(6011|65|64[4-9])/.test(digits) || inRange(digits, 6, 622126, 622925)) return 'discover';
+  if (/^(30[0-5]|3095|36|3[89])/.test(digits)) return 'diners';
+  if (inRange(digits, 4, 3528, 3589)) return 'jcb';
+  if (/^62/.test(digits)) return 'unionpay';
+  if (/^(5[06-8]|6304|6759|676[77])/.test(digits)) return 'maestro';
+  return 'unknown';
+}
+
+/** Card lengths per brand; an unknown brand accepts the ISO/IEC 7812 range 12–19. */
+const BRAND_LENGTHS: Partial<Record<CardBrand, number[]>> = {
+  visa: [13, 16, 19],
+  mastercard: [16],
+  amex: [15],
+  discover: [16, 19],
+  diners: [14, 16, 19],
+  jcb: [16, 19],
+};
+
+export const cardDigits = (value: string) => value.replace(/[\s-]/g, '');
+
+/** The first problem with a card number, or null. */
+export function cardNumberProblem(value: string): string | null {
+  const digits = cardDigits(value);
+  if (!digits) return 'Card number is required';
+  if (!/^\d{12,19}$/.test(digits)) return 'Card number must be 12 to 19 digits';
+  const lengths = BRAND_LENGTHS[cardBrand(digits)];
+  if (lengths && !lengths.includes(digits.length)) return 'Invalid card number';
+  if (!luhnValid(digits)) return 'Invalid card number';
+  return null;
+}
+
+/** Months 01–12 and years from the current year for 10 years (spec 01 §5); a past month of this year is expired. */
+export function cardExpiryProblem(month: number, year: number, now: Date): string | null {
+  const thisYear = now.getUTCFullYear();
+  if (!Number.isInteger(month) || month < 1 || month > 12) return 'Expiry month must be between 01 and 12';
+  if (!Number.isInteger(year) || year < thisYear || year > thisYear + 10) {
+    return `Expiry year must be between ${thisYear} and ${thisYear + 10}`;
+  }
+  // A card is valid through the last day of its expiry month.
+  if (year === thisYear && month < now.getUTCMonth() + 1) return 'This card has expired';
+  return null;
+}
+
+export const cardCvvProblem = (cvv: string, brand: CardBrand): string | null => {
+  if (!/^\d{3,4}$/.test(cvv)) return 'CVV must be 3 or 4 digits';
+  if (brand === 'amex' && cvv.length !== 4) return 'American Express cards have a 4-digit security code';
+  if (brand !== 'amex' && brand !== 'unknown' && cvv.length !== 3)
+    return 'CVV must be 3 digits for this card';
+  return null;
+};
+
+/**
+ * A required text-or-number field whose problems are reported one at a time, in the order of `problem` (valibot
+ * would otherwise run every later check on an empty value and list a format error beside 'X is required').
+ */
+const cardField = (missing: string, problem: (value: string) => string | null = () => null) =>
+  v.pipe(
+    v.optional(v.union([v.string(), v.number()], missing), ''),
+    v.transform((value) => String(value).trim()),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const found = dataset.value === '' ? missing : problem(dataset.value);
+      if (found) addIssue({ message: found });
+    }),
+  );
+
+/** The card form as the API receives it. Expiry ranges depend on today's date and are checked by the service. */
+export const cardBody = v.object({
+  card_number: v.pipe(
+    cardField('Card number is required', (value) =>
+      value.length > 40 ? 'Card number must be 12 to 19 digits' : cardNumberProblem(value),
+    ),
+    v.transform(cardDigits),
+  ),
+  cardholder_name: cardField('Cardholder name is required', (value) =>
+    value.length > 100 ? 'Must be at most 100 characters' : null,
+  ),
+  expiry_month: v.pipe(
+    cardField('Expiry month is required', (value) =>
+      /^(0?[1-9]|1[0-2])$/.test(value) ? null : 'Expiry month must be between 01 and 12',
+    ),
+    v.transform(Number),
+  ),
+  expiry_year: v.pipe(
+    cardField('Expiry year is required', (value) =>
+      /^(\d{2}|\d{4})$/.test(value) ? null : 'Expiry year must be a year such as 2030',
+    ),
+    v.transform((value) => (value.length === 2 ? 2000 + Number(value) : Number(value))),
+  ),
+  cvv: cardField('CVV is required', (value) =>
+    value.length > 4
+      ? 'CVV must be at most 4 digits'
+      : /^\d{3,4}$/.test(value)
+        ? null
+        : 'CVV must be 3 or 4 digits',
+  ),
+});
+export type CardBody = v.InferInput<typeof cardBody>;
+
+/** `POST /users/verify`: a method plus that method's fields (spec 01 §7). */
+export const verifyBody = v.object({
+  method: v.optional(
+    v.picklist(
+      [...VERIFICATION_METHODS, 'location'],
+      `method must be one of ${[...VERIFICATION_METHODS, 'location'].join(', ')}`,
+    ),
+    '' as VerificationMethod,
+  ),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Answers.
+
+/** spec 01 §3 "Age verification result" (video adds the frame fields). */
+export interface AgeVerificationResult {
+  age: number;
+  confidence: number;
+  is_live: boolean;
+  verification_id: string;
+  status: 'approved' | 'rejected';
+  message: string;
+  age_threshold: number;
+  age_range: { min: number; max: number };
+  extracted_data: Record<string, unknown>;
+  frames_analyzed?: number;
+  video_duration?: number;
+  live_percentage?: number;
+  video_liveness?: { passed: boolean; head_turn: boolean; blink: boolean; reasons: string[] };
+  eye_measurements?: { baseline_ear: number; min_ear: number; ear_series: number[] };
+}
+
+/** spec 02 §3 "document analysis". `authentic` is null: no security feature of the document is checked on the box. */
+export interface DocumentAnalysis {
+  document_type: string;
+  mrz_document_code: string | null;
+  mrz_format: string | null;
+  country_detected: string | null;
+  state_detected: string | null;
+  nationality: string | null;
+  format_valid: boolean;
+  check_digits_valid: boolean;
+  not_expired: boolean;
+  expiry_date: string | null;
+  authentic: boolean | null;
+  authenticity_note: string;
+  date_of_birth: string | null;
+  calculated_age: number | null;
+  age_threshold: number;
+  threshold_met: boolean;
+  document_number_last4: string | null;
+  read_confidence: number;
+  reasons: string[];
+}
+
+/** A verification as its owner sees it. */
+export interface VerificationSummary {
+  id: string;
+  verification_id: string;
+  verification_type: VerificationType;
+  verification_method: VerificationMethod;
+  status: VerificationStatus;
+  confidence_score: number | null;
+  age_threshold: number | null;
+  needs_manual_review: boolean;
+  message: string | null;
+  details: Record<string, unknown>;
+  document_analysis: DocumentAnalysis | null;
+  submitted_at: string;
+  reviewed_at: string | null;
+}
+
+export interface VerificationStatusAnswer {
+  overall: 'fully_verified' | 'partially_verified' | 'not_verified';
+  age_verified: boolean;
+  proven_min_age: number | null;
+  age_verified_at: string | null;
+  age_verified_until: string | null;
+  location_verified: boolean;
+  location: { country: string | null; state: string | null } | null;
+  location_verified_at: string | null;
+  location_verified_until: string | null;
+  identity_verified: boolean;
+  identity_verified_at: string | null;
+  identity_verified_until: string | null;
+  pending_reviews: number;
+  verifications: VerificationSummary[];
+}

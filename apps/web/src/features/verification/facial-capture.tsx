@@ -1,0 +1,360 @@
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { AgeVerificationResult } from '@attestly/contracts';
+import { errorMessage } from '../../api/client';
+import { verificationApi } from '../../api/verification';
+import { Button } from '../../components/ui/button';
+import { ResultPanel } from './result-panel';
+
+/** spec 01 §9: ideal 640×480, JPEG 0.8; video 5 s after a 3-s countdown, 1 Mbps in 1-s chunks, VP8 WebM first. */
+export const CAPTURE = {
+  width: 640,
+  height: 480,
+  jpegQuality: 0.8,
+  countdownSeconds: 3,
+  videoSeconds: 5,
+  videoBitsPerSecond: 1_000_000,
+  chunkMs: 1000,
+  recorderTypes: ['video/webm;codecs=vp8', 'video/webm', 'video/mp4'],
+} as const;
+
+/** The first recorder format this browser supports, in the spec's order of preference. */
+export function pickRecorderType(isSupported: (type: string) => boolean): string | null {
+  return CAPTURE.recorderTypes.find((type) => isSupported(type)) ?? null;
+}
+
+/** The active liveness challenge the server checks: a head turn, then a blink (models: liveness-signals). */
+export function challengePrompt(elapsedSeconds: number): string {
+  return elapsedSeconds < CAPTURE.videoSeconds / 2
+    ? 'Turn your head slowly to one side and back'
+    : 'Now blink twice';
+}
+
+type Mode = 'photo' | 'video';
+type Phase = 'idle' | 'capturing' | 'countdown' | 'recording' | 'captured' | 'verifying' | 'result';
+
+/**
+ * Facial age check by camera (spec 01 §4 "Facial verification": idle → capturing → captured → verifying → result;
+ * retake, re-record and try again reset it). Photo or 5-second video; the video asks for a head turn and a blink
+ * because a single frame cannot show that a live person is present.
+ */
+export function FacialCapture({ onDone }: { onDone: () => void }) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const streamRef = useRef<MediaStream | null>(null);
+  const recorderRef = useRef<MediaRecorder | null>(null);
+  const timersRef = useRef<number[]>([]);
+  const [mode, setMode] = useState<Mode>('photo');
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const [captured, setCaptured] = useState<{ blob: Blob; url: string } | null>(null);
+  const [countdown, setCountdown] = useState(0);
+  const [elapsed, setElapsed] = useState(0);
+  const [result, setResult] = useState<AgeVerificationResult | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const clearTimers = () => {
+    timersRef.current.forEach((id) => window.clearInterval(id));
+    timersRef.current = [];
+  };
+  const stopCamera = () => {
+    streamRef.current?.getTracks().forEach((track) => track.stop());
+    streamRef.current = null;
+  };
+  useEffect(
+    () => () => {
+      clearTimers();
+      stopCamera();
+    },
+    [],
+  );
+  useEffect(() => () => (captured ? URL.revokeObjectURL(captured.url) : undefined), [captured]);
+
+  const startCamera = async () => {
+    setError(null);
+    setFailure(null);
+    setResult(null);
+    if (!navigator.mediaDevices?.getUserMedia) {
+      setError('Camera not available');
+      return;
+    }
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({
+        video: { width: { ideal: CAPTURE.width }, height: { ideal: CAPTURE.height }, facingMode: 'user' },
+        audio: false,
+      });
+    } catch (reason) {
+      setError(`Unable to access camera: ${reason instanceof Error ? reason.message : String(reason)}`);
+      return;
+    }
+    streamRef.current = stream;
+    setPhase('capturing');
+    try {
+      const video = videoRef.current;
+      if (!video) throw new Error('no video element');
+      video.srcObject = stream;
+      await video.play();
+    } catch {
+      stopCamera();
+      setPhase('idle');
+      setError('Camera initialization failed. Please try again.');
+    }
+  };
+
+  const takePhoto = () => {
+    const video = videoRef.current;
+    if (!video || video.readyState < 2 || !video.videoWidth) {
+      setError('Camera not ready. Please wait a moment and try again.');
+      return;
+    }
+    const canvas = document.createElement('canvas');
+    canvas.width = video.videoWidth;
+    canvas.height = video.videoHeight;
+    const context = canvas.getContext('2d');
+    if (!context) {
+      setError('Failed to capture image. Please try again.');
+      return;
+    }
+    context.drawImage(video, 0, 0, canvas.width, canvas.height);
+    canvas.toBlob(
+      (blob) => {
+        if (!blob) {
+          setError('Failed to capture image. Please try again.');
+          return;
+        }
+        stopCamera();
+        setCaptured({ blob, url: URL.createObjectURL(blob) });
+        setPhase('captured');
+      },
+      'image/jpeg',
+      CAPTURE.jpegQuality,
+    );
+  };
+
+  const record = () => {
+    const stream = streamRef.current;
+    const type =
+      typeof MediaRecorder === 'undefined' ? null : pickRecorderType((t) => MediaRecorder.isTypeSupported(t));
+    if (!stream || !type) {
+      setError('Failed to start recording.');
+      return;
+    }
+    let recorder: MediaRecorder;
+    try {
+      recorder = new MediaRecorder(stream, {
+        mimeType: type,
+        videoBitsPerSecond: CAPTURE.videoBitsPerSecond,
+      });
+    } catch {
+      setError('Failed to start recording.');
+      return;
+    }
+    const chunks: Blob[] = [];
+    recorder.ondataavailable = (event) => {
+      if (event.data.size > 0) chunks.push(event.data);
+    };
+    recorder.onerror = () => {
+      clearTimers();
+      stopCamera();
+      setPhase('idle');
+      setError('Recording failed');
+    };
+    recorder.onstop = () => {
+      clearTimers();
+      stopCamera();
+      const blob = new Blob(chunks, { type: type.split(';')[0] });
+      if (blob.size === 0) {
+        setPhase('idle');
+        setError('Recording failed');
+        return;
+      }
+      setCaptured({ blob, url: URL.createObjectURL(blob) });
+      setPhase('captured');
+    };
+    recorderRef.current = recorder;
+    setError(null);
+    setCountdown(CAPTURE.countdownSeconds);
+    setPhase('countdown');
+    let left = CAPTURE.countdownSeconds;
+    const tick = window.setInterval(() => {
+      left -= 1;
+      setCountdown(left);
+      if (left > 0) return;
+      window.clearInterval(tick);
+      try {
+        recorder.start(CAPTURE.chunkMs);
+      } catch {
+        setPhase('capturing');
+        setError('Failed to start recording.');
+        return;
+      }
+      setPhase('recording');
+      const started = Date.now();
+      setElapsed(0);
+      const clock = window.setInterval(() => {
+        const seconds = (Date.now() - started) / 1000;
+        setElapsed(seconds);
+        if (seconds >= CAPTURE.videoSeconds && recorder.state === 'recording') recorder.stop();
+      }, 100);
+      timersRef.current.push(clock);
+    }, 1000);
+    timersRef.current.push(tick);
+  };
+
+  const stopEarly = () => {
+    if (recorderRef.current?.state === 'recording') recorderRef.current.stop();
+  };
+
+  const verify = useMutation({
+    mutationFn: (blob: Blob) => verificationApi.verifyAge(blob, mode === 'photo' ? 'image' : 'video'),
+    onMutate: () => {
+      setPhase('verifying');
+      setFailure(null);
+    },
+    onSuccess: (answer) => {
+      setResult(answer);
+      setPhase('result');
+      onDone();
+    },
+    onError: (reason) => {
+      setFailure(`Verification failed: ${errorMessage(reason, 'Verification failed')}`);
+      setPhase('result');
+    },
+  });
+
+  const reset = () => {
+    clearTimers();
+    stopCamera();
+    setCaptured(null);
+    setResult(null);
+    setFailure(null);
+    setPhase('idle');
+    void startCamera();
+  };
+
+  const live = phase === 'capturing' || phase === 'countdown' || phase === 'recording';
+  return (
+    <div className="space-y-4">
+      <fieldset className="flex gap-4" disabled={phase !== 'idle' && phase !== 'capturing'}>
+        <legend className="sr-only">Capture type</legend>
+        {(['photo', 'video'] as const).map((option) => (
+          <label key={option} className="flex items-center gap-2 text-sm text-slate-800">
+            <input
+              type="radio"
+              name="capture-mode"
+              value={option}
+              checked={mode === option}
+              onChange={() => setMode(option)}
+            />
+            {option === 'photo' ? 'Photo' : '5-second video (recommended)'}
+          </label>
+        ))}
+      </fieldset>
+      <p className="text-sm text-slate-700">
+        {mode === 'photo'
+          ? 'A single photo can estimate your age but cannot prove that a live person is in front of the camera, so it may not be enough on its own.'
+          : 'After a 3-second countdown, look at the camera, turn your head slowly to one side and back, then blink.'}{' '}
+        Your face is analysed on this server and the image is not kept.
+      </p>
+
+      <div
+        className="relative overflow-hidden rounded-xl bg-slate-900"
+        style={{ aspectRatio: '4 / 3', maxWidth: CAPTURE.width }}
+      >
+        <video
+          ref={videoRef}
+          className={live ? 'size-full -scale-x-100 object-cover' : 'hidden'}
+          muted
+          playsInline
+          aria-label="Camera preview"
+        />
+        {captured && !live ? (
+          mode === 'photo' ? (
+            <img src={captured.url} alt="Captured photo" className="size-full object-cover" />
+          ) : (
+            <video
+              src={captured.url}
+              controls
+              className="size-full object-cover"
+              aria-label="Recorded video"
+            />
+          )
+        ) : null}
+        {phase === 'countdown' ? (
+          <p
+            className="absolute inset-0 flex items-center justify-center text-6xl font-bold text-white"
+            aria-live="assertive"
+          >
+            {countdown}
+          </p>
+        ) : null}
+        {phase === 'recording' ? (
+          <p
+            className="absolute inset-x-0 bottom-0 bg-black/60 p-3 text-center text-base font-semibold text-white"
+            aria-live="polite"
+          >
+            {challengePrompt(elapsed)} · {Math.max(0, CAPTURE.videoSeconds - Math.floor(elapsed))} s
+          </p>
+        ) : null}
+        {phase === 'idle' && !captured ? (
+          <p className="absolute inset-0 flex items-center justify-center p-6 text-center text-sm text-slate-200">
+            The camera is off.
+          </p>
+        ) : null}
+      </div>
+
+      {error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+
+      <div className="flex flex-wrap gap-2">
+        {phase === 'idle' ? <Button onClick={() => void startCamera()}>Start camera</Button> : null}
+        {phase === 'capturing' && mode === 'photo' ? <Button onClick={takePhoto}>Take photo</Button> : null}
+        {phase === 'capturing' && mode === 'video' ? <Button onClick={record}>Start recording</Button> : null}
+        {phase === 'recording' ? (
+          <Button variant="secondary" onClick={stopEarly}>
+            Stop recording
+          </Button>
+        ) : null}
+        {phase === 'captured' && captured ? (
+          <>
+            <Button onClick={() => verify.mutate(captured.blob)}>Verify my age</Button>
+            <Button variant="secondary" onClick={reset}>
+              {mode === 'photo' ? 'Retake' : 'Re-record'}
+            </Button>
+          </>
+        ) : null}
+        {phase === 'verifying' ? <Button busy>Verifying…</Button> : null}
+        {phase === 'result' ? (
+          <Button variant="secondary" onClick={reset}>
+            Try again
+          </Button>
+        ) : null}
+      </div>
+
+      {phase === 'result' && result ? (
+        <ResultPanel
+          status={result.status}
+          title={
+            result.status === 'approved'
+              ? 'Age verification approved! Results stored securely.'
+              : 'Age verification rejected.'
+          }
+          message={result.message}
+        >
+          <p className="mt-2 text-xs">
+            Estimated age {result.age} (range {result.age_range.min}–{result.age_range.max}) · confidence{' '}
+            {Math.round(result.confidence * 100)}% ·{' '}
+            {result.is_live ? 'liveness passed' : 'liveness not shown'}
+            {result.frames_analyzed !== undefined ? ` · ${result.frames_analyzed} frames` : ''}
+          </p>
+        </ResultPanel>
+      ) : null}
+      {phase === 'result' && failure ? (
+        <ResultPanel status="failed" title="Verification failed" message={failure} />
+      ) : null}
+    </div>
+  );
+}
