@@ -26,6 +26,8 @@ export default defineConfig({
         },
       },
       './apps/web/vitest.config.ts',
+      // Browser tests (Debian's Chromium against the built app and the real API); see apps/web/e2e.
+      './apps/web/e2e/vitest.config.ts',
     ],
   },
 });

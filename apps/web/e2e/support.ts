@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import axe from 'axe-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { launchChromium } from './chromium';
+
+export const baseUrl = () => inject('baseUrl');
+
+const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
+
+/** One browser per test file. */
+export const launchBrowser = launchChromium;
+
+export const MOBILE = { width: 360, height: 740 };
+
+/** A fresh browser profile that the server sees as its own client address. */
+export async function newClient(
+  browser: Browser,
+  options: { mobile?: boolean } = {},
+): Promise<BrowserContext> {
+  const bytes = randomBytes(3);
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: options.mobile ? MOBILE : { width: 1280, height: 900 },
+    isMobile: options.mobile ?? false,
+    hasTouch: options.mobile ?? false,
+    extraHTTPHeaders: { 'X-Forwarded-For': `10.${bytes[0]}.${bytes[1]}.${bytes[2]}` },
+  });
+  context.setDefaultTimeout(15_000);
+  return context;
+}
+
+export const uniqueEmail = (label: string) => `${label}-${randomBytes(4).toString('hex')}@example.com`;
+
+/** A full-page screenshot kept as a test artifact. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/** Runs axe-core in the page (WCAG 2.1 A/AA rules) and fails on any serious or critical violation. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact ?? null,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => ({ target: node.target.map(String) })),
+    }));
+  });
+  const serious = (violations as AxeViolation[]).filter(
+    (item) => item.impact === 'serious' || item.impact === 'critical',
+  );
+  expect(
+    serious.map(
+      (item) =>
+        `${item.id} (${item.impact}): ${item.help} at ${item.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    ),
+    `axe violations on ${name}`,
+  ).toEqual([]);
+}
+
+export interface Mail {
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+async function mailsTo(to: string, subject: RegExp): Promise<Mail[]> {
+  const mails = (await (await fetch(inject('mailUrl'))).json()) as Mail[];
+  return mails.filter((mail) => mail.to.includes(to) && subject.test(mail.subject));
+}
+
+/** How many mails to `to` with a matching subject have arrived so far. */
+export async function countMail(to: string, subject: RegExp): Promise<number> {
+  return (await mailsTo(to, subject)).length;
+}
+
+/**
+ * Waits for a mail to `to` whose subject matches and returns it; with `after`, for one more than that many (a later
+ * mail of the same kind replaces the link of an earlier one).
+ */
+export async function waitForMail(to: string, subject: RegExp, after = 0, timeoutMs = 10_000): Promise<Mail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await mailsTo(to, subject))[after];
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no mail #${after + 1} to ${to} matching ${subject}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/** The first link of the app in a mail body, made relative so the page opens it on the test server. */
+export function linkIn(mail: Mail, pathPrefix: string): string {
+  const match = new RegExp(`https?://[^\\s]+(${pathPrefix.replace(/\//g, '\\/')}\\?token=[^\\s]+)`).exec(
+    mail.text,
+  );
+  if (!match?.[1]) throw new Error(`no ${pathPrefix} link in mail "${mail.subject}"`);
+  return match[1];
+}
+
+/** Registers an account through the API, from the given client address. */
+export async function registerViaApi(
+  context: BrowserContext,
+  user: { full_name: string; email: string; password: string },
+) {
+  const response = await context.request.post('/api/v1/users/register', { data: user });
+  expect(response.status()).toBe(201);
+}

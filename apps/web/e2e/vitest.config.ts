@@ -1,0 +1,22 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineProject } from 'vitest/config';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Browser tests: Debian's Chromium (never a downloaded browser) driven by playwright-core against the built SPA
+ * served by the real API on a fresh SQLite database. One file at a time: each launches its own browser.
+ */
+export default defineProject({
+  root,
+  test: {
+    name: 'web-e2e',
+    include: ['**/*.e2e.test.ts'],
+    environment: 'node',
+    globalSetup: ['./global-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+  },
+});

@@ -1,0 +1,75 @@
+import { queryOptions } from '@tanstack/react-query';
+import type {
+  LoginBody,
+  LoginResponse,
+  ProfileBody,
+  RegisterBody,
+  SessionSummary,
+  UserProfile,
+} from '@attestly/contracts';
+import { apiFetch } from './client';
+
+export interface MessageResponse {
+  message: string;
+}
+
+export const userKeys = {
+  all: ['users'] as const,
+  profile: () => [...userKeys.all, 'profile'] as const,
+  sessions: () => [...userKeys.all, 'sessions'] as const,
+};
+
+export const profileQueryOptions = () =>
+  queryOptions({
+    queryKey: userKeys.profile(),
+    queryFn: ({ signal }) => apiFetch<UserProfile>('/users/profile', { auth: 'user', signal }),
+    staleTime: 60_000,
+  });
+
+export const sessionsQueryOptions = () =>
+  queryOptions({
+    queryKey: userKeys.sessions(),
+    queryFn: ({ signal }) =>
+      apiFetch<{ sessions: SessionSummary[]; total_count: number }>('/users/sessions', {
+        auth: 'user',
+        signal,
+      }),
+  });
+
+/** spec 01 §7 "User": every call the user screens make. */
+export const usersApi = {
+  login: (body: LoginBody) => apiFetch<LoginResponse>('/users/login', { method: 'POST', body, auth: 'none' }),
+  register: (body: RegisterBody) =>
+    apiFetch<MessageResponse>('/users/register', { method: 'POST', body, auth: 'none' }),
+  refresh: () => apiFetch<LoginResponse>('/users/refresh-token', { method: 'POST', auth: 'user' }),
+  logout: () => apiFetch<void>('/users/logout', { method: 'POST', auth: 'user' }),
+  updateProfile: (body: ProfileBody) =>
+    apiFetch<UserProfile>('/users/profile', { method: 'PUT', body, auth: 'user' }),
+  uploadPhoto: (photo: File) => {
+    const form = new FormData();
+    form.append('photo', photo);
+    return apiFetch<UserProfile>('/users/profile/photo', { method: 'POST', body: form, auth: 'user' });
+  },
+  changePassword: (body: { current_password: string; new_password: string }) =>
+    apiFetch<MessageResponse>('/users/change-password', { method: 'POST', body, auth: 'user' }),
+  deleteAccount: (password: string) =>
+    apiFetch<void>('/users/account', { method: 'DELETE', body: { password }, auth: 'user' }),
+  sendEmailVerification: () =>
+    apiFetch<MessageResponse>('/users/send-email-verification', { method: 'POST', auth: 'user' }),
+  verifyEmail: (token: string) =>
+    apiFetch<MessageResponse>('/users/verify-email', { method: 'POST', body: { token }, auth: 'none' }),
+  sendPhoneVerification: (phone?: string) =>
+    apiFetch<MessageResponse>('/users/send-phone-verification', {
+      method: 'POST',
+      body: phone ? { phone } : {},
+      auth: 'user',
+    }),
+  verifyPhone: (code: string) =>
+    apiFetch<UserProfile>('/users/verify-phone', { method: 'POST', body: { code }, auth: 'user' }),
+  forgotPassword: (email: string) =>
+    apiFetch<MessageResponse>('/users/forgot-password', { method: 'POST', body: { email }, auth: 'none' }),
+  resetPassword: (body: { token: string; new_password: string }) =>
+    apiFetch<MessageResponse>('/users/reset-password', { method: 'POST', body, auth: 'none' }),
+  revokeSession: (id: string) =>
+    apiFetch<void>(`/users/sessions/${encodeURIComponent(id)}`, { method: 'DELETE', auth: 'user' }),
+};

@@ -1,0 +1,81 @@
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { loginBody, type LoginBody } from '@attestly/contracts';
+import { errorMessage } from '../../api/client';
+import { signIn } from '../../auth/session';
+import { toast } from '../../lib/toast';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { Button } from '../ui/button';
+import { CheckboxField, FormError, TextField } from '../ui/field';
+import { AuthCard } from './auth-card';
+
+/** spec 01 §2 "User sign-in": email, password, remember me; success goes to /dashboard. */
+export function LoginForm() {
+  useDocumentTitle('Sign in');
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<LoginBody>({
+    resolver: valibotResolver(loginBody),
+    defaultValues: { email: '', password: '', rememberMe: false },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await signIn(queryClient, values);
+      toast.success('Login successful!');
+      await navigate({ to: '/dashboard' });
+    } catch (error) {
+      const message = errorMessage(error, 'Login failed');
+      setFailure(message);
+      toast.error(message);
+    }
+  });
+
+  return (
+    <AuthCard
+      title="Sign in"
+      subtitle="Welcome back. Sign in to manage your verifications."
+      footer={
+        <>
+          Don&apos;t have an account?{' '}
+          <Link to="/register" className="font-semibold text-indigo-700 hover:text-indigo-900">
+            Sign up
+          </Link>
+        </>
+      }
+    >
+      <form className="space-y-4" noValidate onSubmit={onSubmit}>
+        <FormError message={failure} />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          error={errors.email?.message}
+          {...form.register('email')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
+        <div className="flex items-center justify-between gap-4">
+          <CheckboxField label="Remember me" {...form.register('rememberMe')} />
+          <Link to="/forgot-password" className="text-sm font-semibold text-indigo-700 hover:text-indigo-900">
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" busy={isSubmitting} className="w-full">
+          Sign in
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,62 @@
+import type { ReactNode } from 'react';
+import { errorMessage } from '../../api/client';
+import { Button, Spinner } from './button';
+
+/** The loading state every query shows. */
+export function LoadingState({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="flex items-center gap-3 py-8 text-sm text-slate-700" role="status" aria-live="polite">
+      <Spinner />
+      <span>{label}</span>
+    </div>
+  );
+}
+
+/** The error state every query shows, with a retry. */
+export function ErrorState({
+  error,
+  fallback = 'Something went wrong.',
+  onRetry,
+}: {
+  error: unknown;
+  fallback?: string;
+  onRetry?: () => void;
+}) {
+  return (
+    <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+      <p>{errorMessage(error, fallback)}</p>
+      {onRetry ? (
+        <Button variant="secondary" className="mt-3" onClick={onRetry}>
+          Try again
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+interface QueryLike<T> {
+  data: T | undefined;
+  error: unknown;
+  isPending: boolean;
+  isError: boolean;
+  refetch(): unknown;
+}
+
+/** Renders a query's loading, error or data state. */
+export function QueryState<T>({
+  query,
+  loadingLabel,
+  errorFallback,
+  children,
+}: {
+  query: QueryLike<T>;
+  loadingLabel?: string;
+  errorFallback?: string;
+  children(data: T): ReactNode;
+}) {
+  if (query.isPending) return <LoadingState label={loadingLabel} />;
+  if (query.isError || query.data === undefined) {
+    return <ErrorState error={query.error} fallback={errorFallback} onRetry={() => void query.refetch()} />;
+  }
+  return <>{children(query.data)}</>;
+}

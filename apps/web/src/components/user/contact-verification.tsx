@@ -1,0 +1,135 @@
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { phoneCodeForm } from '@attestly/contracts';
+import { errorMessage } from '../../api/client';
+import { profileQueryOptions, userKeys, usersApi } from '../../api/users';
+import { applyServerErrors } from '../../lib/form-errors';
+import { toast } from '../../lib/toast';
+import { Button } from '../ui/button';
+import { TextField } from '../ui/field';
+import { QueryState } from '../ui/query-state';
+import { StatusBadge } from './status-badge';
+
+function EmailVerification({ email, verified }: { email: string; verified: boolean }) {
+  const send = useMutation({
+    mutationFn: () => usersApi.sendEmailVerification(),
+    onSuccess: (answer) => toast.success(`${answer.message} to ${email}`),
+    onError: (error) => toast.error(errorMessage(error, 'Failed to send the verification email')),
+  });
+  return (
+    <div className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
+      <div className="min-w-0">
+        <p className="font-medium text-slate-900">
+          Email <StatusBadge verified={verified} />
+        </p>
+        <p className="truncate text-sm text-slate-700">{email}</p>
+      </div>
+      {!verified ? (
+        <Button variant="secondary" busy={send.isPending} onClick={() => send.mutate()}>
+          {send.isSuccess ? 'Send again' : 'Send verification email'}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+function PhoneVerification({ phone, verified }: { phone: string | null; verified: boolean }) {
+  const queryClient = useQueryClient();
+  const [codeSent, setCodeSent] = useState(false);
+  const form = useForm<{ code: string }>({
+    resolver: valibotResolver(phoneCodeForm),
+    defaultValues: { code: '' },
+  });
+  const send = useMutation({
+    mutationFn: () => usersApi.sendPhoneVerification(),
+    onSuccess: (answer) => {
+      setCodeSent(true);
+      toast.success(answer.message);
+    },
+    onError: (error) => toast.error(errorMessage(error, 'Failed to send the code')),
+  });
+  const confirm = useMutation({
+    mutationFn: (code: string) => usersApi.verifyPhone(code),
+    onSuccess: (profile) => {
+      queryClient.setQueryData(userKeys.profile(), profile);
+      setCodeSent(false);
+      form.reset();
+      toast.success('Phone number verified');
+    },
+    onError: (error) => {
+      if (!applyServerErrors(error, form.setError, ['code']))
+        toast.error(errorMessage(error, 'Verification failed'));
+    },
+  });
+
+  if (!phone) {
+    return (
+      <div className="py-4">
+        <p className="font-medium text-slate-900">Phone</p>
+        <p className="text-sm text-slate-700">
+          Add a phone number on your{' '}
+          <Link to="/profile" className="font-semibold text-indigo-700 hover:text-indigo-900">
+            profile
+          </Link>{' '}
+          to verify it.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-3 py-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <p className="font-medium text-slate-900">
+            Phone <StatusBadge verified={verified} />
+          </p>
+          <p className="text-sm text-slate-700">{phone}</p>
+        </div>
+        {!verified ? (
+          <Button variant="secondary" busy={send.isPending} onClick={() => send.mutate()}>
+            {codeSent ? 'Send a new code' : 'Send code'}
+          </Button>
+        ) : null}
+      </div>
+      {codeSent && !verified ? (
+        <form
+          className="flex flex-col gap-3 sm:flex-row sm:items-end"
+          noValidate
+          onSubmit={form.handleSubmit((values) => confirm.mutate(values.code))}
+        >
+          <div className="sm:w-48">
+            <TextField
+              label="6-digit code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              error={form.formState.errors.code?.message}
+              {...form.register('code')}
+            />
+          </div>
+          <Button type="submit" busy={confirm.isPending}>
+            Verify phone
+          </Button>
+        </form>
+      ) : null}
+    </div>
+  );
+}
+
+/** Email and phone verification with the codes and links the server sends. */
+export function ContactVerification() {
+  const profile = useQuery(profileQueryOptions());
+  return (
+    <QueryState query={profile} errorFallback="Failed to fetch profile">
+      {(user) => (
+        <div className="divide-y divide-slate-200">
+          <EmailVerification email={user.email} verified={!!user.email_verified_at} />
+          <PhoneVerification phone={user.phone} verified={!!user.phone_verified_at} />
+        </div>
+      )}
+    </QueryState>
+  );
+}

@@ -1,0 +1,96 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tokens } from '../../auth/token-storage';
+import { PROFILE, fakeApi, renderApp } from '../../test/render-app';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('profile settings (spec 01 §2)', () => {
+  it('enables Save only once something changed, and saves the whole profile', async () => {
+    tokens.set('user', 'atu_valid', { remember: false });
+    const calls = fakeApi({
+      'GET /api/v1/users/profile': { body: PROFILE },
+      'PUT /api/v1/users/profile': ({ body }) => ({ body: { ...PROFILE, ...(body as object) } }),
+    });
+    await renderApp('/profile');
+    const save = await screen.findByRole('button', { name: 'Save changes' });
+    expect(save).toBeDisabled();
+    expect(screen.getByLabelText('Country')).toHaveValue('GB');
+    await userEvent.clear(screen.getByLabelText('City'));
+    await userEvent.type(screen.getByLabelText('City'), 'Manchester');
+    expect(save).toBeEnabled();
+    await userEvent.click(save);
+    expect(await screen.findByText('Profile updated successfully!')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
+      full_name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: null,
+      country: 'GB',
+      state: null,
+      city: 'Manchester',
+    });
+    await waitFor(() => expect(save).toBeDisabled());
+  });
+
+  it('offers exactly the specified countries', async () => {
+    tokens.set('user', 'atu_valid', { remember: false });
+    fakeApi({ 'GET /api/v1/users/profile': { body: PROFILE } });
+    await renderApp('/profile');
+    const options = (await screen.findByLabelText('Country')).querySelectorAll('option');
+    expect([...options].map((option) => option.value)).toEqual(['', 'US', 'CA', 'GB', 'AU', 'DE', 'FR']);
+  });
+
+  it('shows Verified or Pending for each verification flag', async () => {
+    tokens.set('user', 'atu_valid', { remember: false });
+    fakeApi({
+      'GET /api/v1/users/profile': { body: { ...PROFILE, email_verified_at: '2026-11-02T10:00:00.000Z' } },
+    });
+    await renderApp('/profile');
+    const section = (await screen.findByRole('heading', { name: 'Verification' })).closest(
+      'section',
+    ) as HTMLElement;
+    const rows = [...section.querySelectorAll('li')].map((row) => row.textContent);
+    expect(rows).toEqual([
+      'EmailVerified',
+      'PhonePending',
+      'AgeVerified',
+      'LocationPending',
+      'IdentityPending',
+    ]);
+  });
+
+  it('refuses a photo over 1MB before uploading it', async () => {
+    tokens.set('user', 'atu_valid', { remember: false });
+    const calls = fakeApi({ 'GET /api/v1/users/profile': { body: PROFILE } });
+    await renderApp('/profile');
+    const big = new File([new Uint8Array(1024 * 1024 + 1)], 'big.png', { type: 'image/png' });
+    await userEvent.upload(await screen.findByLabelText('Profile photo'), big);
+    expect(await screen.findByText('Profile photo must be 1MB or smaller')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Upload photo' })).not.toBeInTheDocument();
+    expect(calls.some((call) => call.url.endsWith('/photo'))).toBe(false);
+  });
+
+  it('shows the server message when saving fails', async () => {
+    tokens.set('user', 'atu_valid', { remember: false });
+    fakeApi({
+      'GET /api/v1/users/profile': { body: PROFILE },
+      'PUT /api/v1/users/profile': {
+        status: 409,
+        body: {
+          detail: 'That email address is already in use',
+          code: 'users.email_taken',
+          errors: [{ path: 'email', message: 'That email address is already in use' }],
+        },
+      },
+    });
+    await renderApp('/profile');
+    const email = await screen.findByLabelText('Email');
+    await userEvent.clear(email);
+    await userEvent.type(email, 'taken@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findAllByText('That email address is already in use')).toHaveLength(2);
+  });
+});

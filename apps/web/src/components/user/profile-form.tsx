@@ -1,0 +1,112 @@
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import type * as v from 'valibot';
+import { COUNTRIES, profileBody, type ProfileBody, type UserProfile } from '@attestly/contracts';
+import { errorMessage } from '../../api/client';
+import { userKeys, usersApi } from '../../api/users';
+import { applyServerErrors } from '../../lib/form-errors';
+import { toast } from '../../lib/toast';
+import { Button } from '../ui/button';
+import { SelectField, TextField } from '../ui/field';
+
+/** The form holds strings; blank optional fields become null in the schema's output, as the API expects. */
+type ProfileValues = ProfileBody & { phone: string; country: string; state: string; city: string };
+
+const valuesOf = (profile: UserProfile): ProfileValues => ({
+  full_name: profile.full_name,
+  email: profile.email,
+  phone: profile.phone ?? '',
+  country: profile.country ?? '',
+  state: profile.state ?? '',
+  city: profile.city ?? '',
+});
+
+/** spec 01 §2 "Profile settings": Save is enabled only when something changed. */
+export function ProfileForm({ profile }: { profile: UserProfile }) {
+  const queryClient = useQueryClient();
+  const form = useForm<ProfileBody, unknown, v.InferOutput<typeof profileBody>>({
+    resolver: valibotResolver(profileBody),
+    values: valuesOf(profile),
+  });
+  const { errors, isDirty } = form.formState;
+  const save = useMutation({
+    mutationFn: (body: ProfileBody) => usersApi.updateProfile(body),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(userKeys.profile(), updated);
+      form.reset(valuesOf(updated));
+      toast.success('Profile updated successfully!');
+    },
+    onError: (error) => {
+      applyServerErrors(error, form.setError, ['full_name', 'email', 'phone', 'country', 'state', 'city']);
+      toast.error(errorMessage(error, 'Failed to update profile'));
+    },
+  });
+
+  return (
+    <form className="space-y-4" noValidate onSubmit={form.handleSubmit((body) => save.mutate(body))}>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="Full name"
+          autoComplete="name"
+          error={errors.full_name?.message}
+          {...form.register('full_name')}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          error={errors.email?.message}
+          {...form.register('email')}
+        />
+        <TextField
+          label="Phone"
+          type="tel"
+          autoComplete="tel"
+          error={errors.phone?.message}
+          {...form.register('phone')}
+        />
+        <SelectField
+          label="Country"
+          autoComplete="country"
+          error={errors.country?.message}
+          {...form.register('country')}
+        >
+          <option value="">Select a country</option>
+          {COUNTRIES.map((country) => (
+            <option key={country.code} value={country.code}>
+              {country.name}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="State / region"
+          autoComplete="address-level1"
+          error={errors.state?.message}
+          {...form.register('state')}
+        />
+        <TextField
+          label="City"
+          autoComplete="address-level2"
+          error={errors.city?.message}
+          {...form.register('city')}
+        />
+      </div>
+      <p className="text-xs text-slate-700">
+        Changing your email or phone means verifying the new one again.
+      </p>
+      <div className="flex gap-2">
+        <Button type="submit" disabled={!isDirty} busy={save.isPending}>
+          Save changes
+        </Button>
+        <Button
+          variant="secondary"
+          disabled={!isDirty || save.isPending}
+          onClick={() => form.reset(valuesOf(profile))}
+        >
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,34 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { tokensQueryOptions } from '../../api/tokens';
+import { QueryState } from '../../components/ui/query-state';
+import { Card } from '../../components/user/status-badge';
+import { TokenList, activeTokenCount } from '../../components/user/token-list';
+import { useDocumentTitle } from '../../lib/use-document-title';
+
+/** /tokens: the access partner sites hold, with revoke (spec 01 §2, §4, §5). */
+export const Route = createFileRoute('/_user/tokens')({ component: TokensPage });
+
+function TokensPage() {
+  useDocumentTitle('Tokens');
+  const tokens = useQuery(tokensQueryOptions());
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900">Tokens</h1>
+      <QueryState query={tokens} loadingLabel="Loading your tokens…" errorFallback="Failed to fetch tokens">
+        {(data) => (
+          <Card
+            title="Partner access"
+            actions={
+              <span className="rounded-full bg-slate-100 px-3 py-1 text-sm font-semibold text-slate-800">
+                {activeTokenCount(data.tokens)} active
+              </span>
+            }
+          >
+            <TokenList tokens={data.tokens} />
+          </Card>
+        )}
+      </QueryState>
+    </div>
+  );
+}

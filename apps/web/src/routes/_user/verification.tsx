@@ -1,0 +1,43 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { profileQueryOptions } from '../../api/users';
+import { QueryState } from '../../components/ui/query-state';
+import { Card, StatusBadge } from '../../components/user/status-badge';
+import { VERIFICATION_FACTS, formatDate } from '../../components/user/verification-status';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { VerificationMethods } from '../../features/verification/verification-page';
+
+/** /verification: the user's verified facts, the method picker with one form per method, and recent attempts. */
+export const Route = createFileRoute('/_user/verification')({ component: VerificationPage });
+
+function VerificationPage() {
+  useDocumentTitle('Verification');
+  const profile = useQuery(profileQueryOptions());
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900">Verification</h1>
+      <QueryState query={profile} errorFallback="Failed to fetch profile">
+        {(user) => (
+          <Card title="Your verified facts">
+            <ul className="divide-y divide-slate-200">
+              {VERIFICATION_FACTS.map((fact) => (
+                <li key={fact.key} className="flex items-center justify-between py-3">
+                  <span className="text-sm font-medium text-slate-900">
+                    {fact.label}
+                    {user[fact.flag] ? (
+                      <span className="ml-2 font-normal text-slate-700">
+                        since {formatDate(user[fact.at])}
+                      </span>
+                    ) : null}
+                  </span>
+                  <StatusBadge verified={user[fact.flag]} pendingLabel="Not verified" />
+                </li>
+              ))}
+            </ul>
+          </Card>
+        )}
+      </QueryState>
+      <VerificationMethods />
+    </div>
+  );
+}

@@ -1,0 +1,177 @@
+import { Link, createFileRoute } from '@tanstack/react-router';
+import { CodeBlock, applianceUrl } from '../../components/docs/code-block';
+import { quickStartSample } from '../../components/docs/quick-start';
+import { PublicPage } from '../../components/layout/public-page';
+import { useDocumentTitle } from '../../lib/use-document-title';
+
+export const Route = createFileRoute('/docs/sdk')({ component: SdkPage });
+
+function SdkPage() {
+  useDocumentTitle('SDKs and client libraries');
+  const origin = applianceUrl();
+  return (
+    <PublicPage>
+      <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
+        <Link to="/docs" className="text-sm font-semibold text-indigo-700 hover:text-indigo-900">
+          ← Documentation
+        </Link>
+        <h1 className="mt-4 text-4xl font-bold tracking-tight text-slate-900">SDKs and client libraries</h1>
+        <div className="prose-body mt-6">
+          <p>
+            Everything a partner site does with Attestly is standard: OpenID Connect for asking people for
+            proof, and a JSON REST API for the rest. A dedicated <code>@attestly/sdk</code> package that wraps
+            both is in preparation; until it is published, the libraries below work today, against this
+            appliance, with no Attestly-specific code.
+          </p>
+        </div>
+
+        <section aria-labelledby="oidc-libs" className="mt-10">
+          <h2 id="oidc-libs" className="text-2xl font-bold text-slate-900">
+            OpenID Connect libraries
+          </h2>
+          <div className="prose-body">
+            <p>Any certified relying-party library can talk to the appliance&apos;s issuer:</p>
+            <ul>
+              <li>
+                Node.js: <code>openid-client</code> (server) or <code>oauth4webapi</code>
+              </li>
+              <li>
+                Python: <code>Authlib</code>; Java: <code>Nimbus OAuth 2.0 SDK</code>; .NET:{' '}
+                <code>Microsoft.AspNetCore.Authentication.OpenIdConnect</code>; Go:{' '}
+                <code>coreos/go-oidc</code>; PHP: <code>league/oauth2-client</code>
+              </li>
+            </ul>
+            <p>
+              Issuer: <code>{origin}/oauth2</code>. Use the authorization code flow with PKCE (S256) — it is
+              required.
+            </p>
+          </div>
+          <div className="mt-4">
+            <CodeBlock label="Node.js (openid-client) — age check" code={quickStartSample(origin)} />
+          </div>
+        </section>
+
+        <section aria-labelledby="rest" className="mt-12">
+          <h2 id="rest" className="text-2xl font-bold text-slate-900">
+            Plain HTTP
+          </h2>
+          <div className="prose-body">
+            <p>The same flow without a library. Exchange the code on your server:</p>
+          </div>
+          <CodeBlock
+            label="Token request (curl)"
+            code={`curl -X POST ${origin}/oauth2/token \\
+  -u "$CLIENT_ID:$CLIENT_SECRET" \\
+  -d grant_type=authorization_code \\
+  -d code="$CODE" \\
+  -d redirect_uri=https://shop.example.com/callback \\
+  -d code_verifier="$CODE_VERIFIER"`}
+          />
+          <div className="mt-4">
+            <CodeBlock
+              label="Token response"
+              code={`{
+  "access_token": "…",
+  "token_type": "Bearer",
+  "expires_in": 3600,
+  "scope": "openid basic_info AGE_18",
+  "id_token": "…"
+}`}
+            />
+          </div>
+          <div className="prose-body">
+            <p>Then read the claims the person approved:</p>
+          </div>
+          <CodeBlock
+            label="User info (curl)"
+            code={`curl ${origin}/oauth2/userinfo -H "Authorization: Bearer $ACCESS_TOKEN"`}
+          />
+          <div className="mt-4">
+            <CodeBlock
+              label="User info response"
+              code={`{
+  "sub": "4f0c…",
+  "email": "alex@example.com",
+  "email_verified": true,
+  "age_verified": true,
+  "age_threshold": 18,
+  "age_over_18": true,
+  "location_verified": true,
+  "location": { "country": "GB", "state": null },
+  "verification_timestamp": "2025-07-14T09:12:00Z"
+}`}
+            />
+          </div>
+        </section>
+
+        <section aria-labelledby="rest-api" className="mt-12">
+          <h2 id="rest-api" className="text-2xl font-bold text-slate-900">
+            REST API
+          </h2>
+          <div className="prose-body">
+            <p>
+              JSON over HTTPS under <code>{origin}/api/v1</code>. Each endpoint, with its request and response
+              schemas, is in the{' '}
+              <Link to="/docs/api" className="font-medium text-indigo-700 underline">
+                API reference
+              </Link>
+              , generated from the server&apos;s own validation schemas; the machine-readable OpenAPI 3.1
+              document is at <code>/api/v1/openapi.json</code> — feed it to any OpenAPI code generator for a
+              typed client in your language.
+            </p>
+          </div>
+          <CodeBlock
+            label="Sign in and read the profile (curl)"
+            code={`TOKEN=$(curl -s ${origin}/api/v1/users/login \\
+  -H 'Content-Type: application/json' \\
+  -d '{"email":"alex@example.com","password":"…","rememberMe":false}' | jq -r .access_token)
+
+curl ${origin}/api/v1/users/profile -H "Authorization: Bearer $TOKEN"`}
+          />
+          <div className="mt-4">
+            <CodeBlock
+              label="Error envelope"
+              code={`HTTP/1.1 422 Unprocessable Entity
+{
+  "detail": "Password must be at least 8 characters",
+  "code": "validation.failed",
+  "errors": [{ "path": "password", "message": "Password must be at least 8 characters" }],
+  "request_id": "6f1d…"
+}`}
+            />
+          </div>
+        </section>
+
+        <section aria-labelledby="webhook-sample" className="mt-12">
+          <h2 id="webhook-sample" className="text-2xl font-bold text-slate-900">
+            Webhook payload
+          </h2>
+          <div className="prose-body">
+            <p>
+              Deliveries are signed; see{' '}
+              <Link to="/docs/guide" hash="webhooks" className="font-medium text-indigo-700 underline">
+                verifying webhooks
+              </Link>
+              .
+            </p>
+          </div>
+          <CodeBlock
+            label="verification.completed"
+            code={`{
+  "event": "verification.completed",
+  "timestamp": "2025-07-14T09:12:00Z",
+  "data": {
+    "user_id": "4f0c…",
+    "partner_id": "a81e…",
+    "verification_type": "age",
+    "status": "approved",
+    "scopes_granted": ["basic_info", "AGE_18"],
+    "created_at": "2025-07-14T09:11:52Z"
+  }
+}`}
+          />
+        </section>
+      </div>
+    </PublicPage>
+  );
+}

@@ -1,0 +1,29 @@
+import { Link, createFileRoute } from '@tanstack/react-router';
+import * as v from 'valibot';
+import { newsletterApi } from '../../api/newsletter';
+import { TokenActionPage } from '../../components/ui/token-action-page';
+import { useDocumentTitle } from '../../lib/use-document-title';
+
+export const Route = createFileRoute('/newsletter/confirm')({
+  validateSearch: v.object({ token: v.optional(v.fallback(v.string(), ''), '') }),
+  component: ConfirmPage,
+});
+
+function ConfirmPage() {
+  useDocumentTitle('Confirm your subscription');
+  const { token } = Route.useSearch();
+  return (
+    <TokenActionPage
+      title="Confirm your subscription"
+      token={token}
+      queryKey="newsletter-confirm"
+      action={newsletterApi.confirm}
+      pendingLabel="Confirming your subscription…"
+      fallbackError="This confirmation link is invalid or has expired."
+    >
+      <Link to="/news" className="font-semibold text-indigo-700 hover:text-indigo-900">
+        Read the latest articles
+      </Link>
+    </TokenActionPage>
+  );
+}

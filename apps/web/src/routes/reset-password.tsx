@@ -1,0 +1,93 @@
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import { Link, createFileRoute, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import * as v from 'valibot';
+import { resetPasswordForm } from '@attestly/contracts';
+import { errorMessage } from '../api/client';
+import { usersApi } from '../api/users';
+import { AuthCard } from '../components/auth/auth-card';
+import { Button } from '../components/ui/button';
+import { FormError, TextField } from '../components/ui/field';
+import { toast } from '../lib/toast';
+import { useDocumentTitle } from '../lib/use-document-title';
+
+export const Route = createFileRoute('/reset-password')({
+  validateSearch: v.object({ token: v.optional(v.fallback(v.string(), ''), '') }),
+  component: ResetPasswordPage,
+});
+
+type ResetValues = v.InferInput<typeof resetPasswordForm>;
+
+/** The page the reset mail links to (`/reset-password?token=…`). */
+function ResetPasswordPage() {
+  useDocumentTitle('Choose a new password');
+  const { token } = Route.useSearch();
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<ResetValues>({
+    resolver: valibotResolver(resetPasswordForm),
+    // Run every check, so 'Passwords must match' shows even while another field is still invalid.
+    criteriaMode: 'all',
+    defaultValues: { new_password: '', confirmPassword: '' },
+  });
+
+  if (!token) {
+    return (
+      <AuthCard title="Choose a new password">
+        <p className="text-sm text-slate-700">
+          This page needs the link from your password reset email.{' '}
+          <Link to="/forgot-password" className="font-semibold text-indigo-700 hover:text-indigo-900">
+            Request a new link
+          </Link>
+          .
+        </p>
+      </AuthCard>
+    );
+  }
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const answer = await usersApi.resetPassword({ token, new_password: values.new_password });
+      toast.success(answer.message);
+      await navigate({ to: '/login' });
+    } catch (error) {
+      setFailure(errorMessage(error, 'Could not reset the password'));
+    }
+  });
+
+  return (
+    <AuthCard
+      title="Choose a new password"
+      subtitle="After the change, every device signed in to your account is signed out."
+      footer={
+        <Link to="/forgot-password" className="font-semibold text-indigo-700 hover:text-indigo-900">
+          Request a new link
+        </Link>
+      }
+    >
+      <form className="space-y-4" noValidate onSubmit={onSubmit}>
+        <FormError message={failure} />
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters."
+          error={form.formState.errors.new_password?.message}
+          {...form.register('new_password')}
+        />
+        <TextField
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          error={form.formState.errors.confirmPassword?.message}
+          {...form.register('confirmPassword')}
+        />
+        <Button type="submit" busy={form.formState.isSubmitting} className="w-full">
+          Set new password
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}
