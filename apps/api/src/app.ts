@@ -14,13 +14,28 @@ import { requestContext } from './middleware/request-context';
 import { securityHeaders } from './middleware/security-headers';
 import { staticWeb } from './middleware/static-web';
 import { healthRoutes, type ReadinessCheck } from './modules/health/routes';
+import { docsRoutes } from './modules/docs/routes';
+import { grantRoutes } from './modules/grants/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
+import { oauthInteractionRoutes } from './modules/oauth-interactions/routes';
+import { partnerRoutes } from './modules/partners/routes';
+import { siteRoutes } from './modules/sites/routes';
 import { mediaRoutes, userRoutes } from './modules/users/routes';
+import { verificationRoutes } from './modules/verification/routes';
+import { visionReadiness } from './modules/verification/vision';
+import type { Oidc } from './oidc';
 import { createServices, type AppServices } from './services';
 
 export interface AppOptions {
   /** Extra readiness checks (e.g. the vision models) reported by /readyz. */
   readiness?: ReadinessCheck[];
+  /** The on-box vision engine (server.ts creates it at start); /readyz then waits for its models. */
+  vision?: Deps['vision'];
+  /**
+   * The OpenID Connect provider, mounted at /oauth2 with its interaction API under /api/v1/oauth. Created before
+   * the app (`createOidc`, oidc/index.ts) because its signing keys come from the database.
+   */
+  oidc?: Oidc;
 }
 
 /** Where the built SPA is: configured, or apps/web/dist beside this package (source or bundle). */
@@ -37,18 +52,28 @@ function defaultWebDir(): string | null {
  * too. Returns the Koa app and the services it built, so tests and the server entry share one composition.
  */
 export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; services: AppServices } {
+  if (options.vision !== undefined) deps = { ...deps, vision: options.vision };
   const services = createServices(deps);
   const { config, logger } = deps;
   const app = new Koa({ proxy: config.trustProxy });
   app.silent = true;
+  // Signed cookies set while the provider runs inside this app use the provider's keys (derived from the master key).
+  if (options.oidc) app.keys = options.oidc.cookieKeys;
   const metrics = createMetrics(deps.db);
 
   const api = new Router({ prefix: API_BASE_PATH });
   // Public (no account).
   api.use(newsletterRoutes(services).routes());
   api.use(mediaRoutes(services).routes());
+  api.use(docsRoutes(services).routes());
   // End users.
   api.use(userRoutes(services).routes());
+  api.use(verificationRoutes(services).routes());
+  api.use(grantRoutes(services).routes());
+  if (options.oidc) api.use(oauthInteractionRoutes(services, options.oidc).routes());
+  // Partners.
+  api.use(partnerRoutes(services).routes());
+  api.use(siteRoutes(services).routes());
   api.all('/{*rest}', () => {
     throw new AppError(404, 'not_found', 'No such API endpoint');
   });
@@ -72,20 +97,24 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
       throw new AppError(400, 'request.malformed_json', 'Request body is not valid JSON');
     },
   });
+  // OpenID Connect at /oauth2, ahead of any body parser: the provider reads its own bodies.
+  if (options.oidc) app.use(options.oidc.middleware);
   // Body parsing only under /api: the OIDC provider reads its own bodies.
   app.use(async (ctx, next) => (ctx.path.startsWith('/api/') ? parseJson(ctx, next) : next()));
   app.use(async (ctx, next) => {
-    if (ctx.path.startsWith('/api/') && ['POST', 'PUT', 'PATCH'].includes(ctx.method) && ctx.request.length) {
-      const type = ctx.request.type;
-      if (type && type !== 'application/json' && type !== 'multipart/form-data') {
-        throw new AppError(415, 'request.unsupported_media_type', 'Send JSON (application/json) or multipart/form-data');
-      }
+    // Any non-empty body under /api (DELETE /users/account has one; a chunked one has no Content-Length) must be
+    // JSON or multipart. An empty body (Content-Length: 0, as fetch sends for a bare POST) is no body.
+    const length = ctx.request.length;
+    const hasBody = length === undefined ? Boolean(ctx.get('Transfer-Encoding')) : length > 0;
+    if (ctx.path.startsWith('/api/') && hasBody && !ctx.is('application/json', 'multipart/form-data')) {
+      throw new AppError(415, 'request.unsupported_media_type', 'Send JSON (application/json) or multipart/form-data');
     }
     await next();
   });
   app.use(api.routes());
   app.use(api.allowedMethods());
-  const health = healthRoutes(services, metrics.registry, options.readiness ?? []);
+  const readiness = [...(options.readiness ?? []), ...(deps.vision ? [visionReadiness(deps.vision)] : [])];
+  const health = healthRoutes(services, metrics.registry, readiness);
   app.use(health.routes());
   const webDir = config.webDir ?? defaultWebDir();
   if (webDir) app.use(staticWeb(webDir));

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { VisionEngine } from '@attestly/models';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import type { Clock } from './lib/clock';
@@ -13,4 +14,6 @@ export interface Deps {
   clock: Clock;
   mailer: Mailer;
   phone: PhoneNotifier;
+  /** On-box face and document models; absent where they are not loaded (facial and document routes → 503). */
+  vision?: VisionEngine | null;
 }

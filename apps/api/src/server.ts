@@ -4,6 +4,8 @@ import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { bootstrap } from './bootstrap';
 import { createApp } from './app';
+import { maintenanceJobs, startJobs } from './jobs';
+import { createOidc } from './oidc';
 import { MEDIA_PURGE_INTERVAL_MS, startVisionEngine } from './modules/verification/engine';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -23,9 +25,14 @@ async function main(): Promise<void> {
   const deps = await bootstrap(config, logger);
   // Models load in the background while the server already answers; /readyz waits for them.
   const vision = config.vision.enabled ? startVisionEngine(config, logger) : null;
-  const { app, services } = createApp(deps, { vision });
+  // Before the app: the provider's signing keys come from (and on first start are created in) the database.
+  const oidc = await createOidc(deps);
+  const { app, services } = createApp(deps, { vision, oidc });
+  const stopJobs = startJobs(maintenanceJobs(services), logger);
   const purgeMedia = () =>
-    void services.verifications.purgeMedia().catch((error: unknown) => logger.error({ err: error }, 'media purge failed'));
+    void services.verifications
+      .purgeMedia()
+      .catch((error: unknown) => logger.error({ err: error }, 'media purge failed'));
   purgeMedia();
   const purgeTimer = setInterval(purgeMedia, MEDIA_PURGE_INTERVAL_MS);
   purgeTimer.unref();
@@ -58,13 +65,16 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, in_flight: inFlight }, 'shutting down: no new connections, draining requests');
+    stopJobs();
     server.close();
     const deadline = Date.now() + SHUTDOWN_GRACE_MS;
     while (inFlight > 0 && Date.now() < deadline) await sleep(25);
     if (inFlight > 0) logger.warn({ in_flight: inFlight }, 'drain timed out; closing remaining connections');
     server.closeAllConnections();
     clearInterval(purgeTimer);
-    await vision?.close().catch((error: unknown) => logger.warn({ err: error }, 'vision engine did not close cleanly'));
+    await vision
+      ?.close()
+      .catch((error: unknown) => logger.warn({ err: error }, 'vision engine did not close cleanly'));
     await deps.db.close();
     logger.info('stopped');
     process.exit(0);

@@ -2,11 +2,15 @@ import type { Middleware } from 'koa';
 import type { Deps } from './deps';
 import { requireSession } from './middleware/auth';
 import { createAuditService } from './modules/audit/service';
+import { createGrantService } from './modules/grants/service';
 import { createNewsletterService } from './modules/newsletter/service';
+import { createPartnerService } from './modules/partners/service';
 import { createRateLimiter } from './modules/rate-limit/service';
 import { createSessionService } from './modules/sessions/service';
+import { createSiteService } from './modules/sites/service';
 import { createOneTimeTokens } from './modules/users/one-time-tokens';
 import { createUserService } from './modules/users/service';
+import { createVerificationModule } from './modules/verification/service';
 
 /** Builds every service once per app from the shared deps. */
 export function createServices(deps: Deps) {
@@ -16,7 +20,12 @@ export function createServices(deps: Deps) {
   const tokens = createOneTimeTokens(deps);
   const users = createUserService(deps, { sessions, audit, limiter, tokens });
   const newsletter = createNewsletterService(deps, { audit, limiter });
+  const verifications = createVerificationModule(deps, { audit });
   const requireUser: Middleware = requireSession(sessions, ['user']);
-  return { ...deps, sessions, audit, limiter, tokens, users, newsletter, requireUser };
+  const grants = createGrantService(deps, { audit });
+  const partners = createPartnerService(deps, { sessions, audit, limiter });
+  const sites = createSiteService(deps, { audit, grants });
+  const requirePartner: Middleware = requireSession(sessions, ['partner']);
+  return { ...deps, sessions, audit, limiter, tokens, users, newsletter, verifications, requireUser, grants, partners, sites, requirePartner };
 }
 export type AppServices = ReturnType<typeof createServices>;

@@ -3,6 +3,9 @@ import type { QueryInterface } from 'sequelize';
 import * as createAccounts from './20261125000000-create-accounts';
 import * as createAuditLogs from './20261125000100-create-audit-logs';
 import * as createNewsletter from './20261125000200-create-newsletter';
+import * as createPartnersSites from './20261125010000-create-partners-sites';
+import * as createOidc from './20261125010100-create-oidc';
+import * as createVerifications from './20261125020000-create-verifications';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the bundled server carries them. Append new ones
@@ -12,6 +15,9 @@ const modules: Array<[string, { up: RunnableMigration<QueryInterface>['up']; dow
   ['20261125000000-create-accounts', createAccounts],
   ['20261125000100-create-audit-logs', createAuditLogs],
   ['20261125000200-create-newsletter', createNewsletter],
+  ['20261125010000-create-partners-sites', createPartnersSites],
+  ['20261125010100-create-oidc', createOidc],
+  ['20261125020000-create-verifications', createVerifications],
 ];
 
 export const migrations: RunnableMigration<QueryInterface>[] = modules.map(([name, module]) => ({

@@ -1,10 +1,19 @@
 import type { Sequelize } from 'sequelize';
 import { AuditLog } from './AuditLog';
+import { EventOutbox } from './EventOutbox';
 import { NewsletterSubscriber } from './NewsletterSubscriber';
+import { OAuthAuthorization } from './OAuthAuthorization';
+import { OidcPayload } from './OidcPayload';
+import { OidcSigningKey } from './OidcSigningKey';
 import { OneTimeToken } from './OneTimeToken';
+import { Partner } from './Partner';
 import { Session } from './Session';
+import { Site } from './Site';
+import { SiteIcon } from './SiteIcon';
 import { User } from './User';
 import { UserPhoto } from './UserPhoto';
+import { Verification } from './Verification';
+import { VerificationMedia } from './VerificationMedia';
 
 export function initModels(sequelize: Sequelize) {
   return {
@@ -14,9 +23,21 @@ export function initModels(sequelize: Sequelize) {
     OneTimeToken: OneTimeToken.initModel(sequelize),
     UserPhoto: UserPhoto.initModel(sequelize),
     NewsletterSubscriber: NewsletterSubscriber.initModel(sequelize),
+    Partner: Partner.initModel(sequelize),
+    Site: Site.initModel(sequelize),
+    SiteIcon: SiteIcon.initModel(sequelize),
+    OidcPayload: OidcPayload.initModel(sequelize),
+    OidcSigningKey: OidcSigningKey.initModel(sequelize),
+    OAuthAuthorization: OAuthAuthorization.initModel(sequelize),
+    EventOutbox: EventOutbox.initModel(sequelize),
+    Verification: Verification.initModel(sequelize),
+    VerificationMedia: VerificationMedia.initModel(sequelize),
   };
 }
 export type Models = ReturnType<typeof initModels>;
 
 export { AuditLog, NewsletterSubscriber, OneTimeToken, Session, User, UserPhoto };
 export type { OneTimeTokenPurpose } from './OneTimeToken';
+export { Verification, VerificationMedia };
+export type { ReviewNote } from './Verification';
+export { EventOutbox, OAuthAuthorization, OidcPayload, OidcSigningKey, Partner, Site, SiteIcon };
