@@ -1,6 +1,6 @@
 import { VisionInputError } from './errors';
 import type { HumanFace, HumanInstance } from './human-runtime';
-import { fullPassConfig, landmarkPassConfig } from './human-runtime';
+import { describePassConfig, fullPassConfig, landmarkPassConfig } from './human-runtime';
 import { greyFaceCrop, padImage, type RgbImage } from './image-decode';
 import { eyeAspectRatio } from './liveness-signals';
 import { laplacianVariance, luminanceStats } from './quality';
@@ -26,14 +26,19 @@ export function subjectFaces<T extends { score: number; box: [number, number, nu
 export async function detectFaces(
   human: HumanInstance,
   image: RgbImage,
-  pass: 'full' | 'landmarks',
+  pass: 'full' | 'describe' | 'landmarks',
 ): Promise<HumanFace[]> {
   const { tf } = human;
-  const t3 = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+  // Float32 from the start: Human casts int32 input to float32 anyway, and tfjs converting a Uint8Array to an
+  // int32 tensor plus that cast cost ~12 ms of a ~50 ms landmark pass on a 640-px frame (same values either way).
+  const t3 = tf.tensor3d(Float32Array.from(image.data), [image.height, image.width, 3], 'float32');
   const input = tf.expandDims(t3, 0);
   t3.dispose();
   try {
-    const result = await human.detect(input, pass === 'full' ? fullPassConfig : landmarkPassConfig);
+    const config = { full: fullPassConfig, describe: describePassConfig, landmarks: landmarkPassConfig }[
+      pass
+    ];
+    const result = await human.detect(input, config);
     if (result.error) throw new Error(result.error);
     return result.face;
   } finally {
@@ -58,17 +63,22 @@ export async function measureQuality(image: RgbImage, face: HumanFace): Promise<
 }
 
 /**
- * Observes the one subject face of a still image with every model. Throws `no_face` / `multiple_faces` so the
- * caller never estimates an age from the wrong person.
+ * Observes the one subject face of a still image with every model ('full') or without the passive antispoof and
+ * liveness models ('describe': their fields read NaN). Throws `no_face` / `multiple_faces` so the caller never
+ * estimates an age from the wrong person.
  */
-export async function observeSubject(human: HumanInstance, image: RgbImage): Promise<FaceObservation> {
-  let faces = subjectFaces(await detectFaces(human, image, 'full'));
+export async function observeSubject(
+  human: HumanInstance,
+  image: RgbImage,
+  pass: 'full' | 'describe' = 'full',
+): Promise<FaceObservation> {
+  let faces = subjectFaces(await detectFaces(human, image, pass));
   let used = image;
   let offset = 0;
   if (!faces.length) {
     // Tightly cropped portraits (ID photos, aligned crops) leave the detector no context: retry with a border.
     const padded = await padImage(image, 0.25);
-    faces = subjectFaces(await detectFaces(human, padded.image, 'full'));
+    faces = subjectFaces(await detectFaces(human, padded.image, pass));
     used = padded.image;
     offset = padded.offset;
   }
@@ -88,8 +98,8 @@ export async function observeSubject(human: HumanInstance, image: RgbImage): Pro
     detectionScore: face.score,
     modelAge: face.age,
     descriptor: Array.from(face.embedding),
-    antispoof: face.real ?? 0,
-    liveness: face.live ?? 0,
+    antispoof: pass === 'full' ? (face.real ?? 0) : NaN,
+    liveness: pass === 'full' ? (face.live ?? 0) : NaN,
     yawDeg: (angle?.yaw ?? 0) * DEG,
     pitchDeg: (angle?.pitch ?? 0) * DEG,
     rollDeg: (angle?.roll ?? 0) * DEG,

@@ -19,7 +19,11 @@ export interface HumanTensor {
   dispose(): void;
 }
 export interface HumanTf {
-  tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): HumanTensor;
+  tensor3d(
+    values: Uint8Array | Float32Array,
+    shape: [number, number, number],
+    dtype: 'int32' | 'float32',
+  ): HumanTensor;
   expandDims(t: HumanTensor, axis: number): HumanTensor;
   getBackend(): string;
   memory(): { numTensors: number; numBytes: number };
@@ -44,6 +48,10 @@ export interface HumanRuntime {
 /** Landmark-only pass for video frames: detector + mesh + iris is ~45 ms against ~150 ms for the full set. */
 export const landmarkPassConfig = {
   face: { description: { enabled: false }, antispoof: { enabled: false }, liveness: { enabled: false } },
+};
+/** Detector + mesh + faceres (descriptor and age) without the passive cues: the age of video frames, matching. */
+export const describePassConfig = {
+  face: { description: { enabled: true }, antispoof: { enabled: false }, liveness: { enabled: false } },
 };
 export const fullPassConfig = {
   face: { description: { enabled: true }, antispoof: { enabled: true }, liveness: { enabled: true } },

@@ -20,3 +20,5 @@ export type { QualityGate } from './quality';
 export { decideAge, defaultDecisionConfig } from './decision';
 export type { DecisionConfig } from './decision';
 export { assessActiveLiveness, countBlinks, eyeAspectRatio } from './liveness-signals';
+export { cosineSimilarity, humanSimilarity, decideFaceMatch, defaultFaceMatchConfig } from './face-match';
+export type { FaceMatchConfig, FaceMatchResult } from './face-match';

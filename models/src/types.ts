@@ -35,7 +35,10 @@ export interface FaceObservation {
   modelAge: number;
   /** 1024-d faceres descriptor. */
   descriptor: number[];
-  /** Single-frame passive cues from Human: antispoof ("real") and liveness ("live"), 0–1. */
+  /**
+   * Single-frame passive cues from Human: antispoof ("real") and liveness ("live"), 0–1; NaN where the pass
+   * skipped those models (video best frames, face matching), which never read them.
+   */
   antispoof: number;
   liveness: number;
   yawDeg: number;
@@ -55,6 +58,12 @@ export interface FrameObservation {
   pitchDeg: number | null;
   eyeAspectRatio: number | null;
   qualityScore: number | null;
+}
+
+/** One frame's landmark pass and, when it shows one face, how well it suits the age models (higher is better). */
+export interface FrameScan {
+  frame: FrameObservation;
+  rank: number | null;
 }
 
 export interface VideoObservation {

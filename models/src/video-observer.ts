@@ -1,16 +1,100 @@
 import { VisionInputError } from './errors';
 import { detectFaces, measureQuality, observeSubject, subjectFaces } from './face-observer';
 import type { HumanInstance } from './human-runtime';
+import type { RgbImage } from './image-decode';
 import { eyeAspectRatio } from './liveness-signals';
 import { assessQuality } from './quality';
-import type { FaceObservation, FrameObservation, VideoObservation } from './types';
+import type { FaceObservation, FrameScan, VideoObservation } from './types';
 import { decodeVideo, defaultVideoDecodeOptions, type VideoDecodeOptions } from './video-decode';
 
 const DEG = 180 / Math.PI;
 
 /** Age models run on this many of the sharpest, most frontal frames; more frames cost ~110 ms each. */
-const BEST_FRAMES = 3;
+export const BEST_FRAMES = 3;
 
+/**
+ * The landmark pass (detector + mesh + iris, no age models) over frames of a clip: yaw and eye aspect ratio for
+ * the liveness challenge, and a rank for picking the frames the age models run on. Each frame is measured on its
+ * own (Human's frame cache is off), so frames can be split across workers and merged in time order with the same
+ * result as one pass.
+ */
+export async function scanFrames(
+  human: HumanInstance,
+  frames: readonly { timeSeconds: number; image: RgbImage }[],
+): Promise<FrameScan[]> {
+  const scans: FrameScan[] = [];
+  for (const frame of frames) {
+    const faces = subjectFaces(await detectFaces(human, frame.image, 'landmarks'));
+    const face = faces.length === 1 ? faces[0]! : undefined;
+    if (!face) {
+      scans.push({
+        frame: {
+          timeSeconds: frame.timeSeconds,
+          faces: faces.length,
+          yawDeg: null,
+          pitchDeg: null,
+          eyeAspectRatio: null,
+          qualityScore: null,
+        },
+        rank: null,
+      });
+      continue;
+    }
+    const quality = assessQuality(await measureQuality(frame.image, face));
+    const angle = face.rotation?.angle;
+    scans.push({
+      frame: {
+        timeSeconds: frame.timeSeconds,
+        faces: 1,
+        yawDeg: angle ? angle.yaw * DEG : null,
+        pitchDeg: angle ? angle.pitch * DEG : null,
+        eyeAspectRatio: eyeAspectRatio(face.mesh),
+        qualityScore: quality.score,
+      },
+      // Frontal, sharp, eyes-open frames make the age estimate; the turned and blinking ones prove liveness.
+      rank: quality.score + (0.001 * quality.metrics.sharpness) / 100,
+    });
+  }
+  return scans;
+}
+
+/**
+ * Checks the scanned clip shows one person and returns the indices of the frames the age models should see, best
+ * first (ties go to the earlier frame, so the choice never depends on how the frames were split).
+ */
+export function chooseBestFrames(scans: readonly FrameScan[], count = BEST_FRAMES): number[] {
+  const withFace = scans.filter((s) => s.frame.faces >= 1).length;
+  if (!withFace)
+    throw new VisionInputError(
+      'no_face',
+      'No face was found in the video. Make sure your face is centred and well lit, then record again.',
+    );
+  const multi = scans.filter((s) => s.frame.faces > 1).length;
+  if (multi > scans.length / 2) {
+    throw new VisionInputError(
+      'multiple_faces',
+      'More than one face was found in the video. Make sure only you are in view, then record again.',
+    );
+  }
+  return scans
+    .map((s, index) => ({ index, rank: s.rank }))
+    .filter((c): c is { index: number; rank: number } => c.rank !== null)
+    .sort((a, b) => b.rank - a.rank || a.index - b.index)
+    .slice(0, count)
+    .map((c) => c.index);
+}
+
+export function noClearFace(): VisionInputError {
+  return new VisionInputError(
+    'no_face',
+    'No clear face was found in the video. Make sure your face is centred and well lit, then record again.',
+  );
+}
+
+/**
+ * The whole video analysis in one thread: decode → landmark pass on every frame → age models on the best frames.
+ * The engine runs the same steps fanned out over its worker pool.
+ */
 export async function observeVideo(
   human: HumanInstance,
   bytes: Uint8Array,
@@ -19,61 +103,16 @@ export async function observeVideo(
   const t0 = performance.now();
   const video = await decodeVideo(bytes, options);
   const decodeMs = performance.now() - t0;
-  const frames: FrameObservation[] = [];
-  const candidates: { index: number; score: number }[] = [];
-  for (const [index, frame] of video.frames.entries()) {
-    const faces = subjectFaces(await detectFaces(human, frame.image, 'landmarks'));
-    const face = faces.length === 1 ? faces[0]! : undefined;
-    if (!face) {
-      frames.push({
-        timeSeconds: frame.timeSeconds,
-        faces: faces.length,
-        yawDeg: null,
-        pitchDeg: null,
-        eyeAspectRatio: null,
-        qualityScore: null,
-      });
-      continue;
-    }
-    const quality = assessQuality(await measureQuality(frame.image, face));
-    const angle = face.rotation?.angle;
-    frames.push({
-      timeSeconds: frame.timeSeconds,
-      faces: 1,
-      yawDeg: angle ? angle.yaw * DEG : null,
-      pitchDeg: angle ? angle.pitch * DEG : null,
-      eyeAspectRatio: eyeAspectRatio(face.mesh),
-      qualityScore: quality.score,
-    });
-    // Frontal, sharp, eyes-open frames make the age estimate; the turned and blinking ones prove liveness.
-    candidates.push({ index, score: quality.score + (0.001 * quality.metrics.sharpness) / 100 });
-  }
-  const withFace = frames.filter((f) => f.faces >= 1).length;
-  if (!withFace)
-    throw new VisionInputError(
-      'no_face',
-      'No face was found in the video. Make sure your face is centred and well lit, then record again.',
-    );
-  const multi = frames.filter((f) => f.faces > 1).length;
-  if (multi > frames.length / 2) {
-    throw new VisionInputError(
-      'multiple_faces',
-      'More than one face was found in the video. Make sure only you are in view, then record again.',
-    );
-  }
-  const chosen = candidates.sort((a, b) => b.score - a.score).slice(0, BEST_FRAMES);
+  const scans = await scanFrames(human, video.frames);
+  const chosen = chooseBestFrames(scans);
   const best: FaceObservation[] = [];
-  for (const c of chosen) {
+  for (const index of chosen) {
     try {
-      best.push(await observeSubject(human, video.frames[c.index]!.image));
+      best.push(await observeSubject(human, video.frames[index]!.image, 'describe'));
     } catch (error) {
       if (!(error instanceof VisionInputError)) throw error;
     }
   }
-  if (!best.length)
-    throw new VisionInputError(
-      'no_face',
-      'No clear face was found in the video. Make sure your face is centred and well lit, then record again.',
-    );
-  return { durationSeconds: video.durationSeconds, frames, best, decodeMs };
+  if (!best.length) throw noClearFace();
+  return { durationSeconds: video.durationSeconds, frames: scans.map((s) => s.frame), best, decodeMs };
 }

@@ -5,6 +5,12 @@ import type { AgeHeadWeights } from './age-head';
 import { decideAge, defaultDecisionConfig, type DecisionConfig } from './decision';
 import { readDocument, closeDocumentReader, type DocumentReading } from './document/read-document';
 import { VisionInputError } from './errors';
+import {
+  decideFaceMatch,
+  defaultFaceMatchConfig,
+  type FaceMatchConfig,
+  type FaceMatchResult,
+} from './face-match';
 import type { BackendPreference } from './human-runtime';
 import {
   assessActiveLiveness,
@@ -16,13 +22,21 @@ import { PHOTO_LIVENESS_NOTE, VIDEO_LIVENESS_NOTE, ageMessage, videoLivenessMess
 import { assessQuality, defaultQualityGate, type QualityGate } from './quality';
 import type {
   FaceObservation,
+  FrameScan,
   PhotoAnalysis,
   VideoAnalysis,
   VideoObservation,
   VisionThresholds,
 } from './types';
-import { defaultVideoDecodeOptions, type VideoDecodeOptions } from './video-decode';
-import { WorkerPool } from './worker-pool';
+import {
+  decodeVideo,
+  defaultVideoDecodeOptions,
+  type DecodedVideo,
+  type VideoDecodeOptions,
+} from './video-decode';
+import { chooseBestFrames, noClearFace } from './video-observer';
+import { WorkerPool, type PoolJob } from './worker-pool';
+import type { WorkerValue } from './worker-protocol';
 
 export interface VisionEngineOptions {
   /** Worker threads; default os.availableParallelism(). */
@@ -39,6 +53,7 @@ export interface VisionEngineOptions {
   defaultThresholds?: number[];
   /** Override the committed head (tests, experiments); null forces the raw rule. */
   weights?: AgeHeadWeights | null;
+  faceMatch?: Partial<FaceMatchConfig>;
 }
 
 export interface VisionStatus {
@@ -57,6 +72,12 @@ export interface VisionEngine {
   readDocument(bytes: Uint8Array, mime: string): Promise<DocumentReading>;
   /** Raw measurements of the single face in a photo, before gate and decision (training and evaluation). */
   observePhoto(bytes: Uint8Array): Promise<FaceObservation>;
+  /**
+   * Whether two images (JPEG/PNG/WebP) show the same person, from Human's faceres descriptors (both images are
+   * analysed in parallel in the pool). Each image must hold exactly one face: otherwise the VisionInputError of
+   * that image (no_face, multiple_faces, unreadable_image). Identity support only, never an age decision.
+   */
+  compareFaces(a: Uint8Array, b: Uint8Array): Promise<FaceMatchResult>;
   close(): Promise<void>;
 }
 
@@ -70,6 +91,7 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
   const video: VideoDecodeOptions = { ...defaultVideoDecodeOptions, ...options.video };
   const weights = options.weights === undefined ? committedWeights : options.weights;
   const defaultThresholds = options.defaultThresholds ?? [18, 21];
+  const faceMatch: FaceMatchConfig = { ...defaultFaceMatchConfig, ...options.faceMatch };
   const size = Math.max(1, options.workers ?? os.availableParallelism());
 
   let pool: WorkerPool | null = null;
@@ -102,6 +124,25 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
     return (await (await usePool()).run('photo', bytes)) as FaceObservation;
   }
 
+  async function compareFaces(a: Uint8Array, b: Uint8Array): Promise<FaceMatchResult> {
+    const settled = await (
+      await usePool()
+    ).runBatch([
+      { op: 'descriptor', bytes: a },
+      { op: 'descriptor', bytes: b },
+    ]);
+    const [oa, ob] = settled.map((r) => {
+      if (r.status === 'rejected') throw r.reason;
+      return r.value as FaceObservation;
+    });
+    return decideFaceMatch(
+      oa!,
+      ob!,
+      [assessQuality(oa!.quality, gate).ok, assessQuality(ob!.quality, gate).ok],
+      faceMatch,
+    );
+  }
+
   async function analyzePhoto(bytes: Uint8Array, opts: VisionThresholds = {}): Promise<PhotoAnalysis> {
     const t0 = performance.now();
     const obs = await observePhoto(bytes);
@@ -130,9 +171,67 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
     };
   }
 
+  /**
+   * Decode once here (ffmpeg is its own process) and fan the landmark pass out over the pool in time-ordered
+   * chunks as ffmpeg produces them, merge in order, then run the age models on the best frames, also in parallel.
+   * A video holds one queue place from before decoding until its last job is queued (MODEL_CARD.md, step 5).
+   */
+  async function observeVideo(bytes: Uint8Array): Promise<VideoObservation & { decodeMs: number }> {
+    const p = await usePool();
+    const reservation = p.reserve();
+    const scanning: Promise<PromiseSettledResult<WorkerValue>[]>[] = [];
+    let width = 0;
+    let height = 0;
+    const frameJob = (frames: DecodedVideo['frames'], op: 'frames' | 'frame'): PoolJob => ({
+      op,
+      bytes: packFrames(frames.map((f) => f.image.data)),
+      frames: { width, height, times: frames.map((f) => f.timeSeconds) },
+      owned: true,
+    });
+    try {
+      const t0 = performance.now();
+      // Twice as many chunks as workers for a full-length clip, so a worker busy with a photo does not hold up
+      // half the clip; chunks start while ffmpeg is still decoding the rest.
+      const batch = Math.max(1, Math.ceil((video.fps * video.maxSeconds) / (p.size * 2)));
+      const clip = await decodeVideo(bytes, video, {
+        batch,
+        onFrames: (frames) => {
+          ({ width, height } = frames[0]!.image);
+          // The first chunk takes the queue place reserved above; the rest continue the same request.
+          const first = scanning.length === 0;
+          scanning.push(p.runBatch([frameJob(frames, 'frames')], { reservation, continuation: !first }));
+        },
+      });
+      const decodeMs = performance.now() - t0;
+      const scans = (await Promise.all(scanning)).flat().flatMap((r) => {
+        if (r.status === 'rejected') throw r.reason;
+        return r.value as FrameScan[];
+      });
+      const chosen = chooseBestFrames(scans);
+      const settled = await p.runBatch(
+        chosen.map((i) => frameJob([clip.frames[i]!], 'frame')),
+        { reservation, continuation: true },
+      );
+      const best: FaceObservation[] = [];
+      for (const r of settled) {
+        if (r.status === 'fulfilled') best.push(r.value as FaceObservation);
+        else if (!(r.reason instanceof VisionInputError)) throw r.reason;
+      }
+      if (!best.length) throw noClearFace();
+      return { durationSeconds: clip.durationSeconds, frames: scans.map((s) => s.frame), best, decodeMs };
+    } catch (error) {
+      // A clip refused (too long, unreadable) after some chunks were queued: drop those not started yet.
+      p.cancel(reservation);
+      void Promise.allSettled(scanning);
+      throw error;
+    } finally {
+      reservation.release();
+    }
+  }
+
   async function analyzeVideo(bytes: Uint8Array, opts: VisionThresholds = {}): Promise<VideoAnalysis> {
     const t0 = performance.now();
-    const obs = (await (await usePool()).run('video', bytes)) as VideoObservation & { decodeMs: number };
+    const obs = await observeVideo(bytes);
     const assessed = obs.best.map((o) => ({ o, q: assessQuality(o.quality, gate) }));
     const usable = assessed.filter((a) => a.q.ok);
     if (!usable.length)
@@ -190,12 +289,24 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
     analyzePhoto,
     analyzeVideo,
     observePhoto,
+    compareFaces,
     readDocument,
     close: async () => {
       await pool?.close();
       await closeDocumentReader();
     },
   };
+}
+
+/** Copies frames into one fresh ArrayBuffer that can be transferred to a worker. */
+function packFrames(frames: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(frames.reduce((n, f) => n + f.byteLength, 0));
+  let offset = 0;
+  for (const f of frames) {
+    out.set(f, offset);
+    offset += f.byteLength;
+  }
+  return out;
 }
 
 function round3(v: number): number {

@@ -6,10 +6,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { serialiseError } from './errors';
 import { observeSubject } from './face-observer';
 import { createHumanRuntime, type BackendPreference } from './human-runtime';
-import { decodeImage } from './image-decode';
-import { observeVideo } from './video-observer';
+import { decodeImage, type RgbImage } from './image-decode';
+import { observeVideo, scanFrames } from './video-observer';
 import type { VideoDecodeOptions } from './video-decode';
-import type { WorkerRequest, WorkerResponse } from './worker-protocol';
+import type { FramesMeta, WorkerRequest, WorkerResponse, WorkerValue } from './worker-protocol';
 
 interface VisionWorkerData {
   backend: BackendPreference;
@@ -22,23 +22,41 @@ const config = workerData as VisionWorkerData;
 
 const post = (message: WorkerResponse) => port.postMessage(message);
 
+/** Views over the packed RGB frames of a `frames`/`frame` request (no copy). */
+function unpackFrames(buffer: ArrayBuffer, meta: FramesMeta): { timeSeconds: number; image: RgbImage }[] {
+  const size = meta.width * meta.height * 3;
+  if (buffer.byteLength !== size * meta.times.length) throw new Error('frame buffer does not match its meta');
+  return meta.times.map((timeSeconds, i) => ({
+    timeSeconds,
+    image: { data: new Uint8Array(buffer, i * size, size), width: meta.width, height: meta.height },
+  }));
+}
+
 try {
   const runtime = await createHumanRuntime(config.backend);
+  const { human } = runtime;
+  const handle = async (request: WorkerRequest): Promise<WorkerValue> => {
+    switch (request.op) {
+      case 'photo':
+        return observeSubject(human, await decodeImage(new Uint8Array(request.bytes)));
+      case 'descriptor':
+        return observeSubject(human, await decodeImage(new Uint8Array(request.bytes)), 'describe');
+      case 'frames':
+        return scanFrames(human, unpackFrames(request.bytes, request.frames!));
+      case 'frame':
+        return observeSubject(human, unpackFrames(request.bytes, request.frames!)[0]!.image, 'describe');
+      case 'video':
+        return observeVideo(human, new Uint8Array(request.bytes), config.video);
+    }
+  };
   port.on('message', async (request: WorkerRequest) => {
     try {
-      const bytes = new Uint8Array(request.bytes);
-      if (request.op === 'photo') {
-        const image = await decodeImage(bytes);
-        post({ type: 'result', id: request.id, ok: true, value: await observeSubject(runtime.human, image) });
-      } else {
-        const { decodeMs, ...video } = await observeVideo(runtime.human, bytes, config.video);
-        post({ type: 'result', id: request.id, ok: true, value: { ...video, decodeMs } });
-      }
+      post({ type: 'result', id: request.id, ok: true, value: await handle(request) });
     } catch (error) {
       post({ type: 'result', id: request.id, ok: false, error: serialiseError(error) });
     }
   });
-  post({ type: 'ready', backend: runtime.backend, tensors: runtime.human.tf.memory().numTensors });
+  post({ type: 'ready', backend: runtime.backend, tensors: human.tf.memory().numTensors });
 } catch (error) {
   post({ type: 'failed', error: serialiseError(error) });
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { VisionBusyError, VisionInputError, reviveError } from './errors';
-import type { WorkerOp, WorkerRequest, WorkerResponse, WorkerValue } from './worker-protocol';
+import type { FramesMeta, WorkerOp, WorkerRequest, WorkerResponse, WorkerValue } from './worker-protocol';
 
 export interface WorkerPoolOptions {
   size: number;
@@ -14,12 +14,34 @@ export interface WorkerPoolOptions {
   workerData: unknown;
 }
 
-interface Job {
-  id: number;
+/** One unit of work for a worker. */
+export interface PoolJob {
   op: WorkerOp;
   bytes: Uint8Array;
+  frames?: FramesMeta;
+  /**
+   * The caller hands over `bytes` (a whole ArrayBuffer it will not touch again), so it is transferred as is
+   * instead of copied first.
+   */
+  owned?: boolean;
+}
+
+interface Job extends PoolJob {
+  id: number;
+  /** Jobs of one request share this; the queue limit counts requests, not jobs. */
+  request: number;
   resolve: (value: WorkerValue) => void;
   reject: (error: Error) => void;
+}
+
+/**
+ * A place in the queue held while a request is prepared outside the pool (a video being decoded by ffmpeg), so a
+ * burst of uploads is refused before it spawns one decoder each.
+ */
+export interface Reservation {
+  /** The request the reservation admits: later jobs of the same request pass it again. */
+  readonly request: number;
+  release(): void;
 }
 
 interface Slot {
@@ -56,6 +78,8 @@ export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
+  private nextRequest = 1;
+  private reservations = 0;
   private closed = false;
   private readonly durations: number[] = [];
   private readonly started = new Map<number, number>();
@@ -72,8 +96,13 @@ export class WorkerPool {
     return this.slots.filter((s) => s.ready).length;
   }
 
+  get size(): number {
+    return this.options.size;
+  }
+
+  /** Requests waiting for a worker (a fanned-out video counts once), including reserved places. */
   get queued(): number {
-    return this.queue.length;
+    return new Set(this.queue.map((j) => j.request)).size + this.reservations;
   }
 
   get running(): number {
@@ -145,11 +174,16 @@ export class WorkerPool {
         this.finish(slot, { error: new VisionInputError('analysis_timeout') });
         void slot.worker.terminate();
       }, this.options.jobTimeoutMs);
-      // A private copy is transferred: the caller's buffer (often a Buffer pool slice) stays usable.
-      const copy = new Uint8Array(job.bytes.byteLength);
-      copy.set(job.bytes);
-      const request: WorkerRequest = { id: job.id, op: job.op, bytes: copy.buffer };
-      slot.worker.postMessage(request, [copy.buffer]);
+      // A private copy is transferred unless the caller handed its buffer over: the caller's buffer (often a
+      // Buffer pool slice) stays usable.
+      const whole =
+        job.owned &&
+        job.bytes.byteOffset === 0 &&
+        job.bytes.byteLength === job.bytes.buffer.byteLength &&
+        job.bytes.buffer instanceof ArrayBuffer;
+      const buffer = whole ? (job.bytes.buffer as ArrayBuffer) : new Uint8Array(job.bytes).buffer;
+      const request: WorkerRequest = { id: job.id, op: job.op, bytes: buffer, frames: job.frames };
+      slot.worker.postMessage(request, [buffer]);
     }
   }
 
@@ -159,16 +193,76 @@ export class WorkerPool {
     return this.durations.reduce((a, b) => a + b, 0) / this.durations.length / 1000;
   }
 
+  private busyError(): VisionBusyError {
+    const waves = (this.queued + this.running + 1) / Math.max(1, this.options.size);
+    return new VisionBusyError(Math.max(1, Math.ceil(waves * this.averageSeconds())));
+  }
+
   run(op: WorkerOp, bytes: Uint8Array): Promise<WorkerValue> {
     if (this.closed) return Promise.reject(new Error('The vision engine is closed.'));
-    if (this.queue.length >= this.options.maxQueue) {
-      const waves = (this.queue.length + this.running + 1) / Math.max(1, this.options.size);
-      return Promise.reject(new VisionBusyError(Math.max(1, Math.ceil(waves * this.averageSeconds()))));
-    }
+    if (this.queued >= this.options.maxQueue) return Promise.reject(this.busyError());
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, op, bytes, resolve, reject });
+      this.queue.push({ id: this.nextId++, request: this.nextRequest++, op, bytes, resolve, reject });
       this.pump();
     });
+  }
+
+  /** Holds a queue place for a request being prepared; throws VisionBusyError when the queue is full. */
+  reserve(): Reservation {
+    if (this.closed) throw new Error('The vision engine is closed.');
+    if (this.queued >= this.options.maxQueue) throw this.busyError();
+    this.reservations++;
+    let held = true;
+    return {
+      request: this.nextRequest++,
+      release: () => {
+        if (held) this.reservations--;
+        held = false;
+      },
+    };
+  }
+
+  /**
+   * Runs the jobs of one request on whichever workers are free (a video's frames fan out across the pool) and
+   * settles each one. The request takes one queue place: the `reservation` it holds, or a new one (refused with
+   * VisionBusyError when the queue is full). `continuation` jobs belong to a request already admitted (pass its
+   * reservation again) and go to the front of the queue, so finishing started work is not delayed behind new
+   * arrivals.
+   */
+  runBatch(
+    jobs: readonly PoolJob[],
+    options: { reservation?: Reservation; continuation?: boolean } = {},
+  ): Promise<PromiseSettledResult<WorkerValue>[]> {
+    if (this.closed) {
+      options.reservation?.release();
+      return Promise.reject(new Error('The vision engine is closed.'));
+    }
+    if (!options.reservation && !options.continuation && this.queued >= this.options.maxQueue)
+      return Promise.reject(this.busyError());
+    const request = options.reservation?.request ?? this.nextRequest++;
+    // Continuation jobs keep their own order at the front of the queue.
+    let front = 0;
+    const promises = jobs.map(
+      (job) =>
+        new Promise<WorkerValue>((resolve, reject) => {
+          const entry: Job = { ...job, id: this.nextId++, request, resolve, reject };
+          if (options.continuation) this.queue.splice(front++, 0, entry);
+          else this.queue.push(entry);
+        }),
+    );
+    options.reservation?.release();
+    this.pump();
+    return Promise.allSettled(promises);
+  }
+
+  /** Drops the jobs of a request that have not started (the request failed); running ones finish unobserved. */
+  cancel(reservation: Reservation): void {
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const job = this.queue[i]!;
+      if (job.request !== reservation.request) continue;
+      this.queue.splice(i, 1);
+      job.reject(new Error('cancelled'));
+    }
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVisionEngine, VisionBusyError, VisionInputError, type VisionEngine } from '../src/index';
+import sharp from 'sharp';
 import { adultFemale30s, adultMale40s, fixture, noFaceImage, sideBySide, stillVideo } from './media';
 
 let engine: VisionEngine;
@@ -86,6 +87,8 @@ describe('vision engine', () => {
     expect((await inputError(engine.analyzeVideo(stillVideo(fixture(adultMale40s), 7, 5)))).code).toBe(
       'video_too_long',
     );
+    // Chunks handed to the pool while ffmpeg was still decoding are dropped once the clip is refused.
+    expect(engine.status().queued).toBe(0);
   }, 30_000);
 
   it('answers unreadable_video for a corrupted WebM and keeps serving', async () => {
@@ -96,6 +99,37 @@ describe('vision engine', () => {
     expect((await inputError(engine.analyzeVideo(Buffer.from('not a video at all')))).code).toBe(
       'unreadable_video',
     );
+    expect(engine.status()).toMatchObject({ workers: 2, queued: 0 });
+  }, 30_000);
+
+  it('matches a fixture face against a cropped, scaled, brightened copy of the same photo', async () => {
+    const original = fixture(adultMale40s);
+    const copy = await sharp(original)
+      .extract({ left: 24, top: 16, width: 400, height: 410 })
+      .resize(300)
+      .modulate({ brightness: 1.15 })
+      .jpeg({ quality: 75 })
+      .toBuffer();
+    const r = await engine.compareFaces(original, copy);
+    expect(r.match).toBe(true);
+    expect(r.similarity).toBeGreaterThanOrEqual(r.threshold);
+    expect(r.similarity).toBeLessThanOrEqual(1);
+    expect(r.threshold).toBe(0.76);
+    expect(r.message).toMatch(/same person/);
+    expect(r.quality_ok).toEqual([true, true]);
+  }, 30_000);
+
+  it('does not match two different fixture people', async () => {
+    const r = await engine.compareFaces(fixture(adultMale40s), fixture(adultFemale30s));
+    expect(r.match).toBe(false);
+    expect(r.similarity).toBeLessThan(r.threshold);
+    expect(r.similarity).toBeGreaterThanOrEqual(0);
+    expect(r.message).toMatch(/do not appear/);
+  }, 30_000);
+
+  it('answers no_face when one side of a comparison has no face', async () => {
+    const e = await inputError(engine.compareFaces(fixture(adultMale40s), await noFaceImage()));
+    expect(e.code).toBe('no_face');
     expect(engine.status()).toMatchObject({ workers: 2, queued: 0 });
   }, 30_000);
 
