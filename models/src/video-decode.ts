@@ -42,9 +42,15 @@ function run(
   args: string[],
   timeoutMs: number,
   onOutput?: (stdout: Buffer | null, stderr: string) => void,
+  stdin?: Uint8Array,
 ): Promise<{ stdout: Buffer; stderr: string; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(ffmpegPath(), args, { stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    if (stdin && child.stdin) {
+      // ffmpeg may stop reading early (clip too long, unreadable): a closed pipe is expected then.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(stdin);
+    }
     const out: Buffer[] = [];
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -88,9 +94,20 @@ export async function decodeVideo(
   stream?: FrameStream,
 ): Promise<DecodedVideo> {
   if (!bytes.length) throw new VisionInputError('unreadable_video');
-  // A file, not a pipe: MP4s with the index at the end need a seekable input.
-  const file = path.join(os.tmpdir(), `attestly-video-${randomUUID()}`);
-  await fs.writeFile(file, bytes, { mode: 0o600 });
+  // Uploaded media must not touch the disk (DESIGN.md §5). WebM/Matroska (what browsers record) streams through a
+  // pipe. MP4 may keep its index at the end and then needs a seekable input: it goes to a RAM-backed tmpfs
+  // (/dev/shm) where the host has one, owner-only and removed at once; only hosts without /dev/shm fall back to
+  // the temp directory.
+  const matroska = bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3;
+  let file: string | null = null;
+  if (!matroska) {
+    const ram = await fs
+      .stat('/dev/shm')
+      .then((info) => info.isDirectory())
+      .catch(() => false);
+    file = path.join(ram ? '/dev/shm' : os.tmpdir(), `attestly-video-${randomUUID()}`);
+    await fs.writeFile(file, bytes, { mode: 0o600 });
+  }
   const maxFrames = Math.floor((options.maxSeconds + options.toleranceSeconds) * options.fps);
   let frameBytes = 0;
   let pending: Buffer[] = [];
@@ -135,11 +152,10 @@ export async function decodeVideo(
     const { stdout, stderr, code } = await run(
       [
         '-hide_banner',
-        '-nostdin',
         '-loglevel',
         'info',
         '-i',
-        file,
+        file ?? 'pipe:0',
         '-t',
         limit.toFixed(3),
         '-an',
@@ -153,6 +169,7 @@ export async function decodeVideo(
       ],
       options.timeoutMs,
       onOutput,
+      file ? undefined : bytes,
     );
     const dims = [...stderr.matchAll(DIMS)].pop();
     if (code !== 0 || !dims || !stdout.length) throw new VisionInputError('unreadable_video');
@@ -179,6 +196,6 @@ export async function decodeVideo(
     }
     return { frames, durationSeconds };
   } finally {
-    await fs.rm(file, { force: true });
+    if (file) await fs.rm(file, { force: true });
   }
 }
