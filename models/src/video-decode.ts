@@ -45,12 +45,10 @@ function run(
   stdin?: Uint8Array,
 ): Promise<{ stdout: Buffer; stderr: string; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPath(), args, { stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
-    if (stdin && child.stdin) {
-      // ffmpeg may stop reading early (clip too long, unreadable): a closed pipe is expected then.
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(stdin);
-    }
+    const child = spawn(ffmpegPath(), args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    // ffmpeg may stop reading early (clip too long, unreadable): a closed pipe is expected then.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(stdin ?? null);
     const out: Buffer[] = [];
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);

@@ -71,6 +71,8 @@ async function main(): Promise<void> {
     while (inFlight > 0 && Date.now() < deadline) await sleep(25);
     if (inFlight > 0) logger.warn({ in_flight: inFlight }, 'drain timed out; closing remaining connections');
     server.closeAllConnections();
+    // Mail and audit work queued after responses (see users.whenIdle) still needs the database.
+    await Promise.race([services.users.whenIdle(), sleep(Math.max(0, deadline - Date.now()))]);
     clearInterval(purgeTimer);
     await vision
       ?.close()
