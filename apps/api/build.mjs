@@ -10,14 +10,17 @@ const workspaceSource = {
   name: 'externalise-third-party',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.kind === 'entry-point' || args.path.startsWith('@attestly/') ? undefined : { path: args.path, external: true },
+      args.kind === 'entry-point' || args.path.startsWith('@attestly/')
+        ? undefined
+        : { path: args.path, external: true },
     );
   },
 };
 
 const entryPoints = { server: 'src/server.ts', migrate: 'src/cli/migrate.ts' };
 // The vision worker runs in its own thread and must sit next to server.js (see models/src).
-if (existsSync(`${here}../../models/src/vision-worker.ts`)) entryPoints['vision-worker'] = '../../models/src/vision-worker.ts';
+if (existsSync(`${here}../../models/src/vision-worker.ts`))
+  entryPoints['vision-worker'] = '../../models/src/vision-worker.ts';
 
 await build({
   absWorkingDir: here,
@@ -30,6 +33,12 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   plugins: [workspaceSource],
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
 });
-console.log(`api: built ${Object.keys(entryPoints).map((name) => `dist/${name}.js`).join(', ')}`);
+console.log(
+  `api: built ${Object.keys(entryPoints)
+    .map((name) => `dist/${name}.js`)
+    .join(', ')}`,
+);

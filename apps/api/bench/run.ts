@@ -21,7 +21,9 @@ async function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -30,7 +32,9 @@ async function waitReady(baseUrl: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`${baseUrl}/readyz`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${baseUrl}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -43,7 +47,10 @@ async function json(url: string, body: unknown, token?: string) {
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, unknown> | null };
+  return {
+    status: response.status,
+    body: (await response.json().catch(() => null)) as Record<string, unknown> | null,
+  };
 }
 
 function run(options: autocannon.Options): Promise<autocannon.Result> {
@@ -87,7 +94,10 @@ async function benchApi(baseUrl: string) {
     // A different client address per request (the server trusts X-Forwarded-For in the bench) so that the
     // per-IP login limit, which is working as intended, does not turn the measurement into 429s.
     setupClient: (client) => {
-      client.setHeaders({ 'content-type': 'application/json', 'x-forwarded-for': `10.0.${(n >> 8) & 255}.${n++ & 255}` });
+      client.setHeaders({
+        'content-type': 'application/json',
+        'x-forwarded-for': `10.0.${(n >> 8) & 255}.${n++ & 255}`,
+      });
     },
   });
   return {
@@ -107,7 +117,10 @@ function table(title: string, figures: Record<string, unknown>) {
   console.table(Object.fromEntries(Object.entries(figures).map(([key, value]) => [key, { value }])));
 }
 
-async function optional(modulePath: string, exportName: string): Promise<((...args: never[]) => Promise<unknown>) | null> {
+async function optional(
+  modulePath: string,
+  exportName: string,
+): Promise<((...args: never[]) => Promise<unknown>) | null> {
   if (!existsSync(path.join(root, modulePath))) return null;
   const module = (await import(path.join(root, modulePath))) as Record<string, unknown>;
   return (module[exportName] as (...args: never[]) => Promise<unknown>) ?? null;
@@ -138,7 +151,10 @@ async function main() {
   try {
     await waitReady(baseUrl, child);
     results.api = await benchApi(baseUrl);
-    table('API (SQLite, 2 cores): GET /users/profile and POST /users/login', results.api as Record<string, unknown>);
+    table(
+      'API (SQLite, 2 cores): GET /users/profile and POST /users/login',
+      results.api as Record<string, unknown>,
+    );
 
     const web = await optional('apps/web/bench/web-bench.ts', 'runWebBench');
     if (web) {
@@ -148,7 +164,10 @@ async function main() {
     const oidc = await optional('apps/api/bench/oidc-bench.ts', 'runOidcBench');
     if (oidc) {
       results.oidc = await (oidc as () => Promise<unknown>)();
-      table('OpenID Connect: full flows, userinfo, introspection (ours vs bare oidc-provider)', results.oidc as Record<string, unknown>);
+      table(
+        'OpenID Connect: full flows, userinfo, introspection (ours vs bare oidc-provider)',
+        results.oidc as Record<string, unknown>,
+      );
     }
     const vision = await optional('models/bench/vision-bench.ts', 'runVisionBench');
     if (vision) {

@@ -85,7 +85,13 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   if (config.corsOrigins.length > 0) {
     const allowed = new Set(config.corsOrigins);
     // Closed unless configured: only listed origins get CORS headers, never with a wildcard.
-    app.use(cors({ origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''), credentials: false, maxAge: 600 }));
+    app.use(
+      cors({
+        origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
+        credentials: false,
+        maxAge: 600,
+      }),
+    );
   }
   const parseJson = bodyParser({
     enableTypes: ['json'],
@@ -107,7 +113,11 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
     const length = ctx.request.length;
     const hasBody = length === undefined ? Boolean(ctx.get('Transfer-Encoding')) : length > 0;
     if (ctx.path.startsWith('/api/') && hasBody && !ctx.is('application/json', 'multipart/form-data')) {
-      throw new AppError(415, 'request.unsupported_media_type', 'Send JSON (application/json) or multipart/form-data');
+      throw new AppError(
+        415,
+        'request.unsupported_media_type',
+        'Send JSON (application/json) or multipart/form-data',
+      );
     }
     await next();
   });

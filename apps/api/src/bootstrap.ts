@@ -13,7 +13,11 @@ export async function bootstrap(
   logger: Logger,
   overrides: { clock?: Clock; mailer?: Mailer; phone?: PhoneNotifier } = {},
 ): Promise<Deps> {
-  const db: Database = await createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+  const db: Database = await createDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    logger,
+  });
   const applied = await migrateUp(db, logger);
   if (applied.length > 0) logger.info({ applied }, 'database migrated');
   return {

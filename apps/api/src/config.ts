@@ -47,7 +47,10 @@ const url = (name: string, protocols: string[]) =>
 const envSchema = v.object({
   PORT: port('PORT', '8080'),
   HOST: v.pipe(v.optional(v.string(), '0.0.0.0'), v.nonEmpty('HOST must not be empty')),
-  ATTESTLY_DATA_DIR: v.pipe(v.optional(v.string(), './data'), v.nonEmpty('ATTESTLY_DATA_DIR must not be empty')),
+  ATTESTLY_DATA_DIR: v.pipe(
+    v.optional(v.string(), './data'),
+    v.nonEmpty('ATTESTLY_DATA_DIR must not be empty'),
+  ),
   DATABASE_URL: v.optional(url('DATABASE_URL', ['postgres:', 'postgresql:', 'sqlite:'])),
   ATTESTLY_PUBLIC_URL: v.optional(
     v.pipe(
@@ -71,7 +74,10 @@ const envSchema = v.object({
   LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'info'),
   ATTESTLY_SMTP_URL: v.optional(url('ATTESTLY_SMTP_URL', ['smtp:', 'smtps:'])),
   ATTESTLY_MAIL_FROM: v.optional(v.pipe(v.string(), v.nonEmpty()), 'Attestly <no-reply@localhost>'),
-  ATTESTLY_SUPPORT_EMAIL: v.optional(v.pipe(v.string(), v.email('ATTESTLY_SUPPORT_EMAIL must be an email')), 'support@attestly.local'),
+  ATTESTLY_SUPPORT_EMAIL: v.optional(
+    v.pipe(v.string(), v.email('ATTESTLY_SUPPORT_EMAIL must be an email')),
+    'support@attestly.local',
+  ),
   ATTESTLY_CORS_ORIGINS: v.pipe(
     v.optional(v.string(), ''),
     v.transform((value) =>
@@ -107,7 +113,10 @@ const envSchema = v.object({
       v.minValue(1, 'ATTESTLY_VISION_WORKERS must be at least 1'),
     ),
   ),
-  ATTESTLY_AGE_DECISION: v.optional(v.picklist(['head', 'raw'], 'ATTESTLY_AGE_DECISION must be head or raw'), 'head'),
+  ATTESTLY_AGE_DECISION: v.optional(
+    v.picklist(['head', 'raw'], 'ATTESTLY_AGE_DECISION must be head or raw'),
+    'head',
+  ),
   ATTESTLY_AGE_BUFFER: v.pipe(
     v.optional(v.string(), '7'),
     v.regex(/^\d{1,2}$/, 'ATTESTLY_AGE_BUFFER must be a whole number of years'),
@@ -205,7 +214,9 @@ function loadOrCreateMasterKey(dataDir: string): Buffer {
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty strings mean "unset", as in most shells' `VAR= command`.
-  const input = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const input = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
   const result = v.safeParse(envSchema, input);
   if (!result.success) {
     throw new ConfigError(

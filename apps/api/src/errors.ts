@@ -24,7 +24,10 @@ export function assert(
   if (!condition) throw new AppError(status, code, detail, errors);
 }
 
-export const unauthorized = (detail = 'Authentication required') => new AppError(401, 'auth.unauthenticated', detail);
+export const unauthorized = (detail = 'Authentication required') =>
+  new AppError(401, 'auth.unauthenticated', detail);
 export const notFound = (detail = 'Not found') => new AppError(404, 'not_found', detail);
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
-  new AppError(429, 'rate_limited', detail, undefined, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  new AppError(429, 'rate_limited', detail, undefined, {
+    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });

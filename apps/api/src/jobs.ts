@@ -1,6 +1,7 @@
 import { Op } from 'sequelize';
 import type { Logger } from 'pino';
 import type { AppServices } from './services';
+import { purgeExpiredPayloads } from './oidc/adapter';
 
 export interface Job {
   name: string;
@@ -28,6 +29,8 @@ export function maintenanceJobs(services: AppServices): Job[] {
           where: { [Op.or]: [{ expires_at: { [Op.lt]: clock.now() } }, { used_at: { [Op.ne]: null } }] },
         }),
     },
+    // Expired codes, tokens, sessions and interactions of the OpenID Connect provider (the adapter already hides them).
+    { name: 'purge-oidc-payloads', everyMs: HOUR, run: () => purgeExpiredPayloads({ db }) },
   ];
 }
 

@@ -8,7 +8,15 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
       level: config.logLevel,
       base: { service: 'attestly' },
       redact: {
-        paths: ['req.headers.authorization', 'password', '*.password', 'token', '*.token', 'access_token', '*.access_token'],
+        paths: [
+          'req.headers.authorization',
+          'password',
+          '*.password',
+          'token',
+          '*.token',
+          'access_token',
+          '*.access_token',
+        ],
         censor: '[redacted]',
       },
     },

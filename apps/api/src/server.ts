@@ -40,12 +40,21 @@ async function main(): Promise<void> {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info(
-      { port, host: config.host, public_url: config.publicUrl, database: deps.db.dialect, mail: deps.mailer.transport },
+      {
+        port,
+        host: config.host,
+        public_url: config.publicUrl,
+        database: deps.db.dialect,
+        mail: deps.mailer.transport,
+      },
       `Attestly listening on ${config.publicUrl}`,
     );
   });
   server.on('error', (error: NodeJS.ErrnoException) => {
-    logger.fatal({ err: error }, error.code === 'EADDRINUSE' ? `port ${config.port} is already in use` : 'server error');
+    logger.fatal(
+      { err: error },
+      error.code === 'EADDRINUSE' ? `port ${config.port} is already in use` : 'server error',
+    );
     void deps.db.close().finally(() => process.exit(1));
   });
   server.keepAliveTimeout = 65_000;

@@ -26,6 +26,20 @@ export function createServices(deps: Deps) {
   const partners = createPartnerService(deps, { sessions, audit, limiter });
   const sites = createSiteService(deps, { audit, grants });
   const requirePartner: Middleware = requireSession(sessions, ['partner']);
-  return { ...deps, sessions, audit, limiter, tokens, users, newsletter, verifications, requireUser, grants, partners, sites, requirePartner };
+  return {
+    ...deps,
+    sessions,
+    audit,
+    limiter,
+    tokens,
+    users,
+    newsletter,
+    verifications,
+    requireUser,
+    grants,
+    partners,
+    sites,
+    requirePartner,
+  };
 }
 export type AppServices = ReturnType<typeof createServices>;

@@ -23,10 +23,14 @@ describe('health endpoints', () => {
   });
 
   it('is not ready when a migration is pending', async () => {
-    await t.db.sequelize.query("DELETE FROM attestly_migrations WHERE name = '20261125000200-create-newsletter'");
+    await t.db.sequelize.query(
+      "DELETE FROM attestly_migrations WHERE name = '20261125000200-create-newsletter'",
+    );
     const response = await t.request.get('/readyz').expect(503);
     expect(response.body.checks.migrations.pending).toEqual(['20261125000200-create-newsletter']);
-    await t.db.sequelize.query("INSERT INTO attestly_migrations (name) VALUES ('20261125000200-create-newsletter')");
+    await t.db.sequelize.query(
+      "INSERT INTO attestly_migrations (name) VALUES ('20261125000200-create-newsletter')",
+    );
     await t.request.get('/readyz').expect(200);
   });
 
@@ -34,8 +38,12 @@ describe('health endpoints', () => {
     await t.request.get('/api/v1/users/profile').expect(401);
     const response = await t.request.get('/metrics').expect(200);
     expect(response.headers['content-type']).toMatch(/text\/plain/);
-    expect(response.text).toMatch(/attestly_http_requests_total\{method="GET",route="\/api\/v1\/users\/profile",status="401"\} 1/);
-    expect(response.text).toMatch(/attestly_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/v1\/users\/profile",status="401"\}/);
+    expect(response.text).toMatch(
+      /attestly_http_requests_total\{method="GET",route="\/api\/v1\/users\/profile",status="401"\} 1/,
+    );
+    expect(response.text).toMatch(
+      /attestly_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/v1\/users\/profile",status="401"\}/,
+    );
     expect(response.text).toMatch(/attestly_db_pool_connections\{state="size"\} \d+/);
   });
 

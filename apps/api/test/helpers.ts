@@ -20,7 +20,11 @@ export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? null;
 export const onPostgres = !!testDatabaseUrl && /^postgres(ql)?:/.test(testDatabaseUrl);
 
 /** Creates an empty database for one test file: a throwaway PostgreSQL database, or a SQLite file in a temp dir. */
-export async function createTestDatabase(): Promise<{ url: string | null; dataDir: string; drop(): Promise<void> }> {
+export async function createTestDatabase(): Promise<{
+  url: string | null;
+  dataDir: string;
+  drop(): Promise<void>;
+}> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'attestly-test-'));
   if (!onPostgres) {
     return { url: null, dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
@@ -70,7 +74,9 @@ export async function startSmtpCapture() {
         const subject = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(head)?.[1]?.replace(/\r?\n[ \t]/g, ' ') ?? '';
         let text = body.join('\n\n');
         if (/Content-Transfer-Encoding: quoted-printable/i.test(head)) {
-          text = text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+          text = text
+            .replace(/=\r?\n/g, '')
+            .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
         }
         messages.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw, subject, text });
         waiters.splice(0).forEach((wake) => wake());
@@ -105,7 +111,8 @@ export function logCapture() {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
       callback();
     },
   });
@@ -152,7 +159,10 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const logger = createLogger(config, logs.stream);
   const deps = await bootstrap(config, logger, { clock });
   const oidc = options.withOidc
-    ? await createOidc(deps, { keyCheckIntervalMs: 0, ...(options.withOidc === true ? {} : options.withOidc) })
+    ? await createOidc(deps, {
+        keyCheckIntervalMs: 0,
+        ...(options.withOidc === true ? {} : options.withOidc),
+      })
     : options.oidc;
   const { app, services } = createApp(deps, { ...options, oidc });
   let server: Server;
@@ -216,17 +226,32 @@ export async function signUp(
     .set('X-Forwarded-For', ip)
     .send({ email, password, rememberMe: overrides.rememberMe ?? false })
     .expect(200);
-  return { email, password, token: login.body.access_token as string, user: login.body.user as { id: string } };
+  return {
+    email,
+    password,
+    token: login.body.access_token as string,
+    user: login.body.user as { id: string },
+  };
 }
 
 /** Tables whose row counts `rowCounts` reports by default: what a rejected request must leave alone. */
-export const ACCOUNT_TABLES = ['users', 'sessions', 'one_time_tokens', 'user_photos', 'audit_logs', 'newsletter_subscribers'];
+export const ACCOUNT_TABLES = [
+  'users',
+  'sessions',
+  'one_time_tokens',
+  'user_photos',
+  'audit_logs',
+  'newsletter_subscribers',
+];
 
 /**
  * Row counts per table, to assert that a rejected request changed nothing in the database. Waits first for the work
  * earlier requests left running (mail, post-registration steps), so that it does not land between two counts.
  */
-export async function rowCounts(t: TestApp, tables: string[] = ACCOUNT_TABLES): Promise<Record<string, number>> {
+export async function rowCounts(
+  t: TestApp,
+  tables: string[] = ACCOUNT_TABLES,
+): Promise<Record<string, number>> {
   await t.services.users.whenIdle();
   const counts: Record<string, number> = {};
   for (const table of tables) {

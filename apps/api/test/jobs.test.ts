@@ -53,4 +53,29 @@ describe('maintenance jobs', () => {
     const [rows] = await t.db.sequelize.query("SELECT key FROM rate_limits WHERE key LIKE 'test-rule:%'");
     expect((rows as Array<{ key: string }>).map((row) => row.key)).toEqual([rateLimitKey('test-rule', 'new')]);
   });
+
+  it('purge OIDC payloads that expired over an hour ago and keep live, recent and unexpiring ones', async () => {
+    const { OidcPayload } = t.db.models;
+    // The provider stamps expiry with the real clock (oidc/adapter.ts), so these rows do too.
+    const at = (offsetMs: number) => new Date(Date.now() + offsetMs);
+    const row = (id: string, expires_at: Date | null) => ({
+      model: 'AccessToken',
+      id,
+      payload: '{}',
+      grant_id: null,
+      user_code: null,
+      uid: null,
+      expires_at,
+      consumed_at: null,
+    });
+    await OidcPayload.bulkCreate([
+      row('long-expired', at(-2 * 3600_000)),
+      row('just-expired', at(-60_000)),
+      row('live', at(3600_000)),
+      row('no-expiry', null),
+    ]);
+    await job('purge-oidc-payloads').run();
+    const left = await OidcPayload.findAll({ where: { model: 'AccessToken' }, order: [['id', 'ASC']] });
+    expect(left.map((payload) => payload.id)).toEqual(['just-expired', 'live', 'no-expiry']);
+  });
 });

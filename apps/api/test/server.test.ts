@@ -18,7 +18,9 @@ interface Started {
 }
 
 function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(tsx, [entry], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env } });
+  const child = spawn(tsx, [entry], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -53,7 +55,9 @@ async function waitReady(base: string, timeoutMs = 90_000): Promise<number> {
 }
 
 const exited = (child: ChildProcessWithoutNullStreams) =>
-  new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
+  );
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -63,7 +67,13 @@ afterEach(async () => {
 describe('server entry', () => {
   it('refuses to start on bad configuration and lists every problem', async () => {
     const child = spawn(tsx, [entry], {
-      env: { ...process.env, PORT: 'eighty', LOG_LEVEL: 'loud', ATTESTLY_PUBLIC_URL: 'not a url', ATTESTLY_MASTER_KEY: 'short' },
+      env: {
+        ...process.env,
+        PORT: 'eighty',
+        LOG_LEVEL: 'loud',
+        ATTESTLY_PUBLIC_URL: 'not a url',
+        ATTESTLY_MASTER_KEY: 'short',
+      },
     });
     let output = '';
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -90,7 +100,11 @@ describe('server entry', () => {
 
     // A request in flight when SIGTERM arrives still gets its answer: the headers go out before the signal, the
     // body after it; then the process exits cleanly and accepts no new connections.
-    const body = JSON.stringify({ full_name: 'Drain Test', email: 'drain@example.com', password: 'long enough password' });
+    const body = JSON.stringify({
+      full_name: 'Drain Test',
+      email: 'drain@example.com',
+      password: 'long enough password',
+    });
     const socket = net.connect(server.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     let response = '';

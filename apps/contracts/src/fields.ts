@@ -3,7 +3,9 @@ import * as v from 'valibot';
 /** A required, trimmed string; a missing value and a value of the wrong type get different messages. */
 export function requiredText(message: string, max = 200) {
   return v.pipe(
-    v.string((issue) => (issue.received === 'undefined' || issue.received === 'null' ? message : 'Must be text')),
+    v.string((issue) =>
+      issue.received === 'undefined' || issue.received === 'null' ? message : 'Must be text',
+    ),
     v.trim(),
     v.nonEmpty(message),
     v.maxLength(max, `Must be at most ${max} characters`),
@@ -31,7 +33,9 @@ export const email = v.pipe(
 /** Passwords are never trimmed: every character the user typed counts. */
 export const currentPassword = (message = 'Password is required') =>
   v.pipe(
-    v.string((issue) => (issue.received === 'undefined' || issue.received === 'null' ? message : 'Must be text')),
+    v.string((issue) =>
+      issue.received === 'undefined' || issue.received === 'null' ? message : 'Must be text',
+    ),
     v.nonEmpty(message),
     v.maxLength(256, 'Must be at most 256 characters'),
   );
@@ -47,7 +51,10 @@ export const optionalPhone = v.pipe(
 );
 
 export const paging = v.object({
-  skip: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'skip must be a whole number'), v.transform(Number)), '0'),
+  skip: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'skip must be a whole number'), v.transform(Number)),
+    '0',
+  ),
   limit: v.optional(
     v.pipe(
       v.string(),

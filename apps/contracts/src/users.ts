@@ -26,7 +26,10 @@ export const registerForm = v.pipe(
     email,
     phone: optionalPhone,
     password: newPassword(),
-    confirmPassword: v.pipe(v.string('Please confirm your password'), v.nonEmpty('Please confirm your password')),
+    confirmPassword: v.pipe(
+      v.string('Please confirm your password'),
+      v.nonEmpty('Please confirm your password'),
+    ),
     terms: v.literal(true, 'You must accept the terms and privacy policy'),
   }),
   v.forward(
@@ -74,7 +77,10 @@ export const verifyEmailBody = v.object({ token: requiredText('Verification toke
 export const sendPhoneVerificationBody = v.object({ phone: optionalPhone });
 
 export const verifyPhoneBody = v.object({
-  code: v.pipe(requiredText('Verification code is required', 12), v.regex(/^\d{6}$/, 'Enter the 6-digit code')),
+  code: v.pipe(
+    requiredText('Verification code is required', 12),
+    v.regex(/^\d{6}$/, 'Enter the 6-digit code'),
+  ),
 });
 
 export const sessionIdParams = v.object({ id: v.pipe(v.string(), v.uuid('Unknown session')) });

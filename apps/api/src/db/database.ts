@@ -48,9 +48,7 @@ export interface DatabaseOptions {
 }
 
 export async function createDatabase(options: DatabaseOptions): Promise<Database> {
-  const logging = options.logger
-    ? (sql: string) => options.logger?.trace({ sql }, 'sql')
-    : false;
+  const logging = options.logger ? (sql: string) => options.logger?.trace({ sql }, 'sql') : false;
   let sequelize: Sequelize;
   let dialect: Dialect;
   let readPool: ReadPool | null = null;
@@ -87,8 +85,11 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     poolStats() {
       if (dialect === 'sqlite') return { size: 1, available: 1, waiting: 0 };
       // sequelize-pool's figures; not part of Sequelize's typed API.
-      const pool = (sequelize.connectionManager as unknown as { pool: { size: number; available: number; waiting: number } })
-        .pool;
+      const pool = (
+        sequelize.connectionManager as unknown as {
+          pool: { size: number; available: number; waiting: number };
+        }
+      ).pool;
       return { size: pool.size ?? 0, available: pool.available ?? 0, waiting: pool.waiting ?? 0 };
     },
     async close() {

@@ -60,7 +60,9 @@ async function withMigrationLock<T>(db: Database, work: () => Promise<T>): Promi
   try {
     return await work();
   } finally {
-    await db.sequelize.query('DELETE FROM attestly_migration_lock WHERE holder = :holder', { replacements: { holder } });
+    await db.sequelize.query('DELETE FROM attestly_migration_lock WHERE holder = :holder', {
+      replacements: { holder },
+    });
   }
 }
 
@@ -71,7 +73,11 @@ export async function migrateUp(db: Database, logger?: Logger): Promise<string[]
   });
 }
 
-export async function migrateDown(db: Database, options: { to?: string | 0 } = {}, logger?: Logger): Promise<string[]> {
+export async function migrateDown(
+  db: Database,
+  options: { to?: string | 0 } = {},
+  logger?: Logger,
+): Promise<string[]> {
   return withMigrationLock(db, async () => {
     const reverted = await createUmzug(db, logger).down({ to: options.to ?? 0 });
     return reverted.map((migration) => migration.name);

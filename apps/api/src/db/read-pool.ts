@@ -25,7 +25,9 @@ export function createSqliteReadPool(storage: string, size: number, busyTimeoutM
   });
   return {
     all<T>(sql: string, params: Record<string, unknown>): Promise<T[]> {
-      const connection = connections.reduce((least, candidate) => (candidate.busy < least.busy ? candidate : least));
+      const connection = connections.reduce((least, candidate) =>
+        candidate.busy < least.busy ? candidate : least,
+      );
       let statement = connection.statements.get(sql);
       if (!statement) {
         statement = connection.db.prepare(sql);

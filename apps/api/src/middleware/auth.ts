@@ -22,7 +22,11 @@ export function requireSession(
     if (!token) throw new AppError(401, 'auth.missing_token', messages.missing ?? 'Authentication required');
     const session = await sessions.authenticate(token, kinds);
     if (!session) {
-      throw new AppError(401, 'auth.invalid_token', messages.invalid ?? 'Your session has expired. Please sign in again.');
+      throw new AppError(
+        401,
+        'auth.invalid_token',
+        messages.invalid ?? 'Your session has expired. Please sign in again.',
+      );
     }
     ctx.state.session = session;
     await next();

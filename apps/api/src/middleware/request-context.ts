@@ -22,7 +22,13 @@ export function requestContext(logger: Logger): Middleware {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(
-        { method: ctx.method, path: ctx.path, route: ctx.state.routeTemplate, status: ctx.status, ms: Math.round(ms * 10) / 10 },
+        {
+          method: ctx.method,
+          path: ctx.path,
+          route: ctx.state.routeTemplate,
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+        },
         'request',
       );
     }

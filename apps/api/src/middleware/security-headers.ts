@@ -29,6 +29,7 @@ export function securityHeaders(options: { https: boolean }): Middleware {
     ctx.set('Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=()');
     if (!ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', csp);
     if (options.https) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    if (ctx.path.startsWith('/api/') && !ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
+    if (ctx.path.startsWith('/api/') && !ctx.response.get('Cache-Control'))
+      ctx.set('Cache-Control', 'no-store');
   };
 }

@@ -27,7 +27,11 @@ const TYPES: Record<string, string> = {
 export function staticWeb(root: string): Middleware {
   const index = path.join(root, 'index.html');
   return async (ctx, next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/api/') || ctx.path.startsWith('/oauth2/')) {
+    if (
+      (ctx.method !== 'GET' && ctx.method !== 'HEAD') ||
+      ctx.path.startsWith('/api/') ||
+      ctx.path.startsWith('/oauth2/')
+    ) {
       return next();
     }
     let relative: string;

@@ -65,8 +65,13 @@ export const up: Migration = async ({ context: qi }) => {
     used_at: DataTypes.DATE,
     created_at: { type: DataTypes.DATE, allowNull: false },
   });
-  await qi.addIndex('one_time_tokens', ['purpose', 'token_hash'], { name: 'one_time_tokens_purpose_hash', unique: true });
-  await qi.addIndex('one_time_tokens', ['purpose', 'subject_id'], { name: 'one_time_tokens_purpose_subject' });
+  await qi.addIndex('one_time_tokens', ['purpose', 'token_hash'], {
+    name: 'one_time_tokens_purpose_hash',
+    unique: true,
+  });
+  await qi.addIndex('one_time_tokens', ['purpose', 'subject_id'], {
+    name: 'one_time_tokens_purpose_subject',
+  });
 
   await qi.createTable('user_photos', {
     user_id: {

@@ -11,8 +11,13 @@ export const up: Migration = async ({ context: qi }) => {
     created_at: { type: DataTypes.DATE, allowNull: false },
     updated_at: { type: DataTypes.DATE, allowNull: false },
   });
-  await qi.addIndex('newsletter_subscribers', ['email'], { name: 'newsletter_subscribers_email_unique', unique: true });
-  await qi.addIndex('newsletter_subscribers', ['unsubscribe_hash'], { name: 'newsletter_subscribers_unsubscribe' });
+  await qi.addIndex('newsletter_subscribers', ['email'], {
+    name: 'newsletter_subscribers_email_unique',
+    unique: true,
+  });
+  await qi.addIndex('newsletter_subscribers', ['unsubscribe_hash'], {
+    name: 'newsletter_subscribers_unsubscribe',
+  });
 };
 
 export const down: Migration = async ({ context: qi }) => {

@@ -11,7 +11,9 @@ import * as createVerifications from './20261125020000-create-verifications';
  * Every migration, in order. Listed explicitly (not globbed) so the bundled server carries them. Append new ones
  * at the end; never edit one that has shipped.
  */
-const modules: Array<[string, { up: RunnableMigration<QueryInterface>['up']; down: RunnableMigration<QueryInterface>['down'] }]> = [
+const modules: Array<
+  [string, { up: RunnableMigration<QueryInterface>['up']; down: RunnableMigration<QueryInterface>['down'] }]
+> = [
   ['20261125000000-create-accounts', createAccounts],
   ['20261125000100-create-audit-logs', createAuditLogs],
   ['20261125000200-create-newsletter', createNewsletter],

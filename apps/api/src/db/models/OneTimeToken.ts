@@ -7,10 +7,14 @@ import {
   type Sequelize,
 } from 'sequelize';
 
-export type OneTimeTokenPurpose = 'password_reset' | 'email_verification' | 'phone_verification' | 'newsletter_confirm';
+export type OneTimeTokenPurpose =
+  'password_reset' | 'email_verification' | 'phone_verification' | 'newsletter_confirm';
 
 /** Single-use, expiring secrets sent by mail or SMS. Only a keyed hash is stored. */
-export class OneTimeToken extends Model<InferAttributes<OneTimeToken>, InferCreationAttributes<OneTimeToken>> {
+export class OneTimeToken extends Model<
+  InferAttributes<OneTimeToken>,
+  InferCreationAttributes<OneTimeToken>
+> {
   declare id: CreationOptional<string>;
   declare purpose: OneTimeTokenPurpose;
   declare subject_id: string;
@@ -35,7 +39,13 @@ export class OneTimeToken extends Model<InferAttributes<OneTimeToken>, InferCrea
         used_at: DataTypes.DATE,
         created_at: DataTypes.DATE,
       },
-      { sequelize, tableName: 'one_time_tokens', underscored: true, createdAt: 'created_at', updatedAt: false },
+      {
+        sequelize,
+        tableName: 'one_time_tokens',
+        underscored: true,
+        createdAt: 'created_at',
+        updatedAt: false,
+      },
     );
     return OneTimeToken;
   }

@@ -11,9 +11,23 @@ import {
   siteConfigSchema,
   userProfileSchema,
 } from './schemas';
+import {
+  connectedPartnerListSchema,
+  interactionDetailsSchema,
+  interactionLoginResponseSchema,
+  interactionRedirectSchema,
+  partnerLoginResponseSchema,
+  partnerProfileSchema,
+  revokedTokensSchema,
+  siteListSchema,
+  siteIconUploadSchema,
+  siteSchema,
+  tokenValidationSchema,
+  userTokenListSchema,
+} from './partner-schemas';
 
 /** Who may call it; for routed endpoints this is read from the route itself (see mounted-routes.ts). */
-export type Security = 'none' | 'user';
+export type Security = 'none' | 'user' | 'partner';
 
 export interface OperationResponse {
   description: string;
@@ -44,6 +58,21 @@ export const TAGS = [
   { name: 'Profile', description: "The signed-in user's own profile, photo and contact verification." },
   { name: 'Security', description: 'Passwords, password reset, active sessions and account deletion.' },
   { name: 'Newsletter', description: 'Double opt-in subscription to News & Insights.' },
+  {
+    name: 'Tokens',
+    description:
+      "The signed-in user's grants to partner sites (OAuth tokens) and the partners they are connected to.",
+  },
+  {
+    name: 'OAuth',
+    description:
+      'JSON steps of an OpenID Connect authorization request (sign-in and consent screens). The protocol endpoints themselves live under /oauth2 (see /oauth2/.well-known/openid-configuration).',
+  },
+  { name: 'Partners', description: 'Partner accounts: registration, sign-in, profile and token validation.' },
+  {
+    name: 'Sites',
+    description: "A partner's sites; each one is an OpenID Connect client from the moment it is created.",
+  },
   { name: 'Site', description: 'Public configuration and this API description.' },
   { name: 'Operations', description: 'Liveness, readiness and metrics for orchestrators and monitoring.' },
 ];
@@ -252,6 +281,218 @@ export const OPERATIONS: Operation[] = [
     security: 'none',
     limited: true,
     responses: { 200: ok('Unsubscribed', messageSchema) },
+  },
+  {
+    method: 'get',
+    path: api('/users/tokens'),
+    tag: 'Tokens',
+    summary: 'List your tokens',
+    description:
+      'Every grant you gave a partner site, active, expired or revoked (spec 01 §3 "Access token").',
+    security: 'user',
+    responses: { 200: ok('Tokens, newest first', userTokenListSchema) },
+  },
+  {
+    method: 'delete',
+    path: api('/users/tokens/:id'),
+    tag: 'Tokens',
+    summary: 'Revoke a token',
+    description: 'The site loses access at once: its access and refresh tokens stop working.',
+    security: 'user',
+    responses: { 204: ok('Revoked'), 404: ok('Not one of your tokens') },
+  },
+  {
+    method: 'get',
+    path: api('/users/connected-partners'),
+    tag: 'Tokens',
+    summary: 'List the partners you are connected to',
+    security: 'user',
+    responses: { 200: ok('Partners with at least one active token', connectedPartnerListSchema) },
+  },
+  {
+    method: 'delete',
+    path: api('/users/connected-partners/:id'),
+    tag: 'Tokens',
+    summary: 'Disconnect a partner',
+    description: "Revokes every active token of all the partner's sites.",
+    security: 'user',
+    responses: { 200: ok('Number of tokens revoked', revokedTokensSchema) },
+  },
+  {
+    method: 'get',
+    path: api('/oauth/interactions/:uid'),
+    tag: 'OAuth',
+    summary: 'Describe a pending sign-in or consent step',
+    description:
+      'Bound to the browser that started the authorization request by its interaction cookie; a uid from another browser or an expired one answers 404.',
+    security: 'none',
+    responses: {
+      200: ok('The site, the requested scopes and what you have proven', interactionDetailsSchema),
+    },
+  },
+  {
+    method: 'post',
+    path: api('/oauth/interactions/:uid/login'),
+    tag: 'OAuth',
+    summary: 'Sign in inside an authorization request',
+    description:
+      'With email and password (same checks and lockout as /users/login; the answer also carries a new session), or with an Attestly user bearer token and no body.',
+    security: 'none',
+    limited: true,
+    responses: {
+      200: ok(
+        'Where to continue, plus the new session when a password was used',
+        interactionLoginResponseSchema,
+      ),
+    },
+  },
+  {
+    method: 'post',
+    path: api('/oauth/interactions/:uid/consent'),
+    tag: 'OAuth',
+    summary: 'Grant the site the chosen scopes',
+    description: '`basic_info` must be among them. Consent is remembered per site and scope set.',
+    security: 'none',
+    responses: { 200: ok('Where to continue', interactionRedirectSchema) },
+  },
+  {
+    method: 'post',
+    path: api('/oauth/interactions/:uid/abort'),
+    tag: 'OAuth',
+    summary: 'Deny the request',
+    description: 'The site receives `access_denied` ("User denied the request").',
+    security: 'none',
+    responses: { 200: ok('Where to continue', interactionRedirectSchema) },
+  },
+  {
+    method: 'post',
+    path: api('/partners/register'),
+    tag: 'Partners',
+    summary: 'Create a partner account',
+    description:
+      'The answer is the same whether or not the address is already registered; its owner is told by mail.',
+    security: 'none',
+    limited: true,
+    responses: { 201: ok('Account created', messageSchema) },
+  },
+  {
+    method: 'post',
+    path: api('/partners/login'),
+    tag: 'Partners',
+    summary: 'Sign in as a partner',
+    description:
+      'Returns an opaque bearer token (prefix `atp_`). Repeated failures lock the account for a while; unknown addresses behave exactly alike.',
+    security: 'none',
+    limited: true,
+    responses: { 200: ok('Signed in', partnerLoginResponseSchema) },
+  },
+  {
+    method: 'post',
+    path: api('/partners/logout'),
+    tag: 'Partners',
+    summary: 'Sign out',
+    security: 'partner',
+    responses: { 204: ok('Session ended') },
+  },
+  {
+    method: 'get',
+    path: api('/partners/profile'),
+    tag: 'Partners',
+    summary: 'Read your partner profile',
+    security: 'partner',
+    responses: { 200: ok('Profile', partnerProfileSchema) },
+  },
+  {
+    method: 'put',
+    path: api('/partners/profile'),
+    tag: 'Partners',
+    summary: 'Update your partner profile',
+    security: 'partner',
+    responses: { 200: ok('Updated profile', partnerProfileSchema) },
+  },
+  {
+    method: 'post',
+    path: api('/partners/validate-token'),
+    tag: 'Partners',
+    summary: 'Check an access token',
+    description:
+      "RFC 7662 introspection semantics, for tokens of your own sites only: anyone else's token is reported as inactive.",
+    security: 'partner',
+    limited: true,
+    responses: { 200: ok('Whether the token is active and what it grants', tokenValidationSchema) },
+  },
+  {
+    method: 'get',
+    path: api('/partners/sites'),
+    tag: 'Sites',
+    summary: 'List your sites',
+    security: 'partner',
+    responses: { 200: ok('Sites', siteListSchema) },
+  },
+  {
+    method: 'post',
+    path: api('/partners/sites'),
+    tag: 'Sites',
+    summary: 'Create a site (an OpenID Connect client)',
+    description:
+      'Confidential sites get a `client_secret` in this answer only; it is stored as a keyed hash and cannot be shown again. Redirect URIs must be https except for localhost.',
+    security: 'partner',
+    responses: { 201: ok('Created site with its client credentials', siteSchema) },
+  },
+  {
+    method: 'get',
+    path: api('/partners/sites/:id'),
+    tag: 'Sites',
+    summary: 'Read one of your sites',
+    security: 'partner',
+    responses: { 200: ok('Site', siteSchema), 404: ok('Not one of your sites') },
+  },
+  {
+    method: 'put',
+    path: api('/partners/sites/:id'),
+    tag: 'Sites',
+    summary: 'Update one of your sites',
+    security: 'partner',
+    responses: { 200: ok('Updated site', siteSchema), 404: ok('Not one of your sites') },
+  },
+  {
+    method: 'delete',
+    path: api('/partners/sites/:id'),
+    tag: 'Sites',
+    summary: 'Delete one of your sites',
+    description: "Revokes every user's grant to the site.",
+    security: 'partner',
+    responses: { 204: ok('Deleted'), 404: ok('Not one of your sites') },
+  },
+  {
+    method: 'post',
+    path: api('/partners/sites/:id/client-secret'),
+    tag: 'Sites',
+    summary: 'Rotate the client secret',
+    description: 'The old secret stops working at once; the new one is in this answer only.',
+    security: 'partner',
+    responses: { 200: ok('Site with its new client_secret', siteSchema), 404: ok('Not one of your sites') },
+  },
+  {
+    method: 'post',
+    path: api('/partners/sites/:id/icon'),
+    tag: 'Sites',
+    summary: 'Upload a site icon',
+    description:
+      'Multipart field `icon`: a PNG, JPG, GIF or WebP of at most 1 MB (the content is sniffed, not trusted).',
+    security: 'partner',
+    body: siteIconUploadSchema,
+    multipart: true,
+    responses: { 200: ok('Site with its icon_url', siteSchema), 404: ok('Not one of your sites') },
+  },
+  {
+    method: 'get',
+    path: api('/media/site-icons/:key'),
+    tag: 'Sites',
+    summary: 'Fetch a site icon',
+    description: 'Public, so that consent screens can show it with an <img>.',
+    security: 'none',
+    responses: { 200: { description: 'The image', contentType: 'image/*' } },
   },
   {
     method: 'get',

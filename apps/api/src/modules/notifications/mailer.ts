@@ -20,7 +20,10 @@ export interface Mailer {
  * With `ATTESTLY_SMTP_URL` mail goes to that SMTP server. Without it, each message is written as an RFC 5322
  * `.eml` file to `<data dir>/outbox/`, where an operator can read it (any mail client opens .eml files).
  */
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, logger: Logger): Mailer {
+export function createMailer(
+  config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>,
+  logger: Logger,
+): Mailer {
   if (config.smtpUrl) {
     const transport = nodemailer.createTransport(config.smtpUrl);
     return {
@@ -38,7 +41,10 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
     async send(message) {
       const info = await transport.sendMail({ from: config.mailFrom, ...message });
       await mkdir(outbox, { recursive: true, mode: 0o700 });
-      const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^a-z0-9]/gi, '')}.eml`);
+      const file = path.join(
+        outbox,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^a-z0-9]/gi, '')}.eml`,
+      );
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
       logger.info({ to: message.to, subject: message.subject, file }, 'mail written to outbox');
     },

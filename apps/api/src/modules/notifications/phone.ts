@@ -14,7 +14,10 @@ export function createLogPhoneNotifier(logger: Logger): PhoneNotifier {
   return {
     transport: 'log',
     async sendCode(phone, code) {
-      logger.warn({ phone, code, notifier: 'log' }, 'phone verification code (log notifier: no SMS gateway configured)');
+      logger.warn(
+        { phone, code, notifier: 'log' },
+        'phone verification code (log notifier: no SMS gateway configured)',
+      );
     },
   };
 }

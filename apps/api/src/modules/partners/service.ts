@@ -10,7 +10,7 @@ import type { RateLimiter, RateLimitRule } from '../rate-limit/service';
 import type { RequestOrigin, SessionService } from '../sessions/service';
 import { INVALID_CREDENTIALS, LOCKED_OUT, LOCKOUT_MS, MAX_FAILED_LOGINS } from '../users/service';
 
-/** Same failure budget for unknown addresses as for real accounts, so a 429 reveals nothing (as for users). */
+/** Lockout for unknown addresses, mirroring a real account's (as LOGIN_FAILURES_BY_EMAIL does for users). */
 const PARTNER_LOGIN_FAILURES_BY_EMAIL: RateLimitRule = {
   name: 'partner-login-fail:email',
   limit: MAX_FAILED_LOGINS,
@@ -86,10 +86,12 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
     const now = clock.now();
     const partner = await Partner.findOne({ where: { email: body.email } });
     if (!partner) {
-      const budget = await limiter.peek(PARTNER_LOGIN_FAILURES_BY_EMAIL, body.email);
+      // Same work, answers and lockout as a real account below (five failures, then a 15-minute 429 with the same
+      // Retry-After), counted in the database like the users' sign-in, so nothing tells which addresses exist.
       await verifyPassword(body.password, await decoyHash(config.passwordCost));
-      if (!budget.allowed) throw tooManyRequests(LOCKED_OUT, budget.retryAfterSeconds);
-      await limiter.hit(PARTNER_LOGIN_FAILURES_BY_EMAIL, body.email);
+      const lockedFor = await limiter.lockout.lockedFor(PARTNER_LOGIN_FAILURES_BY_EMAIL, body.email);
+      if (lockedFor > 0) throw tooManyRequests(LOCKED_OUT, lockedFor);
+      const locked = await limiter.lockout.fail(PARTNER_LOGIN_FAILURES_BY_EMAIL, body.email);
       await audit.recordSafely({
         event: 'partner.login_failed',
         severity: 'warning',
@@ -97,6 +99,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
         userAgent: origin.userAgent,
         details: { reason: 'unknown_email' },
       });
+      if (locked > 0) throw tooManyRequests(LOCKED_OUT, locked);
       throw new AppError(401, 'auth.invalid_credentials', INVALID_CREDENTIALS);
     }
     const passwordOk = await verifyPassword(body.password, partner.password_hash);
