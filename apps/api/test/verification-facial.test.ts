@@ -227,13 +227,16 @@ describe.skipIf(!haveFaceFixtures)('age verification by camera: bad input', () =
   it('answers 503 with Retry-After when the engine queue is full', async () => {
     const video = stillVideo(fixture(ADULT_MALE_40S), 3, 10);
     // One running and two waiting fill the single worker's queue (maxQueue 2) for a few seconds.
-    const filling = [engine.analyzeVideo(video), engine.analyzeVideo(video), engine.analyzeVideo(video)];
+    // Handlers are attached at once: with the queue full, a filler may itself be refused before the request below.
+    const filling = [engine.analyzeVideo(video), engine.analyzeVideo(video), engine.analyzeVideo(video)].map(
+      (analysis) => analysis.catch((error: unknown) => error),
+    );
     try {
       const response = await verifyAge(t, token, fixture(ADULT_MALE_40S), 'image').expect(503);
       expect(response.body.code).toBe('verification.busy');
       expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     } finally {
-      await Promise.allSettled(filling);
+      await Promise.all(filling);
     }
     expect(engine.status().queued).toBe(0);
   }, 60_000);
