@@ -12,7 +12,8 @@ import { createTestApp, signUp, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ env: { ATTESTLY_SUPPORT_EMAIL: 'help@verify.example.org' } });
+  // With the OpenID Connect provider, as the server always runs: the OAuth interaction routes exist only then.
+  t = await createTestApp({ env: { ATTESTLY_SUPPORT_EMAIL: 'help@verify.example.org' }, withOidc: true });
 });
 afterAll(async () => {
   await t.close();
@@ -23,7 +24,7 @@ describe('OpenAPI document', () => {
     const response = await t.request.get('/api/v1/openapi.json').expect(200);
     expect(response.headers['content-type']).toMatch(/application\/json/);
     expect(response.body.openapi).toBe('3.1.0');
-    expect(response.body.servers).toEqual([{ url: 'http://attestly.test' }]);
+    expect(response.body.servers).toEqual([{ url: t.config.publicUrl }]);
     expect(response.body.tags.map((tag: { name: string }) => tag.name)).toContain('Accounts');
     expect(response.body.components.securitySchemes.bearerAuth).toMatchObject({
       type: 'http',

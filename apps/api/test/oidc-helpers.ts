@@ -5,7 +5,10 @@ import type { TestApp } from './helpers';
 import { signUp } from './helpers';
 
 /** A partner account, signed in. */
-export async function registerPartner(t: TestApp, overrides: { email?: string; company_name?: string } = {}) {
+export async function registerPartner(
+  t: Pick<TestApp, 'request'>,
+  overrides: { email?: string; company_name?: string } = {},
+) {
   const email = overrides.email ?? `partner-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'partner password 1';
   // A distinct client address per partner, as signUp does: per-IP sign-up limits would otherwise count the whole file.
@@ -37,7 +40,7 @@ export interface CreatedSite {
 }
 
 export async function createSite(
-  t: TestApp,
+  t: Pick<TestApp, 'request'>,
   partnerToken: string,
   body: Partial<{
     site_name: string;
@@ -120,7 +123,7 @@ export interface UiOptions {
  * through the JSON interaction API, and returns the final redirect to the client (the callback URL).
  */
 export async function authorizeInBrowser(
-  t: TestApp,
+  t: Pick<TestApp, 'baseUrl'>,
   browser: Browser,
   authorizationUrl: string,
   options: UiOptions = {},
@@ -174,7 +177,10 @@ export function pkce() {
 }
 
 /** openid-client configured for a site, against the real server over HTTP. */
-export async function relyingParty(t: TestApp, site: CreatedSite): Promise<client.Configuration> {
+export async function relyingParty(
+  t: Pick<TestApp, 'baseUrl'>,
+  site: CreatedSite,
+): Promise<client.Configuration> {
   const auth = site.client_secret ? client.ClientSecretBasic(site.client_secret) : client.None();
   return client.discovery(new URL(`${t.baseUrl}/oauth2`), site.client_id, undefined, auth, {
     execute: [client.allowInsecureRequests],

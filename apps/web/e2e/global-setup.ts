@@ -10,6 +10,7 @@ import { createApp } from '../../api/src/app';
 import { bootstrap } from '../../api/src/bootstrap';
 import { loadConfig } from '../../api/src/config';
 import { createLogger } from '../../api/src/logger';
+import { createOidc } from '../../api/src/oidc';
 import { startSmtpCapture } from '../../api/test/helpers';
 import { CHROMIUM } from './chromium';
 
@@ -84,7 +85,9 @@ export default async function setup(project: TestProject) {
     LOG_LEVEL: 'error',
   });
   const deps = await bootstrap(config, createLogger(config));
-  const { app } = createApp(deps);
+  // The OpenID Connect provider, as the server always mounts it (oidc-flow.e2e.test.ts drives it from a partner page).
+  const oidc = await createOidc(deps, { keyCheckIntervalMs: 0 });
+  const { app } = createApp(deps, { oidc });
   const server: Server = app.listen(port, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
 
@@ -98,6 +101,7 @@ export default async function setup(project: TestProject) {
   project.provide('mailUrl', `http://127.0.0.1:${(mailServer.address() as AddressInfo).port}/`);
 
   return async () => {
+    oidc.close();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await new Promise<void>((resolve) => mailServer.close(() => resolve()));

@@ -3,6 +3,7 @@ import { SCOPES, scopeAgeThreshold, type Scope } from '@attestly/contracts';
 import type { Deps } from '../deps';
 import type { User } from '../db/models';
 import { deriveKey, hmacSha256 } from '../lib/crypto';
+import { fromRow } from '../db/read-pool';
 
 /**
  * Scope → claims (DESIGN.md §4). Minimal disclosure: a partner learns yes/no answers about what the user proved,
@@ -92,7 +93,11 @@ export function pairwiseSubject(masterKey: Buffer, partnerId: string, userId: st
 export function createFindAccount(deps: Pick<Deps, 'db' | 'clock'>): FindAccount {
   const { User } = deps.db.models;
   return async (_ctx, sub): Promise<Account | undefined> => {
-    const user = await User.findByPk(sub);
+    // A plain SELECT (db.read) rather than User.findByPk: this runs on every userinfo and token request.
+    const [row] = await deps.db.read<Record<string, unknown>>('SELECT * FROM users WHERE id = :id', {
+      id: sub,
+    });
+    const user = row ? fromRow<User>(User, row) : null;
     if (!user || !user.is_active || user.deleted_at) return undefined;
     return {
       accountId: user.id,

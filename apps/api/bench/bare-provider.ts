@@ -1,0 +1,65 @@
+/**
+ * The baseline for oidc-bench.ts: a bare oidc-provider with its in-memory adapter and development interactions,
+ * configured like ours where it matters for the measured paths (PKCE S256 required, opaque access tokens,
+ * introspection and userinfo on, the same scopes and claims). Started as its own process, like our server.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider from 'oidc-provider';
+import { BARE_CLIENT } from './bare-provider-client';
+
+const server = createServer();
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  const issuer = `http://127.0.0.1:${port}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: BARE_CLIENT.client_id,
+        client_secret: BARE_CLIENT.client_secret,
+        redirect_uris: [BARE_CLIENT.redirect_uri],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope: 'openid offline_access basic_info AGE_18',
+      },
+    ],
+    scopes: ['openid', 'offline_access', 'basic_info', 'AGE_18'],
+    claims: {
+      basic_info: ['email', 'email_verified', 'name'],
+      AGE_18: ['age_verified', 'age_threshold', 'age_over_18', 'verification_timestamp'],
+    },
+    findAccount: async (_ctx, sub) => ({
+      accountId: sub,
+      claims: () => ({
+        sub,
+        email: `${sub}@bench.example`,
+        email_verified: true,
+        name: 'Bench User',
+        age_verified: true,
+        age_threshold: 18,
+        age_over_18: true,
+        verification_timestamp: null,
+      }),
+    }),
+    pkce: { required: () => true },
+    routes: {
+      authorization: '/authorize',
+      token: '/token',
+      userinfo: '/userinfo',
+      introspection: '/introspect',
+      revocation: '/revoke',
+      jwks: '/jwks',
+    },
+    features: {
+      devInteractions: { enabled: true },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+    },
+    cookies: { keys: ['bench-cookie-key-0123456789abcdef'] },
+  });
+  // The harness finds every endpoint through discovery, so the provider stays at the root here.
+  server.on('request', provider.callback());
+  console.log(JSON.stringify({ port, msg: 'bare oidc-provider listening' }));
+});

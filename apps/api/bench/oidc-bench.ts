@@ -1,0 +1,425 @@
+/**
+ * OpenID Connect benchmark (issue 4 "Performance"): complete authorization-code + PKCE flows per second with 16
+ * concurrent clients (each keeps its provider session, and consent is remembered, so a flow is authorize →
+ * redirect with a code → token exchange with the verifier), then userinfo and introspection requests per second.
+ * The same harness runs against our server (its own process, fresh SQLite database) and against a bare
+ * oidc-provider with its in-memory adapter and development interactions (bare-provider.ts), and prints the
+ * ratios. Targets: full flows ≥ 60 % of bare on SQLite; userinfo ≥ 2,000 req/s.
+ *
+ * Run alone: `npx tsx apps/api/bench/oidc-bench.ts`; `npm run bench` imports `runOidcBench`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { build } from 'esbuild';
+import { BARE_CLIENT } from './bare-provider-client';
+
+const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+const builtServer = path.join(root, 'apps/api/dist/server.js');
+const builtBare = path.join(root, 'apps/api/dist/bench/bare-provider.mjs');
+
+/**
+ * Both sides run as plain JavaScript, as in production: our server from the build (`npm run build`), the bare
+ * provider compiled here next to it. (Under tsx every Error captures a source-mapped stack, which would tax
+ * whichever side throws or logs more.) Without a build ours falls back to tsx, and says so.
+ */
+async function commands(): Promise<{ ours: string[]; bare: string[] }> {
+  await build({
+    entryPoints: [path.join(root, 'apps/api/bench/bare-provider.ts')],
+    outfile: builtBare,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  if (!existsSync(builtServer)) {
+    console.warn('oidc-bench: no apps/api/dist/server.js (npm run build); running our server under tsx');
+    return { ours: [tsx, path.join(root, 'apps/api/src/server.ts')], bare: [process.execPath, builtBare] };
+  }
+  return { ours: [process.execPath, builtServer], bare: [process.execPath, builtBare] };
+}
+
+const CLIENTS = 16;
+const FLOW_SECONDS = Number(process.env.OIDC_BENCH_FLOW_SECONDS ?? 8);
+const LOAD_SECONDS = Number(process.env.OIDC_BENCH_LOAD_SECONDS ?? 5);
+const SCOPE = 'openid basic_info AGE_18';
+
+interface Endpoints {
+  authorization_endpoint: string;
+  token_endpoint: string;
+  userinfo_endpoint: string;
+  introspection_endpoint: string;
+}
+
+interface Target {
+  name: string;
+  issuer: string;
+  client: { client_id: string; client_secret: string; redirect_uri: string };
+  /** Answers one interaction (sign-in or consent) at `location`; returns where the browser goes next. */
+  interact(jar: Jar, location: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** A cookie jar by name (all these flows need) with manual redirects, as a browser would follow them. */
+class Jar {
+  cookies = new Map<string, string>();
+
+  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size) headers.set('Cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const index = pair.indexOf('=');
+      const name = pair.slice(0, index).trim();
+      const value = pair.slice(index + 1).trim();
+      if (!value || attributes.some((a) => /expires=Thu, 01 Jan 1970/i.test(a))) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** Starts a child process and resolves with its port once its log line says it listens. */
+function startProcess(
+  command: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; port: number }> {
+  const [executable = process.execPath, ...args] = command;
+  const child = spawn(executable, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  // Keep draining both streams for the whole run: a full pipe would block the server's logger.
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (output.length < 100_000) output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (output.length < 100_000) output += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`did not start:\n${output}`)), 120_000);
+    const poll = setInterval(() => {
+      const match = ready.exec(output);
+      if (match) {
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolve({ child, port: Number(match[1]) });
+      }
+    }, 50);
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+const stopProcess = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+async function postJson(url: string, body: unknown, jar?: Jar, bearer?: string) {
+  const init: RequestInit = {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+    },
+    body: JSON.stringify(body),
+  };
+  const response = jar ? await jar.fetch(url, init) : await fetch(url, init);
+  const json = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+  if (response.status >= 300) throw new Error(`${url}: ${response.status} ${JSON.stringify(json)}`);
+  return json ?? {};
+}
+
+/** Our server on a fresh SQLite database, with a partner, a confidential site and a user. */
+async function startOurs(command: string[]): Promise<Target> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'attestly-oidc-bench-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const { child } = await startProcess(
+    command,
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ATTESTLY_DATA_DIR: dataDir,
+      ATTESTLY_PUBLIC_URL: base,
+      ATTESTLY_VISION: 'false',
+      ATTESTLY_PASSWORD_COST: '12',
+      DATABASE_URL: '',
+      NODE_ENV: 'production',
+    },
+    /"port":(\d+)[^\n]*Attestly listening/,
+  );
+  const partner = { email: 'bench-partner@example.com', password: 'bench partner password' };
+  await postJson(`${base}/api/v1/partners/register`, {
+    ...partner,
+    company_name: 'Bench Co',
+    business_type: 'Gaming',
+  });
+  const login = await postJson(`${base}/api/v1/partners/login`, partner);
+  const redirectUri = 'https://rp.bench.example/callback';
+  const site = await postJson(
+    `${base}/api/v1/partners/sites`,
+    {
+      site_name: 'Bench Site',
+      domain: 'rp.bench.example',
+      redirect_uris: [redirectUri],
+      allowed_scopes: ['basic_info', 'AGE_18'],
+    },
+    undefined,
+    String(login.access_token),
+  );
+  const user = { full_name: 'Bench User', email: 'bench-user@example.com', password: 'bench user password' };
+  await postJson(`${base}/api/v1/users/register`, user);
+  return {
+    name: 'ours',
+    issuer: `${base}/oauth2`,
+    client: {
+      client_id: String(site.client_id),
+      client_secret: String(site.client_secret),
+      redirect_uri: redirectUri,
+    },
+    async interact(jar, location) {
+      const url = new URL(location);
+      const uid = url.searchParams.get('uid') as string;
+      const api = `${base}/api/v1/oauth/interactions/${uid}`;
+      const answer =
+        url.pathname === '/oauth/login'
+          ? await postJson(`${api}/login`, { email: user.email, password: user.password }, jar)
+          : await postJson(`${api}/consent`, { scopes: ['basic_info', 'AGE_18'] }, jar);
+      return String(answer.redirect_to);
+    },
+    async stop() {
+      await stopProcess(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The bare provider: dev interactions, answered with their own form posts. */
+async function startBare(command: string[]): Promise<Target> {
+  const { child, port } = await startProcess(
+    command,
+    { NODE_ENV: 'production' },
+    /"port":(\d+)[^\n]*bare oidc-provider listening/,
+  );
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    name: 'bare',
+    issuer: base,
+    client: BARE_CLIENT,
+    async interact(jar, location) {
+      const page = await jar.fetch(location);
+      const html = await page.text();
+      const prompt =
+        /name="prompt" value="(\w+)"/.exec(html)?.[1] ??
+        (html.includes('name="login"') ? 'login' : 'consent');
+      const form = new URLSearchParams(
+        prompt === 'login' ? { prompt, login: 'bench-user', password: 'x' } : { prompt },
+      );
+      const response = await jar.fetch(location, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form.toString(),
+      });
+      const next = response.headers.get('location');
+      if (!next) throw new Error(`bare ${prompt}: ${response.status} ${await response.text()}`);
+      return new URL(next, location).href;
+    },
+    stop: () => stopProcess(child),
+  };
+}
+
+async function discover(target: Target): Promise<Endpoints> {
+  const response = await fetch(`${target.issuer}/.well-known/openid-configuration`);
+  return (await response.json()) as Endpoints;
+}
+
+const basic = (client: Target['client']) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`;
+
+/**
+ * One complete flow for a client whose session and consent exist: authorize (PKCE S256, state) → the provider's
+ * redirects → code at the redirect URI → token exchange. Interactions are answered when they come up (first flow).
+ */
+async function flow(target: Target, endpoints: Endpoints, jar: Jar): Promise<{ access_token: string }> {
+  const verifier = randomBytes(32).toString('base64url');
+  const state = randomBytes(16).toString('base64url');
+  const params = new URLSearchParams({
+    client_id: target.client.client_id,
+    response_type: 'code',
+    redirect_uri: target.client.redirect_uri,
+    scope: SCOPE,
+    state,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  });
+  let location = `${endpoints.authorization_endpoint}?${params}`;
+  for (let hop = 0; !location.startsWith(target.client.redirect_uri); hop += 1) {
+    if (hop > 10) throw new Error(`${target.name}: too many redirects`);
+    const url = new URL(location);
+    if (url.pathname.startsWith('/oauth/') || url.pathname.startsWith('/interaction/')) {
+      location = await target.interact(jar, location);
+      continue;
+    }
+    const response = await jar.fetch(location);
+    await response.arrayBuffer();
+    const next = response.headers.get('location');
+    if (!next) throw new Error(`${target.name}: no redirect from ${location} (${response.status})`);
+    location = new URL(next, location).href;
+  }
+  const callback = new URL(location);
+  const code = callback.searchParams.get('code');
+  if (!code || callback.searchParams.get('state') !== state)
+    throw new Error(`${target.name}: bad callback ${location}`);
+  const response = await fetch(endpoints.token_endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(target.client) },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: target.client.redirect_uri,
+      code_verifier: verifier,
+    }).toString(),
+  });
+  const tokens = (await response.json()) as { access_token?: string };
+  if (response.status !== 200 || !tokens.access_token)
+    throw new Error(`${target.name}: token ${response.status}`);
+  return { access_token: tokens.access_token };
+}
+
+function cannon(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+async function measure(target: Target) {
+  const endpoints = await discover(target);
+  const jars = Array.from({ length: CLIENTS }, () => new Jar());
+  // Setup, not measured: each client signs in once and (the first) consents; later flows reuse both.
+  let token = '';
+  for (const jar of jars) token = (await flow(target, endpoints, jar)).access_token;
+  for (const jar of jars) await flow(target, endpoints, jar);
+
+  let flows = 0;
+  let errors = 0;
+  const deadline = performance.now() + FLOW_SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    jars.map(async (jar) => {
+      while (performance.now() < deadline) {
+        try {
+          await flow(target, endpoints, jar);
+          flows += 1;
+        } catch {
+          errors += 1;
+        }
+      }
+    }),
+  );
+  const flowSeconds = (performance.now() - started) / 1000;
+
+  // A fresh token for the loads: the bare provider's memory adapter is an LRU of 1,000 entries, which the flows
+  // above have long cycled through. Each load must measure successful answers: check one first.
+  token = (await flow(target, endpoints, jars[0] as Jar)).access_token;
+  const probe = await fetch(endpoints.userinfo_endpoint, { headers: { authorization: `Bearer ${token}` } });
+  if (probe.status !== 200) throw new Error(`${target.name} userinfo: ${probe.status} ${await probe.text()}`);
+  const userinfo = await cannon({
+    url: endpoints.userinfo_endpoint,
+    connections: CLIENTS,
+    duration: LOAD_SECONDS,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const introspection = await cannon({
+    url: endpoints.introspection_endpoint,
+    method: 'POST',
+    connections: CLIENTS,
+    duration: LOAD_SECONDS,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(target.client) },
+    body: new URLSearchParams({ token }).toString(),
+  });
+  return {
+    flows_per_s: Math.round((flows / flowSeconds) * 10) / 10,
+    flow_errors: errors,
+    userinfo_rps: Math.round(userinfo.requests.average),
+    userinfo_p99_ms: userinfo.latency.p99,
+    userinfo_non2xx: userinfo.non2xx,
+    introspect_rps: Math.round(introspection.requests.average),
+    introspect_p99_ms: introspection.latency.p99,
+    introspect_non2xx: introspection.non2xx,
+  };
+}
+
+const ratio = (ours: number, bare: number) => (bare > 0 ? Math.round((ours / bare) * 100) / 100 : 0);
+
+export async function runOidcBench(): Promise<Record<string, number>> {
+  const results: Record<string, Awaited<ReturnType<typeof measure>>> = {};
+  // One after the other, so that the two never compete for the two cores.
+  const command = await commands();
+  const starts = [() => startOurs(command.ours), () => startBare(command.bare)];
+  for (const start of starts) {
+    const target = await start();
+    try {
+      results[target.name] = await measure(target);
+    } finally {
+      await target.stop();
+    }
+  }
+  const ours = results.ours as Awaited<ReturnType<typeof measure>>;
+  const bare = results.bare as Awaited<ReturnType<typeof measure>>;
+  const figures: Record<string, number> = {
+    ...Object.fromEntries(Object.entries(ours).map(([key, value]) => [`ours_${key}`, value])),
+    ...Object.fromEntries(Object.entries(bare).map(([key, value]) => [`bare_${key}`, value])),
+    flows_ratio: ratio(ours.flows_per_s, bare.flows_per_s),
+    userinfo_ratio: ratio(ours.userinfo_rps, bare.userinfo_rps),
+    introspect_ratio: ratio(ours.introspect_rps, bare.introspect_rps),
+    flows_target_met: ours.flows_per_s >= 0.6 * bare.flows_per_s ? 1 : 0,
+    userinfo_target_met: ours.userinfo_rps >= 2000 ? 1 : 0,
+  };
+  console.log(
+    `OIDC ours/bare: flows ${figures.flows_ratio} (target ≥ 0.6), userinfo ${figures.userinfo_ratio}, ` +
+      `introspection ${figures.introspect_ratio}; userinfo ${ours.userinfo_rps} req/s (target ≥ 2000)`,
+  );
+  return figures;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runOidcBench()
+    .then((figures) =>
+      console.table(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, { value: v }]))),
+    )
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
