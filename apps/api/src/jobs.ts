@@ -2,10 +2,13 @@ import { Op } from 'sequelize';
 import type { Logger } from 'pino';
 import type { AppServices } from './services';
 import { purgeExpiredPayloads } from './oidc/adapter';
+import { MEDIA_PURGE_INTERVAL_MS } from './modules/verification/service';
 
 export interface Job {
   name: string;
   everyMs: number;
+  /** Also run once as soon as the jobs start, not only after the first interval. */
+  atStart?: boolean;
   run(): Promise<unknown>;
 }
 
@@ -31,18 +34,30 @@ export function maintenanceJobs(services: AppServices): Job[] {
     },
     // Expired codes, tokens, sessions and interactions of the OpenID Connect provider (the adapter already hides them).
     { name: 'purge-oidc-payloads', everyMs: HOUR, run: () => purgeExpiredPayloads({ db }) },
+    // Verification media kept for review (DESIGN.md §5): deleted once decided or past the retention limit. Run at
+    // start too, so a server that restarts more often than the interval still purges.
+    {
+      name: 'purge-verification-media',
+      everyMs: MEDIA_PURGE_INTERVAL_MS,
+      atStart: true,
+      run: () => services.verifications.purgeMedia(),
+    },
   ];
 }
 
-/** Runs each job on its interval (first run after one interval), logging failures; returns a stop function. */
+/**
+ * Runs each job on its interval (first run after one interval, or at once with `atStart`), logging failures;
+ * returns a stop function.
+ */
 export function startJobs(jobs: Job[], logger: Logger): () => void {
+  const runOnce = (job: Job) =>
+    job.run().then(
+      (result) => logger.debug({ job: job.name, result }, 'job done'),
+      (error: unknown) => logger.error({ err: error, job: job.name }, 'job failed'),
+    );
   const timers = jobs.map((job) => {
-    const timer = setInterval(() => {
-      job.run().then(
-        (result) => logger.debug({ job: job.name, result }, 'job done'),
-        (error: unknown) => logger.error({ err: error, job: job.name }, 'job failed'),
-      );
-    }, job.everyMs);
+    if (job.atStart) void runOnce(job);
+    const timer = setInterval(() => void runOnce(job), job.everyMs);
     timer.unref();
     return timer;
   });

@@ -6,7 +6,7 @@ import { bootstrap } from './bootstrap';
 import { createApp } from './app';
 import { maintenanceJobs, startJobs } from './jobs';
 import { createOidc } from './oidc';
-import { MEDIA_PURGE_INTERVAL_MS, startVisionEngine } from './modules/verification/engine';
+import { startVisionEngine } from './modules/verification/engine';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -28,14 +28,8 @@ async function main(): Promise<void> {
   // Before the app: the provider's signing keys come from (and on first start are created in) the database.
   const oidc = await createOidc(deps);
   const { app, services } = createApp(deps, { vision, oidc });
+  // Housekeeping, the verification media purge included (jobs.ts).
   const stopJobs = startJobs(maintenanceJobs(services), logger);
-  const purgeMedia = () =>
-    void services.verifications
-      .purgeMedia()
-      .catch((error: unknown) => logger.error({ err: error }, 'media purge failed'));
-  purgeMedia();
-  const purgeTimer = setInterval(purgeMedia, MEDIA_PURGE_INTERVAL_MS);
-  purgeTimer.unref();
   const server: Server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -82,7 +76,6 @@ async function main(): Promise<void> {
     server.closeAllConnections();
     // Mail and audit work queued after responses (see users.whenIdle) still needs the database.
     await Promise.race([services.users.whenIdle(), sleep(Math.max(0, deadline - Date.now()))]);
-    clearInterval(purgeTimer);
     await vision
       ?.close()
       .catch((error: unknown) => logger.warn({ err: error }, 'vision engine did not close cleanly'));

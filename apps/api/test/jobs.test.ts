@@ -51,7 +51,9 @@ describe('maintenance jobs', () => {
     await t.services.limiter.hit(rule, 'new');
     await job('purge-rate-limit-windows').run();
     const [rows] = await t.db.sequelize.query("SELECT key FROM rate_limits WHERE key LIKE 'test-rule:%'");
-    expect((rows as Array<{ key: string }>).map((row) => row.key)).toEqual([rateLimitKey('test-rule', 'new')]);
+    expect((rows as Array<{ key: string }>).map((row) => row.key)).toEqual([
+      rateLimitKey('test-rule', 'new'),
+    ]);
   });
 
   it('purge OIDC payloads that expired over an hour ago and keep live, recent and unexpiring ones', async () => {

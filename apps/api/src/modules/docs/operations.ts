@@ -1,7 +1,8 @@
 import type * as v from 'valibot';
-import { API_BASE_PATH } from '@attestly/contracts';
+import { API_BASE_PATH, cardBody } from '@attestly/contracts';
 import {
   emailVerifiedSchema,
+  errorEnvelopeSchema,
   healthSchema,
   loginResponseSchema,
   messageSchema,
@@ -25,6 +26,16 @@ import {
   tokenValidationSchema,
   userTokenListSchema,
 } from './partner-schemas';
+import {
+  ageVerificationResultSchema,
+  ageVerificationUploadSchema,
+  documentAnswerSchema,
+  documentUploadSchema,
+  verificationAnswerSchema,
+  verificationListSchema,
+  verificationStatusSchema,
+  verificationSummarySchema,
+} from './verification-schemas';
 
 /** Who may call it; for routed endpoints this is read from the route itself (see mounted-routes.ts). */
 export type Security = 'none' | 'user' | 'partner';
@@ -72,6 +83,11 @@ export const TAGS = [
   {
     name: 'Sites',
     description: "A partner's sites; each one is an OpenID Connect client from the moment it is created.",
+  },
+  {
+    name: 'Verification',
+    description:
+      'Proving age, location and identity on this server: camera (photo or 5-second video), identity document, payment card (format check) and connection location. Media is analysed on the box and deleted unless a reviewer must see it.',
   },
   { name: 'Site', description: 'Public configuration and this API description.' },
   { name: 'Operations', description: 'Liveness, readiness and metrics for orchestrators and monitoring.' },
@@ -493,6 +509,121 @@ export const OPERATIONS: Operation[] = [
     description: 'Public, so that consent screens can show it with an <img>.',
     security: 'none',
     responses: { 200: { description: 'The image', contentType: 'image/*' } },
+  },
+  {
+    method: 'post',
+    path: api('/age-verification/verify-age'),
+    tag: 'Verification',
+    summary: 'Verify your age with a photo or a 5-second video',
+    description:
+      'Multipart fields `media_file` and `media_type` (spec 01 §7 "Age verification by camera"). The face must clear a calibrated cut-off for the threshold (default 18); a video must also pass the active liveness challenge (a head turn and a blink). A single photo cannot show that a live person is present, so unless the operator allows it (`ATTESTLY_PHOTO_CAN_APPROVE`) a photo is rejected with a message pointing to video or document. Without a token the answer is 401 "Please log in to verify your age". The media is never stored.',
+    security: 'user',
+    body: ageVerificationUploadSchema,
+    multipart: true,
+    limited: true,
+    responses: {
+      200: ok(
+        'The decision, approved or rejected, with the estimate and the liveness fields',
+        ageVerificationResultSchema,
+      ),
+      422: ok(
+        'Missing or unreadable file, no face, several faces, or a video over 5 seconds; `detail` says what to do',
+        errorEnvelopeSchema,
+      ),
+      503: ok(
+        'The vision engine is starting, busy or turned off; retry after the Retry-After header',
+        errorEnvelopeSchema,
+      ),
+    },
+  },
+  {
+    method: 'post',
+    path: api('/users/verify/document'),
+    tag: 'Verification',
+    summary: 'Verify your age or identity with a passport or ID card',
+    description:
+      'Multipart fields `file` and `document_type`. The ICAO 9303 machine-readable zone is read on the box; check digits, expiry and age are checked. A clean read is decided at once and the image deleted; an unclear read, or `verification_type=identity`, waits for a reviewer (status `pending`, `needs_manual_review`) and only then is the image kept, encrypted, until the review or the retention limit. Authenticity features are not checked (`authentic` is null).',
+    security: 'user',
+    body: documentUploadSchema,
+    multipart: true,
+    limited: true,
+    responses: {
+      201: ok('The decision and the document analysis', documentAnswerSchema),
+      422: ok('No file, or an invalid field', errorEnvelopeSchema),
+      503: ok(
+        'The document reader is starting, busy or turned off; retry after the Retry-After header',
+        errorEnvelopeSchema,
+      ),
+    },
+  },
+  {
+    method: 'post',
+    path: api('/users/verify/credit-card'),
+    tag: 'Verification',
+    summary: 'Check a payment card (format only)',
+    description:
+      'Luhn checksum, brand, expiry (this year to 10 years ahead) and security-code format. No card issuer is asked, so nothing is proven: the verification stays `pending` and grants no fact. The card number and CVV are never stored or logged; only the brand, the last four digits and a keyed fingerprint are kept.',
+    security: 'user',
+    body: cardBody,
+    limited: true,
+    responses: {
+      201: ok('Recorded as pending, format-checked only', verificationAnswerSchema),
+      422: ok('Invalid fields: `errors` lists every problem', errorEnvelopeSchema),
+    },
+  },
+  {
+    method: 'post',
+    path: api('/users/verify/location'),
+    tag: 'Verification',
+    summary: 'Verify your location from your connection',
+    description:
+      'The address the request comes from is looked up in an on-box geolocation database (GeoLite2 City by MaxMind, CC BY-SA 4.0, packaged by ip-location-db) and compared with the country and state on your profile. Private and non-routable addresses cannot be located.',
+    security: 'user',
+    limited: true,
+    responses: {
+      201: ok('The decision with the located country and region', verificationAnswerSchema),
+      422: ok('No country on your profile to compare with', errorEnvelopeSchema),
+    },
+  },
+  {
+    method: 'post',
+    path: api('/users/verify'),
+    tag: 'Verification',
+    summary: 'Verify by method',
+    description:
+      '`method` is `credit_card` (with the card fields of /users/verify/credit-card) or `ip_geolocation`/`location`. Uploads cannot travel as JSON: `document` and `facial_recognition` answer 422 naming the multipart route to use.',
+    security: 'user',
+    limited: true,
+    responses: { 201: ok('The decision', verificationAnswerSchema) },
+  },
+  {
+    method: 'get',
+    path: api('/users/verification-status'),
+    tag: 'Verification',
+    summary: 'What you have proven',
+    description:
+      'Age (with the minimum age proven), location and identity, each with when it was proven and until when it is valid; the overall state (spec 01 §4) and your 10 most recent verifications.',
+    security: 'user',
+    responses: { 200: ok('Your verification status', verificationStatusSchema) },
+  },
+  {
+    method: 'get',
+    path: api('/users/verifications'),
+    tag: 'Verification',
+    summary: 'List your verifications',
+    security: 'user',
+    responses: { 200: ok('Verifications, newest first', verificationListSchema) },
+  },
+  {
+    method: 'get',
+    path: api('/users/verifications/:id'),
+    tag: 'Verification',
+    summary: 'Read one of your verifications',
+    security: 'user',
+    responses: {
+      200: ok('Verification', verificationSummarySchema),
+      404: ok('Not one of your verifications'),
+    },
   },
   {
     method: 'get',

@@ -2,9 +2,6 @@ import type { Logger } from 'pino';
 import { createVisionEngine, type VisionEngine } from '@attestly/models';
 import type { Config } from '../../config';
 
-/** How often the server runs the media purge job (kept media past its retention, or of decided cases). */
-export const MEDIA_PURGE_INTERVAL_MS = 15 * 60_000;
-
 /**
  * Starts the on-box vision engine for the server: the worker pool begins loading its models at once and the
  * server listens meanwhile; /readyz stays 503 until every worker is ready. A failure to load (e.g. a model file

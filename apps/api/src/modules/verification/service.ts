@@ -46,6 +46,9 @@ export interface NewVerification {
 
 const RECENT_LIMIT = 10;
 
+/** How often the media purge job runs (jobs.ts): kept media past its retention, or of decided cases. */
+export const MEDIA_PURGE_INTERVAL_MS = 15 * 60_000;
+
 /**
  * Verification rows, the user's proven facts and the media kept for review (DESIGN.md §5). The method files
  * (facial.ts, document.ts, credit-card.ts, location.ts) decide; this records, applies and audits.

@@ -45,6 +45,8 @@ export function FacialCapture({ onDone }: { onDone: () => void }) {
   const timersRef = useRef<number[]>([]);
   const [mode, setMode] = useState<Mode>('photo');
   const [phase, setPhase] = useState<Phase>('idle');
+  // The preview shows frames only once play() resolves; until then there is nothing to capture.
+  const [previewReady, setPreviewReady] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [captured, setCaptured] = useState<{ blob: Blob; url: string } | null>(null);
   const [countdown, setCountdown] = useState(0);
@@ -59,6 +61,7 @@ export function FacialCapture({ onDone }: { onDone: () => void }) {
   const stopCamera = () => {
     streamRef.current?.getTracks().forEach((track) => track.stop());
     streamRef.current = null;
+    setPreviewReady(false);
   };
   useEffect(
     () => () => {
@@ -94,6 +97,7 @@ export function FacialCapture({ onDone }: { onDone: () => void }) {
       if (!video) throw new Error('no video element');
       video.srcObject = stream;
       await video.play();
+      setPreviewReady(true);
     } catch {
       stopCamera();
       setPhase('idle');
@@ -311,8 +315,16 @@ export function FacialCapture({ onDone }: { onDone: () => void }) {
 
       <div className="flex flex-wrap gap-2">
         {phase === 'idle' ? <Button onClick={() => void startCamera()}>Start camera</Button> : null}
-        {phase === 'capturing' && mode === 'photo' ? <Button onClick={takePhoto}>Take photo</Button> : null}
-        {phase === 'capturing' && mode === 'video' ? <Button onClick={record}>Start recording</Button> : null}
+        {phase === 'capturing' && mode === 'photo' ? (
+          <Button onClick={takePhoto} disabled={!previewReady}>
+            Take photo
+          </Button>
+        ) : null}
+        {phase === 'capturing' && mode === 'video' ? (
+          <Button onClick={record} disabled={!previewReady}>
+            Start recording
+          </Button>
+        ) : null}
         {phase === 'recording' ? (
           <Button variant="secondary" onClick={stopEarly}>
             Stop recording

@@ -1,0 +1,424 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createVisionEngine, type VisionEngine } from '@attestly/models';
+import type { AgeVerificationResult } from '@attestly/contracts';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/src/app';
+import { bootstrap } from '../../api/src/bootstrap';
+import { loadConfig } from '../../api/src/config';
+import type { Deps } from '../../api/src/deps';
+import { createLogger } from '../../api/src/logger';
+import {
+  ageVerificationResultSchema,
+  documentAnswerSchema,
+} from '../../api/src/modules/docs/verification-schemas';
+import { photoPolicyMessage } from '../../api/src/modules/verification/facial';
+import { CARD_FORMAT_ONLY_MESSAGE } from '../../api/src/modules/verification/credit-card';
+import { passportImage, td3, yymmdd } from '../../api/test/verification-media';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
+import { expectAccessible, screenshot, uniqueEmail } from './support';
+
+/**
+ * The /verification screen end to end: Chromium's fake camera plays a FairFace still (CC BY 4.0, attribution in
+ * models/test/fixtures/ATTRIBUTION.md) converted to Y4M, and the SPA talks to an API that runs the real vision
+ * engine. The shared e2e server (global-setup.ts) starts without the engine so the other browser files never pay
+ * for loading TensorFlow; this file starts its own server, with one inference worker as on a small box.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const FACE = path.resolve(here, '../../../models/test/fixtures/fixture_adult_male_40s_fairface_0063.jpg');
+const WEB_DIST = path.resolve(here, '../dist');
+const PASSWORD = 'correct horse battery';
+
+let workDir: string;
+let engine: VisionEngine;
+let deps: Deps;
+let server: Server;
+let baseUrl: string;
+let browser: Browser;
+
+/** The static ffmpeg of @ffmpeg-installer/ffmpeg (as models/src/video-decode.ts), else the one on PATH. */
+function ffmpeg(): string {
+  try {
+    return (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+  } catch {
+    return 'ffmpeg';
+  }
+}
+
+/** A 640×480 Y4M of the still face, which Chromium's fake capture device loops for as long as the camera is on. */
+function stillFaceY4m(dir: string): string {
+  const out = path.join(dir, 'face.y4m');
+  execFileSync(ffmpeg(), [
+    ...['-hide_banner', '-loglevel', 'error', '-loop', '1', '-i', FACE, '-frames:v', '5', '-r', '10'],
+    ...['-vf', 'scale=480:480,pad=640:480:80:0:gray', '-pix_fmt', 'yuv420p', '-f', 'yuv4mpegpipe', '-y', out],
+  ]);
+  return out;
+}
+
+beforeAll(async () => {
+  workDir = mkdtempSync(path.join(tmpdir(), 'attestly-e2e-verification-'));
+  const video = stillFaceY4m(workDir);
+  engine = createVisionEngine({ workers: 1 });
+
+  // A free port first: the public URL in the configuration must name it.
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  baseUrl = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    ATTESTLY_DATA_DIR: workDir,
+    ATTESTLY_PUBLIC_URL: baseUrl,
+    ATTESTLY_WEB_DIR: WEB_DIST,
+    ATTESTLY_PASSWORD_COST: '12',
+    ATTESTLY_TRUST_PROXY: 'true',
+    LOG_LEVEL: 'error',
+  });
+  deps = await bootstrap(config, createLogger(config));
+  const { app } = createApp(deps, { vision: engine });
+  server = app.listen(port, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      ...CHROMIUM_ARGS,
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
+  });
+  await engine.ready;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (server) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  await deps?.db.close();
+  await engine?.close();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+/** A full-page screenshot from the top, so the sticky header is drawn where it belongs. */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+}
+
+/** A new account, signed in through the login screen, on /verification. Each client has its own address. */
+async function signedInOnVerification(name: string): Promise<{ context: BrowserContext; page: Page }> {
+  const bytes = randomBytes(3);
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 1280, height: 900 },
+    extraHTTPHeaders: { 'X-Forwarded-For': `10.${bytes[0]}.${bytes[1]}.${bytes[2]}` },
+  });
+  context.setDefaultTimeout(20_000);
+  const email = uniqueEmail(name.toLowerCase());
+  const registered = await context.request.post('/api/v1/users/register', {
+    data: { full_name: `${name} Tester`, email, password: PASSWORD },
+  });
+  expect(registered.status()).toBe(201);
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect.poll(() => pathOf(page)).toBe('/dashboard');
+  await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Verification' }).click();
+  await page.getByRole('heading', { name: 'Verification', level: 1 }).waitFor();
+  return { context, page };
+}
+
+/**
+ * Records every text the camera overlay shows (countdown digits, challenge prompts) from inside the page, so a
+ * slow test process cannot miss a one-second state.
+ */
+async function watchOverlay(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const state = window as unknown as { overlayTexts: string[]; overlayObserver?: MutationObserver };
+    state.overlayObserver?.disconnect();
+    state.overlayTexts = [];
+    const note = () => {
+      for (const element of document.querySelectorAll('p[aria-live]')) {
+        const text = (element.textContent ?? '').trim();
+        if (text && state.overlayTexts[state.overlayTexts.length - 1] !== text) state.overlayTexts.push(text);
+      }
+    };
+    state.overlayObserver = new MutationObserver(note);
+    state.overlayObserver.observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+const overlayTexts = (page: Page) =>
+  page.evaluate(() => (window as unknown as { overlayTexts: string[] }).overlayTexts);
+
+/** Clicks "Verify my age" and returns what the server answered, for comparing with what the screen shows. */
+async function verifyAndRead(page: Page): Promise<AgeVerificationResult> {
+  const answer = page.waitForResponse(
+    (response) => response.url().endsWith('/api/v1/age-verification/verify-age'),
+    { timeout: 45_000 },
+  );
+  await page.getByRole('button', { name: 'Verify my age' }).click();
+  const response = await answer;
+  expect(response.status()).toBe(200);
+  const body = (await response.json()) as AgeVerificationResult;
+  // The API reference describes this answer; it must be what the server really sends.
+  expect(v.safeParse(ageVerificationResultSchema, body).issues).toBeUndefined();
+  return body;
+}
+
+const resultPanel = (page: Page) =>
+  page.getByRole('status').filter({ hasText: /Age verification (approved|rejected)/ });
+
+/** The dashboard's view of the user's verification: banner, stat card, overall label and the age row. */
+async function dashboardSummary(page: Page) {
+  await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('heading', { name: /Welcome back/ }).waitFor();
+  const facts = page.locator('dt', { hasText: 'Verified facts' }).locator('..');
+  const ageRow = page.getByRole('listitem').filter({ has: page.getByText('Age', { exact: true }) });
+  return {
+    banner: await page.getByText('Complete your verification').isVisible(),
+    verifyNowHref: await page.getByRole('link', { name: 'Verify now' }).getAttribute('href'),
+    facts: (await facts.locator('dd').allInnerTexts()).join(' | '),
+    age: (await ageRow.innerText()).replace(/\s+/g, ' '),
+  };
+}
+
+describe('verification screen with the real vision engine', () => {
+  it('takes a photo with the camera and explains that a photo alone cannot approve, pointing to video or document', async () => {
+    const { context, page } = await signedInOnVerification('Photo');
+    expect(await page.getByRole('tab', { name: /^Camera/ }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('radio', { name: 'Photo' }).check();
+    await page.getByText(/cannot prove that a live person is in front of the camera/).waitFor();
+    await page.getByRole('button', { name: 'Start camera' }).click();
+    await page.getByRole('button', { name: 'Take photo' }).click();
+    await page.getByRole('img', { name: 'Captured photo' }).waitFor();
+    const captured = await page
+      .getByRole('img', { name: 'Captured photo' })
+      .evaluate((img: HTMLImageElement) => ({ width: img.naturalWidth, height: img.naturalHeight }));
+    expect(captured).toEqual({ width: 640, height: 480 });
+    await page.getByRole('button', { name: 'Retake' }).waitFor();
+
+    const answer = await verifyAndRead(page);
+    expect(answer).toMatchObject({ status: 'rejected', age_threshold: 18, message: photoPolicyMessage(18) });
+    expect(answer.age).toBeGreaterThan(25);
+    const panel = resultPanel(page);
+    await panel.waitFor();
+    const shown = await panel.innerText();
+    expect(shown).toContain('Age verification rejected.');
+    expect(shown).toContain(photoPolicyMessage(18));
+    expect(shown).toMatch(/5-second video/);
+    expect(shown).toMatch(/identity document/);
+    expect(shown).toContain(`Estimated age ${answer.age}`);
+    await page.getByRole('button', { name: 'Try again' }).waitFor();
+    await page.getByText('Camera · age 18+').first().waitFor();
+    await expectAccessible(page, 'verification photo result');
+    await shot(page, 'verification-photo-rejected');
+
+    // A rejection proves nothing: the dashboard still asks for verification.
+    expect(await dashboardSummary(page)).toMatchObject({
+      banner: true,
+      verifyNowHref: '/verification',
+      facts: expect.stringMatching(/^0 of 3 \| Not verified/),
+      age: expect.stringContaining('Not verified yet'),
+    });
+    await context.close();
+  }, 60_000);
+
+  it('records a 5-second video after a countdown with the challenge prompts, can stop early, and rejects a still picture as not live', async () => {
+    const { context, page } = await signedInOnVerification('Video');
+    await page.getByRole('radio', { name: '5-second video (recommended)' }).check();
+    await page.getByRole('button', { name: 'Start camera' }).click();
+    await watchOverlay(page);
+    await page.getByRole('button', { name: 'Start recording' }).click();
+    // Stop early: as soon as the first prompt shows, well before the 5 s are up.
+    await page.getByText(/^Turn your head slowly to one side and back · \d s$/).waitFor();
+    await page.getByRole('button', { name: 'Stop recording' }).click();
+    await page.getByRole('button', { name: 'Re-record' }).waitFor();
+    await page.getByLabel('Recorded video').waitFor();
+    const stoppedEarly = await overlayTexts(page);
+    expect(stoppedEarly.slice(0, 3)).toEqual(['3', '2', '1']);
+    expect(stoppedEarly.some((text) => text.startsWith('Turn your head slowly'))).toBe(true);
+    expect(stoppedEarly.some((text) => text.startsWith('Now blink twice'))).toBe(false);
+
+    // Re-record and let the recorder stop by itself after 5 s, with both challenge prompts on the way.
+    await page.getByRole('button', { name: 'Re-record' }).click();
+    await watchOverlay(page);
+    await page.getByRole('button', { name: 'Start recording' }).click();
+    const started = Date.now();
+    await page.getByText(/^Now blink twice · \d s$/).waitFor();
+    await shot(page, 'verification-video-recording');
+    await page.getByRole('button', { name: 'Verify my age' }).waitFor({ timeout: 15_000 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3000 + 5000 - 500);
+    const full = await overlayTexts(page);
+    expect(full.slice(0, 3)).toEqual(['3', '2', '1']);
+    const prompts = full.slice(3).map((text) => text.replace(/ · \d s$/, ''));
+    expect([...new Set(prompts)]).toEqual(['Turn your head slowly to one side and back', 'Now blink twice']);
+    expect(full.slice(3).map((text) => text.slice(-3))).toEqual(
+      expect.arrayContaining(['5 s', '4 s', '3 s', '2 s', '1 s']),
+    );
+
+    const answer = await verifyAndRead(page);
+    expect(answer).toMatchObject({ status: 'rejected', is_live: false });
+    expect(answer.message).toMatch(/live recording/);
+    expect(answer.video_duration).toBeGreaterThan(4);
+    expect(answer.frames_analyzed).toBeGreaterThan(10);
+    const panel = resultPanel(page);
+    await panel.waitFor();
+    const shown = await panel.innerText();
+    expect(shown).toContain('Age verification rejected.');
+    expect(shown).toContain(answer.message);
+    expect(shown).toMatch(/document/);
+    expect(shown).toContain('liveness not shown');
+    expect(shown).toContain(`${answer.frames_analyzed} frames`);
+    await page.getByRole('button', { name: 'Try again' }).waitFor();
+    await shot(page, 'verification-video-rejected');
+    await context.close();
+  }, 90_000);
+
+  it('validates the credit-card form and records a format-level check without proving an age', async () => {
+    const { context, page } = await signedInOnVerification('Card');
+    await page.getByRole('tab', { name: /^Credit card/ }).click();
+    const verifyCard = page.getByRole('button', { name: 'Verify card' });
+    await verifyCard.click();
+    for (const message of [
+      'Card number is required',
+      'Cardholder name is required',
+      'Expiry month is required',
+      'Expiry year is required',
+      'CVV is required',
+    ]) {
+      await page.getByText(message, { exact: true }).waitFor();
+    }
+    const now = new Date();
+    const years = await page.getByLabel('Expiry year').locator('option').allInnerTexts();
+    expect(years).toEqual(['YYYY', ...Array.from({ length: 11 }, (_, i) => String(now.getFullYear() + i))]);
+    const months = await page.getByLabel('Expiry month').locator('option').allInnerTexts();
+    expect(months).toEqual(['MM', ...Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, '0'))]);
+    expect(await page.getByLabel('CVV').getAttribute('maxlength')).toBe('4');
+    await expectAccessible(page, 'verification card errors');
+    await shot(page, 'verification-card-errors');
+
+    await page.getByLabel('Card number').fill('4242 4242 4242 4241');
+    await page.getByLabel('Cardholder name').fill('Card Tester');
+    await page.getByLabel('Expiry year').selectOption(String(now.getFullYear()));
+    await page.getByLabel('Expiry month').selectOption('12');
+    await page.getByLabel('CVV').fill('1234');
+    await verifyCard.click();
+    await page.getByText('Invalid card number', { exact: true }).waitFor();
+
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    if (now.getMonth() > 0) {
+      // Earlier this year: the form refuses an expired card before anything is sent.
+      await page.getByLabel('Expiry month').selectOption(String(now.getMonth()).padStart(2, '0'));
+      await verifyCard.click();
+      await page.getByText('This card has expired', { exact: true }).waitFor();
+      await page.getByLabel('Expiry month').selectOption('12');
+    }
+    await verifyCard.click();
+    await page.getByText('CVV must be 3 digits for this card', { exact: true }).waitFor();
+
+    await page.getByLabel('CVV').fill('123');
+    const sent = page.waitForRequest((request) => request.url().endsWith('/api/v1/users/verify/credit-card'));
+    await verifyCard.click();
+    await page.getByText('Credit card verification initiated!').waitFor();
+    expect((await sent).postDataJSON()).toMatchObject({ card_number: '4242424242424242', cvv: '123' });
+    const panel = page.getByRole('status').filter({ hasText: 'Card check recorded' });
+    await panel.waitFor();
+    expect(await panel.innerText()).toContain(CARD_FORMAT_ONLY_MESSAGE);
+    // The form is cleared after sending: the number is not left on screen.
+    expect(await page.getByLabel('Card number').inputValue()).toBe('');
+    await page.getByText('Credit card · age 18+').waitFor();
+    await shot(page, 'verification-card-recorded');
+
+    // A format check proves nothing, so the age stays unverified.
+    expect(await dashboardSummary(page)).toMatchObject({
+      banner: true,
+      facts: expect.stringMatching(/^0 of 3 \| Not verified/),
+    });
+    await context.close();
+  }, 60_000);
+
+  it('uploads a passport page with a progress bar, approves the age from its MRZ, and the dashboard shows it', async () => {
+    const { context, page } = await signedInOnVerification('Document');
+    await page.getByRole('tab', { name: /^Document/ }).click();
+    await page.getByRole('button', { name: 'Upload document' }).click();
+    await page.getByText('Please select a document to upload', { exact: true }).waitFor();
+
+    const now = new Date();
+    const passport = await passportImage(
+      td3({
+        state: 'GBR',
+        surname: 'HOLMES',
+        given: 'SARAH JANE',
+        number: 'GB1234567',
+        birth: yymmdd(now, -30, -10),
+        sex: 'F',
+        expiry: yymmdd(now, 5),
+      }),
+    );
+    await page
+      .getByLabel('Document file')
+      .setInputFiles({ name: 'passport.jpg', mimeType: 'image/jpeg', buffer: passport });
+    const answered = page.waitForResponse(
+      (response) => response.url().endsWith('/api/v1/users/verify/document'),
+      {
+        timeout: 45_000,
+      },
+    );
+    await page.getByRole('button', { name: 'Upload document' }).click();
+    const progress = page.getByRole('progressbar', { name: 'Upload progress' });
+    await progress.waitFor();
+    // The upload of a few hundred KB finishes at once; the bar then stays full while the MRZ is read.
+    await page.getByText('Reading the document…').waitFor();
+    expect(await progress.getAttribute('value')).toBe('100');
+    await shot(page, 'verification-document-progress');
+
+    await page.getByText('Document uploaded successfully!').waitFor({ timeout: 45_000 });
+    const answer = await answered;
+    expect(answer.status()).toBe(201);
+    const body = (await answer.json()) as unknown;
+    expect(v.safeParse(documentAnswerSchema, body).issues).toBeUndefined();
+    expect(body).toMatchObject({
+      status: 'approved',
+      document_analysis: { calculated_age: 30, threshold_met: true, format_valid: true, authentic: null },
+    });
+    const panel = page.getByRole('status').filter({ hasText: 'Document approved' });
+    await panel.waitFor();
+    const shown = await panel.innerText();
+    expect(shown).toContain('Your age is verified from your document: 18+.');
+    expect(shown).toMatch(/Read from the document: GBR, valid until \d{4}-\d{2}-\d{2}\./);
+    expect(await progress.count()).toBe(0);
+    // "Your verified facts" at the top of the screen refreshes too.
+    const ageFact = page.getByRole('listitem').filter({ hasText: /^Age\s*since / });
+    await ageFact.getByText('Verified', { exact: true }).waitFor();
+    await expectAccessible(page, 'verification document result');
+    await shot(page, 'verification-document-approved');
+
+    // Age proven, location and identity not yet: partially verified, and the banner still invites the rest.
+    const dashboard = await dashboardSummary(page);
+    expect(dashboard).toMatchObject({
+      banner: true,
+      facts: expect.stringMatching(/^1 of 3 \| Partially verified/),
+      age: expect.stringMatching(/Verified on .+ Verified/),
+    });
+    await shot(page, 'verification-dashboard');
+    await context.close();
+  }, 90_000);
+});
