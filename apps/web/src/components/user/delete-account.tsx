@@ -25,11 +25,14 @@ export function DeleteAccount() {
   const remove = useMutation({
     mutationFn: (password: string) => usersApi.deleteAccount(password),
     onSuccess: async () => {
+      // Leave the user area before dropping the token: otherwise the user guard or a refetch answered 401 (the
+      // session is gone on the server) would send the browser to /login instead of the public home page.
+      await queryClient.cancelQueries();
+      setOpen(false);
+      await navigate({ to: '/', replace: true });
       tokens.clear('user');
       queryClient.removeQueries({ queryKey: userKeys.all });
-      setOpen(false);
       toast.success('Your account has been deleted');
-      await navigate({ to: '/', replace: true });
     },
     onError: (error) => {
       if (!applyServerErrors(error, form.setError, ['password']))
