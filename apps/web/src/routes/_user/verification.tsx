@@ -24,6 +24,7 @@ function VerificationPage() {
                 <li key={fact.key} className="flex items-center justify-between py-3">
                   <span className="text-sm font-medium text-slate-900">
                     {fact.label}
+                    {user[fact.flag] ? ' ' : null}
                     {user[fact.flag] ? (
                       <span className="ml-2 font-normal text-slate-700">
                         since {formatDate(user[fact.at])}
