@@ -254,7 +254,9 @@ describe('sites', () => {
       event: 'token.revoked',
       data: { site_id: site.id, reason: 'site_deleted', user_id: tokens.claims()?.sub },
     });
-    await expect(client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck)).rejects.toBeTruthy();
+    await expect(
+      client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck),
+    ).rejects.toBeTruthy();
     const audit = await t.db.models.AuditLog.findOne({
       where: { event_type: 'partner.site_deleted', partner_id: partner.partner.id },
     });
