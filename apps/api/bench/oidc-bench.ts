@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,11 +40,16 @@ async function commands(): Promise<{ ours: string[]; bare: string[] }> {
     target: 'node20',
     logLevel: 'warning',
   });
+  // OIDC_BENCH_PROFILE_DIR=/tmp/prof: each side writes a V8 CPU profile there (--cpu-prof is refused in NODE_OPTIONS).
+  const profileDir = process.env.OIDC_BENCH_PROFILE_DIR;
+  const node = profileDir
+    ? [process.execPath, '--cpu-prof', `--cpu-prof-dir=${profileDir}`]
+    : [process.execPath];
   if (!existsSync(builtServer)) {
     console.warn('oidc-bench: no apps/api/dist/server.js (npm run build); running our server under tsx');
-    return { ours: [tsx, path.join(root, 'apps/api/src/server.ts')], bare: [process.execPath, builtBare] };
+    return { ours: [tsx, path.join(root, 'apps/api/src/server.ts')], bare: [...node, builtBare] };
   }
-  return { ours: [process.execPath, builtServer], bare: [process.execPath, builtBare] };
+  return { ours: [...node, builtServer], bare: [...node, builtBare] };
 }
 
 const CLIENTS = 16;
@@ -66,6 +71,18 @@ interface Target {
   /** Answers one interaction (sign-in or consent) at `location`; returns where the browser goes next. */
   interact(jar: Jar, location: string): Promise<string>;
   stop(): Promise<void>;
+  /** The server's process id, to read its CPU time (a fairer comparison than rates on a loaded machine). */
+  pid?: number;
+}
+
+/** CPU milliseconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** A cookie jar by name (all these flows need) with manual redirects, as a browser would follow them. */
@@ -161,7 +178,7 @@ async function postJson(url: string, body: unknown, jar?: Jar, bearer?: string) 
 }
 
 /** Our server on a fresh SQLite database, with a partner, a confidential site and a user. */
-async function startOurs(command: string[]): Promise<Target> {
+async function startOurs(command: string[], name = 'ours'): Promise<Target> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'attestly-oidc-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -201,7 +218,7 @@ async function startOurs(command: string[]): Promise<Target> {
   const user = { full_name: 'Bench User', email: 'bench-user@example.com', password: 'bench user password' };
   await postJson(`${base}/api/v1/users/register`, user);
   return {
-    name: 'ours',
+    name,
     issuer: `${base}/oauth2`,
     client: {
       client_id: String(site.client_id),
@@ -222,6 +239,7 @@ async function startOurs(command: string[]): Promise<Target> {
       await stopProcess(child);
       rmSync(dataDir, { recursive: true, force: true });
     },
+    pid: child.pid,
   };
 }
 
@@ -256,6 +274,7 @@ async function startBare(command: string[]): Promise<Target> {
       return new URL(next, location).href;
     },
     stop: () => stopProcess(child),
+    pid: child.pid,
   };
 }
 
@@ -333,6 +352,7 @@ async function measure(target: Target) {
 
   let flows = 0;
   let errors = 0;
+  const flowCpu = cpuMs(target.pid);
   const deadline = performance.now() + FLOW_SECONDS * 1000;
   const started = performance.now();
   await Promise.all(
@@ -348,18 +368,22 @@ async function measure(target: Target) {
     }),
   );
   const flowSeconds = (performance.now() - started) / 1000;
+  const flowCpuMs = cpuMs(target.pid) - flowCpu;
 
   // A fresh token for the loads: the bare provider's memory adapter is an LRU of 1,000 entries, which the flows
   // above have long cycled through. Each load must measure successful answers: check one first.
   token = (await flow(target, endpoints, jars[0] as Jar)).access_token;
   const probe = await fetch(endpoints.userinfo_endpoint, { headers: { authorization: `Bearer ${token}` } });
   if (probe.status !== 200) throw new Error(`${target.name} userinfo: ${probe.status} ${await probe.text()}`);
+  const userinfoCpu = cpuMs(target.pid);
   const userinfo = await cannon({
     url: endpoints.userinfo_endpoint,
     connections: CLIENTS,
     duration: LOAD_SECONDS,
     headers: { authorization: `Bearer ${token}` },
   });
+  const userinfoCpuMs = cpuMs(target.pid) - userinfoCpu;
+  const introspectionCpu = cpuMs(target.pid);
   const introspection = await cannon({
     url: endpoints.introspection_endpoint,
     method: 'POST',
@@ -368,7 +392,14 @@ async function measure(target: Target) {
     headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(target.client) },
     body: new URLSearchParams({ token }).toString(),
   });
+  const introspectionCpuMs = cpuMs(target.pid) - introspectionCpu;
+  const perCall = (ms: number, calls: number, unit: number) =>
+    calls > 0 && Number.isFinite(ms) ? Math.round(((ms * unit) / calls) * 10) / 10 : 0;
   return {
+    // The server's CPU time per flow (ms) and per request (µs): steadier than rates when the machine is busy.
+    flow_cpu_ms: perCall(flowCpuMs, flows, 1),
+    userinfo_cpu_us: perCall(userinfoCpuMs, userinfo.requests.total, 1000),
+    introspect_cpu_us: perCall(introspectionCpuMs, introspection.requests.total, 1000),
     flows_per_s: Math.round((flows / flowSeconds) * 10) / 10,
     flow_errors: errors,
     userinfo_rps: Math.round(userinfo.requests.average),
@@ -386,7 +417,15 @@ export async function runOidcBench(): Promise<Record<string, number>> {
   const results: Record<string, Awaited<ReturnType<typeof measure>>> = {};
   // One after the other, so that the two never compete for the two cores.
   const command = await commands();
-  const starts = [() => startOurs(command.ours), () => startBare(command.bare)];
+  // OIDC_BENCH_BASELINE_SERVER=/path/to/an/older/dist/server.js also measures that build in the same run (A/B).
+  const baseline = process.env.OIDC_BENCH_BASELINE_SERVER;
+  const starts = [
+    () => startOurs(command.ours),
+    ...(baseline
+      ? [() => startOurs([command.ours[0] as string, ...command.ours.slice(1, -1), baseline], 'base')]
+      : []),
+    () => startBare(command.bare),
+  ];
   for (const start of starts) {
     const target = await start();
     try {
@@ -406,6 +445,15 @@ export async function runOidcBench(): Promise<Record<string, number>> {
     flows_target_met: ours.flows_per_s >= 0.6 * bare.flows_per_s ? 1 : 0,
     userinfo_target_met: ours.userinfo_rps >= 2000 ? 1 : 0,
   };
+  const base = results.base;
+  if (base) {
+    Object.assign(figures, {
+      ...Object.fromEntries(Object.entries(base).map(([key, value]) => [`base_${key}`, value])),
+      base_flows_ratio: ratio(base.flows_per_s, bare.flows_per_s),
+      base_userinfo_ratio: ratio(base.userinfo_rps, bare.userinfo_rps),
+      base_introspect_ratio: ratio(base.introspect_rps, bare.introspect_rps),
+    });
+  }
   console.log(
     `OIDC ours/bare: flows ${figures.flows_ratio} (target ≥ 0.6), userinfo ${figures.userinfo_ratio}, ` +
       `introspection ${figures.introspect_ratio}; userinfo ${ours.userinfo_rps} req/s (target ≥ 2000)`,

@@ -1,13 +1,13 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { createTestDatabase } from './helpers';
+import { startServerProcess, type ServerProcess } from './server-process';
 import { Browser, authorizeInBrowser, createSite, pkce, registerPartner, relyingParty } from './oidc-helpers';
 
 /**
@@ -27,42 +27,9 @@ import { Browser, authorizeInBrowser, createSite, pkce, registerPartner, relying
  * they derive the same cookie keys and decrypt the same signing keys.
  */
 
-const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
-const entry = path.join(root, 'apps/api/src/server.ts');
-
 type Replica = 'A' | 'B';
-
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  port: number;
-  output: () => string;
-}
-
-function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(tsx, [entry], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    const poll = setInterval(() => {
-      const match = /"port":(\d+)[^\n]*Attestly listening/.exec(output);
-      if (match) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolve({ child, port: Number(match[1]), output: () => output });
-      }
-    }, 50);
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-}
+type Started = ServerProcess;
+const startServer = startServerProcess;
 
 const stop = (child: ChildProcessWithoutNullStreams) =>
   new Promise<void>((resolve) => {

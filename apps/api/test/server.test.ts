@@ -1,46 +1,13 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testDatabaseUrl, createTestDatabase } from './helpers';
+import { exited, serverEntry as entry, startServerProcess, tsx } from './server-process';
 
-const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
-const entry = path.join(root, 'apps/api/src/server.ts');
-
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  port: number;
-  output: () => string;
-}
-
-function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(tsx, [entry], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    const poll = setInterval(() => {
-      const match = /"port":(\d+)[^\n]*Attestly listening/.exec(output);
-      if (match) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolve({ child, port: Number(match[1]), output: () => output });
-      }
-    }, 50);
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-}
+const startServer = startServerProcess;
 
 /** Polls /readyz: components such as the vision models become ready some time after the port opens. */
 async function waitReady(base: string, timeoutMs = 90_000): Promise<number> {
@@ -53,11 +20,6 @@ async function waitReady(base: string, timeoutMs = 90_000): Promise<number> {
   }
   return status;
 }
-
-const exited = (child: ChildProcessWithoutNullStreams) =>
-  new Promise<number | null>((resolve) =>
-    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
-  );
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

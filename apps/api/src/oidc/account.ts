@@ -87,7 +87,15 @@ export function claimsFor(user: User, scopes: readonly string[], now: Date): Acc
  * users. A keyed HMAC, so nobody without the master key can map a `sub` back to the user.
  */
 export function pairwiseSubject(masterKey: Buffer, partnerId: string, userId: string): string {
-  return hmacSha256(deriveKey(masterKey, 'oidc-pairwise-subjects'), `${partnerId}:${userId}`);
+  return hmacSha256(pairwiseKey(masterKey), `${partnerId}:${userId}`);
+}
+
+/** The derived key never changes for a master key; HKDF on every token and userinfo request was measurable. */
+const pairwiseKeys = new WeakMap<Buffer, Buffer>();
+function pairwiseKey(masterKey: Buffer): Buffer {
+  let key = pairwiseKeys.get(masterKey);
+  if (!key) pairwiseKeys.set(masterKey, (key = deriveKey(masterKey, 'oidc-pairwise-subjects')));
+  return key;
 }
 
 export function createFindAccount(deps: Pick<Deps, 'db' | 'clock'>): FindAccount {

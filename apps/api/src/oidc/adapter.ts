@@ -1,4 +1,4 @@
-import { Op } from 'sequelize';
+import { Op, QueryTypes } from 'sequelize';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Deps } from '../deps';
 import { toBool, toDate } from '../db/read-pool';
@@ -41,6 +41,33 @@ interface PayloadRow {
 }
 
 /**
+ * Client metadata is cached per process for at most CLIENT_CACHE_TTL_MS: `Client.find` runs on every authorize,
+ * token, userinfo and introspection request. A change made through the sites service (update, secret rotation,
+ * deactivation, deletion) clears the entry in that process at once (`forgetClient`); other replicas, and changes
+ * made elsewhere (a partner suspended by an admin), take effect within the TTL. Tokens and grants are never
+ * cached, so revoking a token or grant takes effect immediately on every replica.
+ */
+export const CLIENT_CACHE_TTL_MS = 2_000;
+type ClientCache = Map<string, { at: number; value: Promise<AdapterPayload | undefined> }>;
+const clientCaches = new WeakMap<object, ClientCache>();
+const clientCacheOf = (db: object): ClientCache => {
+  let cache = clientCaches.get(db);
+  if (!cache) clientCaches.set(db, (cache = new Map()));
+  return cache;
+};
+
+/** Drops a client's cached metadata in this process (call after changing its site). */
+export function forgetClient(db: object, clientId: string): void {
+  clientCaches.get(db)?.delete(clientId);
+}
+
+const UPSERT_PAYLOAD = `INSERT INTO oidc_payloads (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at)
+  VALUES (:model, :id, :payload, :grantId, :userCode, :uid, :expiresAt, :consumedAt)
+  ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
+    user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at,
+    consumed_at = excluded.consumed_at`;
+
+/**
  * The provider's time base: oidc-provider stamps `iat`/`exp` with the real clock (not the injected one), so the
  * adapter must judge expiry on the same clock or the two would disagree in tests that move the app's clock.
  */
@@ -63,7 +90,20 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>) {
    * 2 cores, 16 connections: ~125 req/s before, ~1,000 after). Expiry is judged in JavaScript, so no date literal
    * has to match the way each dialect stores timestamps.
    */
-  async function findClient(clientId: string): Promise<AdapterPayload | undefined> {
+  const clientCache = clientCacheOf(deps.db);
+
+  function findClient(clientId: string): Promise<AdapterPayload | undefined> {
+    const now = performance.now();
+    const cached = clientCache.get(clientId);
+    if (cached && now - cached.at < CLIENT_CACHE_TTL_MS) return cached.value.then(clone);
+    if (clientCache.size >= 1_000) clientCache.clear();
+    const value = loadClient(clientId);
+    clientCache.set(clientId, { at: now, value });
+    value.catch(() => clientCache.delete(clientId));
+    return value.then(clone);
+  }
+
+  async function loadClient(clientId: string): Promise<AdapterPayload | undefined> {
     const [site] = await deps.db.read<SiteRow>(
       `SELECT s.id, s.partner_id, s.client_id, s.client_type, s.client_secret_hash, s.site_name, s.redirect_uris,
               s.allowed_scopes, s.icon_key, s.is_active, p.status AS partner_status
@@ -96,6 +136,9 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>) {
       ...extras,
     };
   }
+
+  // The provider may not mutate what the adapter returns, but each caller gets its own copy all the same.
+  const clone = (payload: AdapterPayload | undefined) => (payload ? structuredClone(payload) : undefined);
 
   async function findPayload(column: 'id' | 'uid' | 'user_code', model: string, value: string) {
     const [row] = await deps.db.read<PayloadRow>(
@@ -133,23 +176,32 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>) {
     }
 
     return {
+      // Plain statements rather than OidcPayload.upsert/update: a flow writes several payloads, and building and
+      // validating a model instance for each was a measurable share of a flow's CPU. Dates go through Sequelize's
+      // replacement escaping, so they are stored exactly as the model would store them on either dialect.
       async upsert(id, payload, expiresIn) {
-        await OidcPayload.upsert({
-          model,
-          id,
-          payload: JSON.stringify(payload),
-          grant_id: payload.grantId ?? null,
-          user_code: payload.userCode ?? null,
-          uid: payload.uid ?? null,
-          expires_at: expiresIn ? new Date(providerNow() + expiresIn * 1000) : null,
-          consumed_at: typeof payload.consumed === 'number' ? new Date(payload.consumed * 1000) : null,
+        await deps.db.sequelize.query(UPSERT_PAYLOAD, {
+          type: QueryTypes.UPSERT,
+          replacements: {
+            model,
+            id,
+            payload: JSON.stringify(payload),
+            grantId: payload.grantId ?? null,
+            userCode: payload.userCode ?? null,
+            uid: payload.uid ?? null,
+            expiresAt: expiresIn ? new Date(providerNow() + expiresIn * 1000) : null,
+            consumedAt: typeof payload.consumed === 'number' ? new Date(payload.consumed * 1000) : null,
+          },
         });
       },
       find: (id) => findPayload('id', model, id),
       findByUid: (uid) => findPayload('uid', model, uid),
       findByUserCode: (userCode) => findPayload('user_code', model, userCode),
       async consume(id) {
-        await OidcPayload.update({ consumed_at: new Date(providerNow()) }, { where: { model, id } });
+        await deps.db.sequelize.query(
+          'UPDATE oidc_payloads SET consumed_at = :now WHERE model = :model AND id = :id',
+          { type: QueryTypes.UPDATE, replacements: { now: new Date(providerNow()), model, id } },
+        );
       },
       async destroy(id) {
         await OidcPayload.destroy({ where: { model, id } });

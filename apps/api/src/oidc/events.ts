@@ -24,7 +24,7 @@ export function attachProviderEvents(
     if (!accessToken || !client) return;
     const grantId = accessToken.grantId;
     void (async () => {
-      const grant = grantId ? await grants.touch(grantId) : null;
+      if (grantId) await grants.touch(grantId);
       await audit.recordSafely({
         event: 'oauth.token_issued',
         userId: accessToken.accountId ?? null,
@@ -33,7 +33,8 @@ export function attachProviderEvents(
         details: {
           grant_id: grantId,
           client_id: client.clientId,
-          site_id: grant?.site_id ?? null,
+          // The grant's site is the client's site (adapter.ts adds site_id to each client's metadata).
+          site_id: (client as { site_id?: string }).site_id ?? null,
           grant_type: ctx.oidc.params?.grant_type,
           scope: accessToken.scope,
           refresh_token: !!ctx.oidc.entities.RefreshToken,

@@ -2,11 +2,15 @@ import { Op, type Transaction } from 'sequelize';
 import { ageThresholdOf, type Scope } from '@attestly/contracts';
 import type { Deps } from '../../deps';
 import type { OAuthAuthorization } from '../../db/models';
+import { toDate } from '../../db/read-pool';
 import { AppError } from '../../errors';
 import { GRANTABLE_MODELS } from '../../oidc/adapter';
 import { pairwiseSubject } from '../../oidc/account';
 import type { AuditService } from '../audit/service';
 import type { RequestOrigin } from '../sessions/service';
+
+/** How stale a grant's `last_used_at` may get (see `touch`). */
+const TOUCH_INTERVAL_MS = 60_000;
 
 /** Why a grant ended; kept on the row and sent to the partner in the token.revoked event. */
 export type RevocationReason =
@@ -74,20 +78,40 @@ export function createGrantService(
     });
   }
 
-  /** The live grant a user gave a site, if any: consent is remembered per site (and scope set) across browsers. */
+  /**
+   * The live grant a user gave a site, if any: consent is remembered per site (and scope set) across browsers.
+   * A plain indexed SELECT (db.read) rather than a Sequelize finder: this runs on every authorization request.
+   * Revocation and expiry are judged on the row as read, so a revoked grant is never returned on any replica.
+   */
   async function activeGrantId(userId: string, clientId: string): Promise<string | null> {
-    const row = await OAuthAuthorization.findOne({
-      where: { user_id: userId, client_id: clientId, revoked_at: null, expires_at: { [Op.gt]: clock.now() } },
-      order: [['updated_at', 'DESC']],
-      attributes: ['id'],
-    });
-    return row?.id ?? null;
+    const rows = await db.read<{ id: string; expires_at: unknown; updated_at: unknown }>(
+      `SELECT id, expires_at, updated_at FROM oauth_authorizations
+        WHERE user_id = :userId AND client_id = :clientId AND revoked_at IS NULL`,
+      { userId, clientId },
+    );
+    const now = clock.now().getTime();
+    let best: { id: string; updated: number } | null = null;
+    for (const row of rows) {
+      const expiresAt = toDate(row.expires_at);
+      if (!expiresAt || expiresAt.getTime() <= now) continue;
+      const updated = toDate(row.updated_at)?.getTime() ?? 0;
+      if (!best || updated > best.updated) best = { id: row.id, updated };
+    }
+    return best?.id ?? null;
   }
 
-  async function touch(grantId: string): Promise<OAuthAuthorization | null> {
-    const row = await OAuthAuthorization.findByPk(grantId);
-    if (row) await OAuthAuthorization.update({ last_used_at: clock.now() }, { where: { id: grantId } });
-    return row;
+  /**
+   * Records that a grant was used (a token issued). Like sessions' `last_used_at`, the time may be up to
+   * TOUCH_INTERVAL_MS stale: each process writes it at most once per interval per grant instead of on every token.
+   */
+  const touchedAt = new Map<string, number>();
+  async function touch(grantId: string): Promise<void> {
+    const now = clock.now();
+    const last = touchedAt.get(grantId);
+    if (last !== undefined && now.getTime() - last < TOUCH_INTERVAL_MS && now.getTime() >= last) return;
+    if (touchedAt.size >= 10_000) touchedAt.clear();
+    touchedAt.set(grantId, now.getTime());
+    await OAuthAuthorization.update({ last_used_at: now }, { where: { id: grantId } });
   }
 
   async function deleteArtefacts(grantId: string, transaction: Transaction): Promise<void> {

@@ -7,6 +7,7 @@ import { AppError } from '../../errors';
 import { constantTimeEqual, deriveKey, hmacSha256, randomToken } from '../../lib/crypto';
 import type { UploadedFile } from '../../middleware/multipart';
 import { pairwiseSubject } from '../../oidc/account';
+import { forgetClient } from '../../oidc/adapter';
 import type { AuditService } from '../audit/service';
 import type { GrantService } from '../grants/service';
 import type { RequestOrigin } from '../sessions/service';
@@ -17,7 +18,15 @@ import type { RequestOrigin } from '../sessions/service';
  * brute-force offline without the master key.
  */
 export function clientSecretHash(masterKey: Buffer, secret: string): string {
-  return hmacSha256(deriveKey(masterKey, 'oidc-client-secrets'), secret);
+  return hmacSha256(clientSecretKey(masterKey), secret);
+}
+
+/** Derived once per master key: every client authentication at /token and /introspect hashes a secret. */
+const clientSecretKeys = new WeakMap<Buffer, Buffer>();
+function clientSecretKey(masterKey: Buffer): Buffer {
+  let key = clientSecretKeys.get(masterKey);
+  if (!key) clientSecretKeys.set(masterKey, (key = deriveKey(masterKey, 'oidc-client-secrets')));
+  return key;
 }
 
 export function clientSecretMatches(masterKey: Buffer, presented: string, storedHash: string): boolean {
@@ -116,6 +125,7 @@ export function createSiteService(
       const site = await ownSite(partnerId, siteId);
       const changes = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
       await site.update({ ...changes, updated_at: clock.now() });
+      forgetClient(db, site.client_id);
       await audited('partner.site_updated', partnerId, site, origin, { fields: Object.keys(changes) });
       return site;
     },
@@ -130,6 +140,7 @@ export function createSiteService(
         client_secret_hash: clientSecretHash(config.masterKey, secret),
         updated_at: clock.now(),
       });
+      forgetClient(db, site.client_id);
       await audited('partner.site_secret_rotated', partnerId, site, origin);
       return { site, clientSecret: secret };
     },
@@ -139,6 +150,7 @@ export function createSiteService(
       const site = await ownSite(partnerId, siteId);
       const now = clock.now();
       await site.update({ deleted_at: now, is_active: false, icon_key: null, updated_at: now });
+      forgetClient(db, site.client_id);
       await SiteIcon.destroy({ where: { site_id: site.id } });
       const revoked = await grants.revokeForSite(site.id, 'site_deleted', { partnerId, origin });
       await audited('partner.site_deleted', partnerId, site, origin, { revoked_grants: revoked });
@@ -155,6 +167,7 @@ export function createSiteService(
         );
         await site.update({ icon_key: key, updated_at: clock.now() }, { transaction });
       });
+      forgetClient(db, site.client_id);
       await audited('partner.site_updated', partnerId, site, origin, { fields: ['icon'] });
       return site;
     },

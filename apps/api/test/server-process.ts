@@ -1,0 +1,47 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+export const tsx = path.join(root, 'node_modules/.bin/tsx');
+export const serverEntry = path.join(root, 'apps/api/src/server.ts');
+
+export interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  port: number;
+  output: () => string;
+}
+
+/**
+ * Starts the real server entry as its own process on a random port (PORT=0) and resolves once it logs the port
+ * it listens on. Output is collected for assertions and error messages.
+ */
+export function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+  const child = spawn(tsx, [serverEntry], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), timeoutMs);
+    const poll = setInterval(() => {
+      const match = /"port":(\d+)[^\n]*Attestly listening/.exec(output);
+      if (match) {
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolve({ child, port: Number(match[1]), output: () => output });
+      }
+    }, 50);
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+export const exited = (child: ChildProcessWithoutNullStreams) =>
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
+  );
