@@ -79,6 +79,52 @@ export function createAuditService({ db, clock, logger }: Pick<Deps, 'db' | 'clo
       details: canonicalJson(entry.details ?? {}),
       created_at: createdAt.toISOString(),
     };
+    return new Promise<void>((resolve, reject) => {
+      queue.push({ fields, createdAt, resolve, reject });
+      if (!flushing) void flush();
+    });
+  }
+
+  /**
+   * Group commit: entries recorded while a batch is being written wait and go in the next batch, so a burst of
+   * events (a token issued per request under load) costs one transaction and one chain-head read per batch, not
+   * per entry. Rows are still inserted one by one in arrival order, so ids follow the chain.
+   */
+  interface Pending {
+    fields: ChainedFields;
+    createdAt: Date;
+    resolve: () => void;
+    reject: (error: unknown) => void;
+  }
+  const queue: Pending[] = [];
+  let flushing = false;
+  const MAX_BATCH = 200;
+
+  async function flush(): Promise<void> {
+    flushing = true;
+    try {
+      while (queue.length > 0) {
+        const batch = queue.splice(0, MAX_BATCH);
+        try {
+          await writeBatch(batch);
+          for (const entry of batch) entry.resolve();
+        } catch (error) {
+          if (batch.length === 1) {
+            batch[0]?.reject(error);
+            continue;
+          }
+          // One bad entry must not take the others down with it: write them one by one.
+          for (const entry of batch) {
+            await writeBatch([entry]).then(entry.resolve, entry.reject);
+          }
+        }
+      }
+    } finally {
+      flushing = false;
+    }
+  }
+
+  async function writeBatch(batch: Pending[]): Promise<void> {
     await db.sequelize.transaction(
       db.dialect === 'sqlite' ? { type: Transaction.TYPES.IMMEDIATE } : {},
       async (transaction) => {
@@ -86,11 +132,15 @@ export function createAuditService({ db, clock, logger }: Pick<Deps, 'db' | 'clo
           await db.sequelize.query(`SELECT pg_advisory_xact_lock(${PG_AUDIT_LOCK_KEY})`, { transaction });
         }
         const last = await AuditLog.findOne({ order: [['id', 'DESC']], attributes: ['hash'], transaction });
-        const prevHash = last?.hash ?? GENESIS_HASH;
-        await AuditLog.create(
-          { ...fields, created_at: createdAt, prev_hash: prevHash, hash: rowHash(prevHash, fields) },
-          { transaction },
-        );
+        let prevHash = last?.hash ?? GENESIS_HASH;
+        for (const { fields, createdAt } of batch) {
+          const hash = rowHash(prevHash, fields);
+          await AuditLog.create(
+            { ...fields, created_at: createdAt, prev_hash: prevHash, hash },
+            { transaction },
+          );
+          prevHash = hash;
+        }
       },
     );
   }
