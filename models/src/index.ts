@@ -14,6 +14,7 @@ export type {
 } from './types';
 export type { DocumentReading } from './document/read-document';
 export { readDocument } from './document/read-document';
+export { ffmpegPath } from './video-decode';
 export { parseMrzLines, normaliseMrzText, mrzDateToIso, mrzCheckDigit, buildTd3 } from './document/mrz-parse';
 export { assessQuality, laplacianVariance, luminanceStats, defaultQualityGate } from './quality';
 export type { QualityGate } from './quality';

@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { stillVideo as modelsStillVideo } from '../../../models/test/media';
 import type { TestApp } from './helpers';
 
 /**
@@ -38,42 +36,9 @@ if (!haveFaceFixtures) {
 
 export const fixture = (name: string): Buffer => fs.readFileSync(fixturePath(name) as string);
 
-function ffmpeg(): string {
-  try {
-    return (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-  } catch {
-    return 'ffmpeg';
-  }
-}
-
 /** A VP8 WebM of a still image: what a replayed printed or on-screen photo looks like to the camera. */
-export function stillVideo(image: Buffer, seconds: number, fps = 10): Buffer {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attestly-test-video-'));
-  try {
-    const input = path.join(dir, 'in.jpg');
-    const out = path.join(dir, 'out.webm');
-    fs.writeFileSync(input, image);
-    execFileSync(ffmpeg(), [
-      ...[
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-loop',
-        '1',
-        '-i',
-        input,
-        '-t',
-        String(seconds),
-        '-r',
-        String(fps),
-      ],
-      ...['-vf', 'scale=640:-2', '-c:v', 'libvpx', '-b:v', '1M', '-pix_fmt', 'yuv420p', '-an', '-y', out],
-    ]);
-    return fs.readFileSync(out);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
+export const stillVideo = (image: Buffer, seconds: number, fps = 10): Buffer =>
+  modelsStillVideo(image, seconds, fps);
 
 /** Overwrites most bytes after the container header, as a broken upload would. */
 export function corrupt(bytes: Buffer, from = 40): Buffer {

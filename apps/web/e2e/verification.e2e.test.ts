@@ -3,11 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createVisionEngine, type VisionEngine } from '@attestly/models';
+import { createVisionEngine, ffmpegPath, type VisionEngine } from '@attestly/models';
 import type { AgeVerificationResult } from '@attestly/contracts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import * as v from 'valibot';
@@ -45,19 +44,10 @@ let server: Server;
 let baseUrl: string;
 let browser: Browser;
 
-/** The static ffmpeg of @ffmpeg-installer/ffmpeg (as models/src/video-decode.ts), else the one on PATH. */
-function ffmpeg(): string {
-  try {
-    return (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-  } catch {
-    return 'ffmpeg';
-  }
-}
-
 /** A 640×480 Y4M of the still face, which Chromium's fake capture device loops for as long as the camera is on. */
 function stillFaceY4m(dir: string): string {
   const out = path.join(dir, 'face.y4m');
-  execFileSync(ffmpeg(), [
+  execFileSync(ffmpegPath(), [
     ...['-hide_banner', '-loglevel', 'error', '-loop', '1', '-i', FACE, '-frames:v', '5', '-r', '10'],
     ...['-vf', 'scale=480:480,pad=640:480:80:0:gray', '-pix_fmt', 'yuv420p', '-f', 'yuv4mpegpipe', '-y', out],
   ]);

@@ -13,32 +13,32 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare email: string;
   declare password_hash: string;
   declare full_name: string;
-  declare phone: string | null;
-  declare country: string | null;
-  declare state: string | null;
-  declare city: string | null;
-  declare email_verified_at: Date | null;
-  declare phone_verified_at: Date | null;
+  declare phone: CreationOptional<string | null>;
+  declare country: CreationOptional<string | null>;
+  declare state: CreationOptional<string | null>;
+  declare city: CreationOptional<string | null>;
+  declare email_verified_at: CreationOptional<Date | null>;
+  declare phone_verified_at: CreationOptional<Date | null>;
   /** Phone number awaiting confirmation by SMS code; becomes `phone` once verified. */
-  declare pending_phone: string | null;
+  declare pending_phone: CreationOptional<string | null>;
   /** Key of the row in user_photos; part of the photo's URL, so a new upload gets a new URL. */
-  declare profile_photo_key: string | null;
+  declare profile_photo_key: CreationOptional<string | null>;
   /** Proven facts (DESIGN.md §5), kept here so every read of the profile is one row. */
-  declare proven_min_age: number | null;
-  declare age_verified_at: Date | null;
-  declare age_verified_until: Date | null;
-  declare location_country: string | null;
-  declare location_state: string | null;
-  declare location_verified_at: Date | null;
-  declare location_verified_until: Date | null;
-  declare identity_verified_at: Date | null;
-  declare identity_verified_until: Date | null;
+  declare proven_min_age: CreationOptional<number | null>;
+  declare age_verified_at: CreationOptional<Date | null>;
+  declare age_verified_until: CreationOptional<Date | null>;
+  declare location_country: CreationOptional<string | null>;
+  declare location_state: CreationOptional<string | null>;
+  declare location_verified_at: CreationOptional<Date | null>;
+  declare location_verified_until: CreationOptional<Date | null>;
+  declare identity_verified_at: CreationOptional<Date | null>;
+  declare identity_verified_until: CreationOptional<Date | null>;
   declare is_active: CreationOptional<boolean>;
   declare is_partner: CreationOptional<boolean>;
   declare login_attempts: CreationOptional<number>;
-  declare locked_until: Date | null;
-  declare last_login_at: Date | null;
-  declare deleted_at: Date | null;
+  declare locked_until: CreationOptional<Date | null>;
+  declare last_login_at: CreationOptional<Date | null>;
+  declare deleted_at: CreationOptional<Date | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
