@@ -23,8 +23,12 @@ export function createSqliteReadPool(storage: string, size: number, busyTimeoutM
     db.configure('busyTimeout', busyTimeoutMs);
     return { db, statements: new Map(), busy: 0 };
   });
+  let closed = false;
   return {
     all<T>(sql: string, params: Record<string, unknown>): Promise<T[]> {
+      // Work that finishes after shutdown (e.g. a post-response audit step) gets a rejection it can handle;
+      // preparing on a closed handle would instead emit an 'error' event nobody listens to and crash the process.
+      if (closed) return Promise.reject(new Error('database is closed'));
       const connection = connections.reduce((least, candidate) =>
         candidate.busy < least.busy ? candidate : least,
       );
@@ -44,6 +48,7 @@ export function createSqliteReadPool(storage: string, size: number, busyTimeoutM
       });
     },
     async close() {
+      closed = true;
       await Promise.all(
         connections.map(
           (connection) =>
