@@ -274,6 +274,8 @@ describe('accounts in the browser', () => {
     const page = await context.newPage();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
+    // /login has an Email field too: wait for the lazily loaded reset page before filling in.
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText(/we have sent a link to reset the password/).waitFor();
