@@ -2,23 +2,30 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Sequelize } from 'sequelize';
 
 /**
- * Keeps SQLite writers from waiting on each other inside libuv's thread pool.
+ * Keeps SQLite writers from waiting on each other.
  *
- * node-sqlite3 runs every statement on libuv's thread pool (4 threads by default), and a statement that waits for
- * SQLite's write lock sleeps in its busy handler *inside* its thread. Sequelize gives each transaction a connection
- * of its own, so a few concurrent transactions (audit entries, one-time tokens, session rotation…) fill the pool
- * with sleepers while the transaction that holds the lock has no thread left for its next statement: the process
- * stalls until the busy timeouts (5 s) expire. Measured before this gate: 60 concurrent sign-in/profile requests
- * took 20 s, and 25 concurrent audit writes never finished.
+ * Statements run synchronously (sqlite-driver.ts), and Sequelize gives each transaction a connection of its own.
+ * A statement that needed the write lock while a transaction held it would wait in SQLite's busy handler on the
+ * event loop — the very thread the transaction needs for its next statement — until the busy timeout (5 s) fails
+ * it. (With node-sqlite3 the same wait happened inside libuv's thread pool and starved it: 60 concurrent
+ * sign-in/profile requests took 20 s, and 25 concurrent audit writes never finished.)
  *
  * So the decision is taken in JavaScript, where waiting costs nothing: a readers–writer gate in which managed
  * transactions (`sequelize.transaction(callback)`) are the writer and run one at a time, and statements on the
  * shared non-transaction connection are the readers, which may run together but not while a transaction is open
  * or waiting (writer preference, so a stream of statements cannot starve transactions). Statements issued from
  * inside a running transaction's callback pass straight through, so forgetting `{ transaction }` on a read inside
- * one cannot deadlock. Unmanaged transactions are left as they were.
+ * one cannot deadlock. Unmanaged transactions are left as they were. `exclusive` runs a synchronous piece of work
+ * (the hot-path writes in database.ts) at a moment when no transaction is open.
  */
-export function gateSqliteWriters(sequelize: Sequelize): void {
+export interface SqliteGate {
+  /** Runs `work` (synchronous) when no managed transaction is open or waiting: at once if none is. */
+  exclusive<T>(work: () => T): Promise<T>;
+  /** Whether the caller runs inside a managed transaction's callback. */
+  insideTransaction(): boolean;
+}
+
+export function gateSqliteWriters(sequelize: Sequelize): SqliteGate {
   const insideTransaction = new AsyncLocalStorage<boolean>();
   let statements = 0;
   let writer = false;
@@ -83,5 +90,16 @@ export function gateSqliteWriters(sequelize: Sequelize): void {
       if (statements === 0) wakeAll();
     }
     releaseConnection(connection, force);
+  };
+
+  return {
+    async exclusive<T>(work: () => T): Promise<T> {
+      if (insideTransaction.getStore()) {
+        throw new Error('a hot-path write cannot run inside a transaction: use the transaction');
+      }
+      while (writer || waitingWriters > 0) await changed();
+      return work();
+    },
+    insideTransaction: () => insideTransaction.getStore() === true,
   };
 }

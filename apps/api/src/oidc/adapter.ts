@@ -1,7 +1,7 @@
-import { Op, QueryTypes } from 'sequelize';
+import { Op } from 'sequelize';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Deps } from '../deps';
-import { toBool, toDate } from '../db/read-pool';
+import { toBool, toDate } from '../db/rows';
 import { publicSiteIconUrl } from '../modules/sites/presenters';
 
 /** Models whose rows belong to a grant and go when it is revoked (oidc-provider's memory adapter keeps the same set). */
@@ -41,14 +41,15 @@ interface PayloadRow {
 }
 
 /**
- * Client metadata is cached per process for at most CLIENT_CACHE_TTL_MS: `Client.find` runs on every authorize,
- * token, userinfo and introspection request. A change made through the sites service (update, secret rotation,
- * deactivation, deletion) clears the entry in that process at once (`forgetClient`); other replicas, and changes
- * made elsewhere (a partner suspended by an admin), take effect within the TTL. Tokens and grants are never
- * cached, so revoking a token or grant takes effect immediately on every replica.
+ * Clients are cached per process for at most CLIENT_CACHE_TTL_MS: `Client.find` runs on every authorize, token,
+ * userinfo and introspection request, and besides the read it hashes the metadata to find its Client instance.
+ * A change made through the sites service (update, secret rotation, deactivation, deletion) clears the entry in
+ * that process at once (`forgetClient`); other replicas, and changes made elsewhere (a partner suspended by an
+ * admin), take effect within the TTL. Tokens and grants are never cached, so revoking a token or grant takes
+ * effect immediately on every replica.
  */
 export const CLIENT_CACHE_TTL_MS = 2_000;
-type ClientCache = Map<string, { at: number; value: Promise<AdapterPayload | undefined> }>;
+type ClientCache = Map<string, { at: number; value: Promise<unknown> }>;
 const clientCaches = new WeakMap<object, ClientCache>();
 const clientCacheOf = (db: object): ClientCache => {
   let cache = clientCaches.get(db);
@@ -59,6 +60,30 @@ const clientCacheOf = (db: object): ClientCache => {
 /** Drops a client's cached metadata in this process (call after changing its site). */
 export function forgetClient(db: object, clientId: string): void {
   clientCaches.get(db)?.delete(clientId);
+}
+
+/**
+ * Puts the cache in front of a provider's `Client.find` (index.ts, for each provider it builds). Entries of an
+ * earlier provider are dropped: its Client instances belong to that provider.
+ */
+export function cacheClientLookups<C>(
+  db: object,
+  Client: { find(id: string): Promise<C | undefined> },
+): void {
+  const cache = clientCacheOf(db);
+  cache.clear();
+  const find = Client.find.bind(Client);
+  Client.find = (id: string) => {
+    if (typeof id !== 'string' || !id) return find(id);
+    const now = performance.now();
+    const cached = cache.get(id);
+    if (cached && now - cached.at < CLIENT_CACHE_TTL_MS) return cached.value as Promise<C | undefined>;
+    if (cache.size >= 1_000) cache.clear();
+    const value = find(id);
+    cache.set(id, { at: now, value });
+    value.catch(() => cache.delete(id));
+    return value;
+  };
 }
 
 const UPSERT_PAYLOAD = `INSERT INTO oidc_payloads (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at)
@@ -84,25 +109,11 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>) {
   const { OidcPayload } = deps.db.models;
 
   /*
-   * Reads go through `db.read` (plain prepared SELECTs: read-only WAL connections on SQLite, the pool on
-   * PostgreSQL) rather than Sequelize models: every token, userinfo and introspection request makes several of
+   * Reads go through `db.read` (plain prepared SELECTs run at once on SQLite, the pool on PostgreSQL) rather than Sequelize models: every token, userinfo and introspection request makes several of
    * them, and Sequelize's query building and instance hydration were most of their CPU time (userinfo on SQLite,
    * 2 cores, 16 connections: ~125 req/s before, ~1,000 after). Expiry is judged in JavaScript, so no date literal
    * has to match the way each dialect stores timestamps.
    */
-  const clientCache = clientCacheOf(deps.db);
-
-  function findClient(clientId: string): Promise<AdapterPayload | undefined> {
-    const now = performance.now();
-    const cached = clientCache.get(clientId);
-    if (cached && now - cached.at < CLIENT_CACHE_TTL_MS) return cached.value.then(clone);
-    if (clientCache.size >= 1_000) clientCache.clear();
-    const value = loadClient(clientId);
-    clientCache.set(clientId, { at: now, value });
-    value.catch(() => clientCache.delete(clientId));
-    return value.then(clone);
-  }
-
   async function loadClient(clientId: string): Promise<AdapterPayload | undefined> {
     const [site] = await deps.db.read<SiteRow>(
       `SELECT s.id, s.partner_id, s.client_id, s.client_type, s.client_secret_hash, s.site_name, s.redirect_uris,
@@ -137,9 +148,6 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>) {
     };
   }
 
-  // The provider may not mutate what the adapter returns, but each caller gets its own copy all the same.
-  const clone = (payload: AdapterPayload | undefined) => (payload ? structuredClone(payload) : undefined);
-
   async function findPayload(column: 'id' | 'uid' | 'user_code', model: string, value: string) {
     const [row] = await deps.db.read<PayloadRow>(
       `SELECT payload, expires_at, consumed_at FROM oidc_payloads WHERE model = :model AND ${column} = :value`,
@@ -157,7 +165,7 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>) {
   return function adapterFor(model: string): Adapter {
     if (model === 'Client') {
       return {
-        find: findClient,
+        find: loadClient,
         async upsert() {
           throw new Error('clients are managed as partner sites');
         },
@@ -176,35 +184,33 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>) {
     }
 
     return {
-      // Plain statements rather than OidcPayload.upsert/update: a flow writes several payloads, and building and
-      // validating a model instance for each was a measurable share of a flow's CPU. Dates go through Sequelize's
-      // replacement escaping, so they are stored exactly as the model would store them on either dialect.
+      // Plain statements (db.write) rather than OidcPayload.upsert/update: a flow writes several payloads, and
+      // building and validating a model instance for each was a measurable share of a flow's CPU. db.write stores
+      // dates exactly as the model would on either dialect.
       async upsert(id, payload, expiresIn) {
-        await deps.db.sequelize.query(UPSERT_PAYLOAD, {
-          type: QueryTypes.UPSERT,
-          replacements: {
-            model,
-            id,
-            payload: JSON.stringify(payload),
-            grantId: payload.grantId ?? null,
-            userCode: payload.userCode ?? null,
-            uid: payload.uid ?? null,
-            expiresAt: expiresIn ? new Date(providerNow() + expiresIn * 1000) : null,
-            consumedAt: typeof payload.consumed === 'number' ? new Date(payload.consumed * 1000) : null,
-          },
+        await deps.db.write(UPSERT_PAYLOAD, {
+          model,
+          id,
+          payload: JSON.stringify(payload),
+          grantId: payload.grantId ?? null,
+          userCode: payload.userCode ?? null,
+          uid: payload.uid ?? null,
+          expiresAt: expiresIn ? new Date(providerNow() + expiresIn * 1000) : null,
+          consumedAt: typeof payload.consumed === 'number' ? new Date(payload.consumed * 1000) : null,
         });
       },
       find: (id) => findPayload('id', model, id),
       findByUid: (uid) => findPayload('uid', model, uid),
       findByUserCode: (userCode) => findPayload('user_code', model, userCode),
       async consume(id) {
-        await deps.db.sequelize.query(
-          'UPDATE oidc_payloads SET consumed_at = :now WHERE model = :model AND id = :id',
-          { type: QueryTypes.UPDATE, replacements: { now: new Date(providerNow()), model, id } },
-        );
+        await deps.db.write('UPDATE oidc_payloads SET consumed_at = :now WHERE model = :model AND id = :id', {
+          now: new Date(providerNow()),
+          model,
+          id,
+        });
       },
       async destroy(id) {
-        await OidcPayload.destroy({ where: { model, id } });
+        await deps.db.write('DELETE FROM oidc_payloads WHERE model = :model AND id = :id', { model, id });
       },
       async revokeByGrantId(grantId) {
         // One table: the first call removes every token of the grant, whichever model the provider asked for.

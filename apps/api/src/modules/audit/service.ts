@@ -1,4 +1,4 @@
-import { Op, Transaction } from 'sequelize';
+import { Op } from 'sequelize';
 import type { AuditEvent } from '@attestly/contracts';
 import { sha256 } from '../../lib/crypto';
 import type { Deps } from '../../deps';
@@ -11,6 +11,10 @@ import type { Deps } from '../../deps';
  */
 export const GENESIS_HASH = '0'.repeat(64);
 const PG_AUDIT_LOCK_KEY = 7212540002;
+const INSERT_AUDIT_ROW = `INSERT INTO audit_logs
+  (event_type, severity, user_id, partner_id, admin_user_id, ip_address, user_agent, details, created_at, prev_hash, hash)
+  VALUES (:event_type, :severity, :user_id, :partner_id, :admin_user_id, :ip_address, :user_agent, :details,
+    :created_at, :prev_hash, :hash)`;
 
 export type Severity = 'info' | 'warning' | 'error';
 
@@ -125,24 +129,28 @@ export function createAuditService({ db, clock, logger }: Pick<Deps, 'db' | 'clo
   }
 
   async function writeBatch(batch: Pending[]): Promise<void> {
-    await db.sequelize.transaction(
-      db.dialect === 'sqlite' ? { type: Transaction.TYPES.IMMEDIATE } : {},
-      async (transaction) => {
-        if (db.dialect === 'postgres') {
-          await db.sequelize.query(`SELECT pg_advisory_xact_lock(${PG_AUDIT_LOCK_KEY})`, { transaction });
-        }
-        const last = await AuditLog.findOne({ order: [['id', 'DESC']], attributes: ['hash'], transaction });
-        let prevHash = last?.hash ?? GENESIS_HASH;
-        for (const { fields, createdAt } of batch) {
-          const hash = rowHash(prevHash, fields);
-          await AuditLog.create(
-            { ...fields, created_at: createdAt, prev_hash: prevHash, hash },
-            { transaction },
-          );
-          prevHash = hash;
-        }
-      },
-    );
+    const rows = (prevHash: string) =>
+      batch.map(({ fields, createdAt }) => {
+        const hash = rowHash(prevHash, fields);
+        const row = { ...fields, created_at: createdAt, prev_hash: prevHash, hash };
+        prevHash = hash;
+        return row;
+      });
+    if (db.immediate) {
+      // SQLite: one synchronous IMMEDIATE transaction on the hot-path connection (database.ts), so a batch costs
+      // microseconds and no transaction connection of its own. SQLite's write lock serialises writers.
+      await db.immediate((sql) => {
+        const [last] = sql.all<{ hash: string }>('SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1');
+        for (const row of rows(last?.hash ?? GENESIS_HASH)) sql.run(INSERT_AUDIT_ROW, row);
+      });
+      return;
+    }
+    await db.sequelize.transaction(async (transaction) => {
+      // PostgreSQL: the advisory lock serialises writers across replicas.
+      await db.sequelize.query(`SELECT pg_advisory_xact_lock(${PG_AUDIT_LOCK_KEY})`, { transaction });
+      const last = await AuditLog.findOne({ order: [['id', 'DESC']], attributes: ['hash'], transaction });
+      for (const row of rows(last?.hash ?? GENESIS_HASH)) await AuditLog.create(row, { transaction });
+    });
   }
 
   return {

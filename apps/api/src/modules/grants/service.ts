@@ -2,7 +2,7 @@ import { Op, type Transaction } from 'sequelize';
 import { ageThresholdOf, type Scope } from '@attestly/contracts';
 import type { Deps } from '../../deps';
 import type { OAuthAuthorization } from '../../db/models';
-import { toDate } from '../../db/read-pool';
+import { toDate } from '../../db/rows';
 import { AppError } from '../../errors';
 import { GRANTABLE_MODELS } from '../../oidc/adapter';
 import { pairwiseSubject } from '../../oidc/account';

@@ -3,7 +3,7 @@ import { TOKEN_PREFIX, type AccountKind } from '@attestly/contracts';
 import { AppError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
 import type { Session } from '../../db/models';
-import { toBool, toDate } from '../../db/read-pool';
+import { toBool, toDate } from '../../db/rows';
 import type { Deps } from '../../deps';
 
 export interface RequestOrigin {
@@ -67,7 +67,7 @@ export function createSessionService({ db, config, clock }: Pick<Deps, 'db' | 'c
 
   /**
    * The live session a token names, if it is of an accepted kind and not expired. This runs on every
-   * authenticated request, so it is one prepared statement on the read pool rather than an ORM query.
+   * authenticated request, so it is one prepared statement (db.read) rather than an ORM query.
    */
   async function authenticate(token: string, kinds: readonly AccountKind[]): Promise<SessionRecord | null> {
     const kind = kindOf(token);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Op, UniqueConstraintError, type InferAttributes } from 'sequelize';
-import { fromRow } from '../../db/read-pool';
+import { fromRow } from '../../db/rows';
 import type * as v from 'valibot';
 import type {
   changePasswordBody,
@@ -92,7 +92,7 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     return user;
   }
 
-  /** The signed-in user's profile for reading only: one statement on the read pool (GET /users/profile is hot). */
+  /** The signed-in user's profile for reading only: one prepared statement (db.read; GET /users/profile is hot). */
   async function readProfile(id: string): Promise<InferAttributes<User>> {
     const [row] = await db.read<Record<string, unknown>>('SELECT * FROM users WHERE id = :id', { id });
     const user = row ? fromRow<InferAttributes<User>>(User, row) : null;
