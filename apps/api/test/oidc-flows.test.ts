@@ -145,6 +145,36 @@ describe('OpenID Connect with openid-client', () => {
     expect(row.revoked_reason).toBe('refresh_token_revoked');
   });
 
+  it('ends the browser session at end_session but keeps tokens alive until their grant is revoked', async () => {
+    const user = await verifiedUser(t, { proven_min_age: 19 });
+    const { config, tokens, browser } = await fullFlow(t, site, user);
+    const logout = new URL(`${t.baseUrl}/oauth2/end_session`);
+    logout.searchParams.set('id_token_hint', tokens.id_token as string);
+    logout.searchParams.set('post_logout_redirect_uri', site.redirect_uris[0] as string);
+    const page = await browser.fetch(logout.href);
+    expect(page.status).toBe(200);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(await page.text())?.[1];
+    expect(xsrf).toBeTruthy();
+    const confirmed = await browser.fetch(`${t.baseUrl}/oauth2/end_session/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ xsrf: xsrf as string, logout: 'yes' }).toString(),
+    });
+    expect(confirmed.status).toBe(303);
+    expect(confirmed.headers.get('location')).toBe(site.redirect_uris[0]);
+
+    // Signed out at Attestly: the next authorization in that browser asks to sign in again.
+    const again = await fullFlow(t, site, user, { browser });
+    expect(again.steps).toEqual(['login']);
+    // The partner's token from before is untouched: it follows its grant, which is still active.
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
+    const info = await client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck);
+    expect(info.age_over_18).toBe(true);
+    // Consent was not withdrawn by signing out (it used to be, recorded as if a token had been reused).
+    const grants = await t.db.models.OAuthAuthorization.findAll({ where: { user_id: user.user.id } });
+    expect(grants.map((grant) => grant.revoked_at)).toEqual([null]);
+  });
+
   it('revoking only an access token keeps the grant', async () => {
     const user = await verifiedUser(t, { proven_min_age: 21 });
     const { config, tokens } = await fullFlow(t, site, user);

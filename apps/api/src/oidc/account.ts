@@ -3,7 +3,7 @@ import { SCOPES, scopeAgeThreshold, type Scope } from '@attestly/contracts';
 import type { Deps } from '../deps';
 import type { User } from '../db/models';
 import { deriveKey, hmacSha256 } from '../lib/crypto';
-import { fromRow } from '../db/read-pool';
+import { fromRow } from '../db/rows';
 
 /**
  * Scope → claims (DESIGN.md §4). Minimal disclosure: a partner learns yes/no answers about what the user proved,
@@ -98,13 +98,17 @@ function pairwiseKey(masterKey: Buffer): Buffer {
   return key;
 }
 
+/** The columns `claimsFor` and the account checks need, and no others (no password hash, no contact details). */
+const ACCOUNT_SQL = `SELECT id, email, email_verified_at, full_name, is_active, deleted_at, proven_min_age,
+    age_verified_at, age_verified_until, location_country, location_state, location_verified_until,
+    identity_verified_at, identity_verified_until
+  FROM users WHERE id = :id`;
+
 export function createFindAccount(deps: Pick<Deps, 'db' | 'clock'>): FindAccount {
   const { User } = deps.db.models;
   return async (_ctx, sub): Promise<Account | undefined> => {
     // A plain SELECT (db.read) rather than User.findByPk: this runs on every userinfo and token request.
-    const [row] = await deps.db.read<Record<string, unknown>>('SELECT * FROM users WHERE id = :id', {
-      id: sub,
-    });
+    const [row] = await deps.db.read<Record<string, unknown>>(ACCOUNT_SQL, { id: sub });
     const user = row ? fromRow<User>(User, row) : null;
     if (!user || !user.is_active || user.deleted_at) return undefined;
     return {

@@ -6,7 +6,7 @@ import { createAuditService } from '../modules/audit/service';
 import { createGrantService } from '../modules/grants/service';
 import { clientSecretMatches } from '../modules/sites/service';
 import { createFindAccount, pairwiseSubject } from './account';
-import { createAdapterFactory } from './adapter';
+import { cacheClientLookups, createAdapterFactory } from './adapter';
 import { attachProviderEvents } from './events';
 import { ensureSigningKeys, loadSigningKeys } from './keys';
 import { DEFAULT_TTL, providerConfiguration, type OidcTtl } from './provider';
@@ -66,6 +66,18 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
 
   await ensureSigningKeys(deps);
 
+  // A subject is an HMAC of (partner, user) that never changes; userinfo and every token ask for it again.
+  const subjects = new Map<string, string>();
+  const subjectFor = (partnerId: string, accountId: string): string => {
+    const key = `${partnerId}:${accountId}`;
+    let subject = subjects.get(key);
+    if (subject === undefined) {
+      if (subjects.size >= 10_000) subjects.clear();
+      subjects.set(key, (subject = pairwiseSubject(config.masterKey, partnerId, accountId)));
+    }
+    return subject;
+  };
+
   async function build(): Promise<{ provider: Provider; fingerprint: string }> {
     const { keys, fingerprint } = await loadSigningKeys(deps);
     const provider = new Provider(
@@ -87,9 +99,7 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
           return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
         },
         pairwiseIdentifier: (_ctx, accountId, client) =>
-          typeof client.partner_id === 'string'
-            ? pairwiseSubject(config.masterKey, client.partner_id, accountId)
-            : accountId,
+          typeof client.partner_id === 'string' ? subjectFor(client.partner_id, accountId) : accountId,
         async introspectionAllowed(ctx, client, token) {
           if (token.clientId === client.clientId) return true;
           // A partner's confidential site may introspect tokens of the partner's other sites, never anyone else's.
@@ -110,6 +120,7 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
     ) {
       return !!this.clientSecret && clientSecretMatches(config.masterKey, actual, this.clientSecret);
     };
+    cacheClientLookups(deps.db, provider.Client);
     attachProviderEvents(provider, { deps, audit, grants });
     return { provider, fingerprint };
   }

@@ -71,6 +71,13 @@ export function providerConfiguration(config: Config, hooks: ProviderHooks): Con
     responseTypes: ['code'],
     // RFC 9700 §2.1.1: PKCE for every client, confidential ones included; oidc-provider 9 accepts only S256.
     pkce: { required: () => true },
+    // Tokens follow their grant, not the browser session that started them (DESIGN.md §4: a user's "tokens" are
+    // the grants on /tokens). A token lives until it expires (an hour for access tokens) or its grant is revoked —
+    // by the user on /tokens, by the partner, or on reuse detection. Signing out at /oauth2/end_session ends the
+    // browser session at Attestly but does not silently kill partner tokens that /tokens still lists as active
+    // (partners revoke their own tokens at /oauth2/revoke). It also spares every token, userinfo and
+    // introspection request a session lookup.
+    expiresWithSession: async () => false,
     // Every refresh rotates; presenting a rotated (consumed) refresh token revokes the whole grant (RFC 9700 §4.14.2).
     rotateRefreshToken: () => true,
     // Client secrets are stored as keyed hashes, so nothing may use them as HMAC keys: secret-based JWT client
