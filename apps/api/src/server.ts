@@ -1,5 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pino from 'pino';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { bootstrap } from './bootstrap';
@@ -9,6 +10,7 @@ import { createOidc } from './oidc';
 import { startVisionEngine } from './modules/verification/engine';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+const LOG_FLUSH_MS = 100;
 
 async function main(): Promise<void> {
   let config;
@@ -21,7 +23,11 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config);
+  // Buffered, asynchronous stdout: log lines (an access line per request) go out in writes of 4 KiB or at least
+  // every LOG_FLUSH_MS, instead of one blocking write each. pino flushes what is left when the process exits.
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
+  const logger = createLogger(config, destination);
   const deps = await bootstrap(config, logger);
   // Models load in the background while the server already answers; /readyz waits for them.
   const vision = config.vision.enabled ? startVisionEngine(config, logger) : null;

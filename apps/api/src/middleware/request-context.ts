@@ -6,7 +6,8 @@ const INBOUND_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Gives each request an id (the caller's `X-Request-Id` when it is well-formed, otherwise a new UUID), echoes it
- * back, binds a child logger to it and writes one access-log line when the response is done.
+ * back, offers a child logger bound to it (`ctx.state.logger`, made on first use: most requests log only the
+ * access line) and writes one access-log line when the response is done.
  */
 export function requestContext(logger: Logger): Middleware {
   return async (ctx, next) => {
@@ -14,15 +15,20 @@ export function requestContext(logger: Logger): Middleware {
     const requestId = INBOUND_ID.test(inbound) ? inbound : randomUUID();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
-    const log = logger.child({ request_id: requestId });
-    ctx.state.logger = log;
+    let child: Logger | undefined;
+    Object.defineProperty(ctx.state, 'logger', {
+      get: () => (child ??= logger.child({ request_id: requestId })),
+      enumerable: true,
+      configurable: true,
+    });
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info(
+      logger.info(
         {
+          request_id: requestId,
           method: ctx.method,
           path: ctx.path,
           route: ctx.state.routeTemplate,
