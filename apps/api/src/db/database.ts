@@ -32,7 +32,7 @@ export interface Database {
    * SQLite only (null on PostgreSQL): runs `work` synchronously and atomically on the hot-path connection, in
    * the next group commit (sqlite-writes.ts). For short, hot batches (the audit log's group commit).
    */
-  immediate: (<T>(work: (sql: SyncStatements) => T) => Promise<T>) | null;
+  atomic: (<T>(work: (sql: SyncStatements) => T) => Promise<T>) | null;
   /** Pool figures for /metrics. SQLite has no pool: Sequelize's connection, the hot-path one, one per open transaction. */
   poolStats(): { size: number; available: number; waiting: number };
   close(): Promise<void>;
@@ -67,7 +67,6 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   let dialect: Dialect;
   let hot: { handle: BetterSqlite3.Database; statements: SyncStatements; writes: WriteBatcher } | null = null;
   let driver: ReturnType<typeof createSqliteDriver> | null = null;
-  let gate: ReturnType<typeof gateSqliteWriters> | null = null;
   if (options.databaseUrl && /^postgres(ql)?:/.test(options.databaseUrl)) {
     dialect = 'postgres';
     // BIGINT counts come back as strings by default; ours fit in a double.
@@ -85,7 +84,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       : path.join(options.dataDir, 'attestly.sqlite');
     driver = createSqliteDriver();
     sequelize = new Sequelize({ dialect: 'sqlite', dialectModule: driver.module, storage, logging });
-    gate = gateSqliteWriters(sequelize);
+    const gate = gateSqliteWriters(sequelize);
     await sequelize.query('PRAGMA journal_mode=WAL');
     const handle = openConnection(storage);
     const statements = syncStatements(handle);
@@ -118,7 +117,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       if (!hot) return closed();
       return hot.writes.submit((statements) => statements.run(sql, params));
     },
-    immediate:
+    atomic:
       dialect === 'sqlite'
         ? <T>(work: (sql: SyncStatements) => T): Promise<T> =>
             hot ? hot.writes.submit(work, { several: true }) : closed()

@@ -88,7 +88,7 @@ describe('Sequelize on the better-sqlite3 driver', () => {
   });
 });
 
-describe('hot-path writes (db.write, db.immediate)', () => {
+describe('hot-path writes (db.write, db.atomic)', () => {
   it('stores dates exactly as Sequelize does, so either side reads the other’s rows', async () => {
     const at = new Date('2026-11-26T05:06:07.089Z');
     await db.write('INSERT INTO things (code, label, seen_at, active) VALUES (:code, :label, :at, :active)', {
@@ -127,11 +127,11 @@ describe('hot-path writes (db.write, db.immediate)', () => {
   });
 
   it('undoes all of a failed multi-statement unit and nothing else', async () => {
-    const immediate = db.immediate;
-    if (!immediate) throw new Error('SQLite has immediate()');
+    const atomic = db.atomic;
+    if (!atomic) throw new Error('SQLite has atomic()');
     const results = await Promise.allSettled([
       insert('before'),
-      immediate((sql) => {
+      atomic((sql) => {
         sql.run('INSERT INTO things (code, label, active) VALUES (:code, :label, 1)', {
           code: 'u1',
           label: 'u',
@@ -141,7 +141,7 @@ describe('hot-path writes (db.write, db.immediate)', () => {
           label: 'u',
         });
       }),
-      immediate((sql) => {
+      atomic((sql) => {
         sql.run('INSERT INTO things (code, label, active) VALUES (:code, :label, 1)', {
           code: 'v1',
           label: 'v',

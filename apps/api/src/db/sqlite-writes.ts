@@ -23,7 +23,7 @@ export interface WriteBatcher {
 }
 
 /**
- * Group commit for the hot-path writes on SQLite (database.ts `write` and `immediate`).
+ * Group commit for the hot-path writes on SQLite (database.ts `write` and `atomic`).
  *
  * Each commit appends every page it changed to the WAL; the OpenID Connect writes (a code, a session, a token, an
  * audit row…) land on the same few index pages, so committing the writes of all requests handled in one turn of

@@ -136,10 +136,10 @@ export function createAuditService({ db, clock, logger }: Pick<Deps, 'db' | 'clo
         prevHash = hash;
         return row;
       });
-    if (db.immediate) {
-      // SQLite: one synchronous IMMEDIATE transaction on the hot-path connection (database.ts), so a batch costs
+    if (db.atomic) {
+      // SQLite: synchronous work in the hot-path group commit (db/sqlite-writes.ts), so a batch costs
       // microseconds and no transaction connection of its own. SQLite's write lock serialises writers.
-      await db.immediate((sql) => {
+      await db.atomic((sql) => {
         const [last] = sql.all<{ hash: string }>('SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1');
         for (const row of rows(last?.hash ?? GENESIS_HASH)) sql.run(INSERT_AUDIT_ROW, row);
       });
