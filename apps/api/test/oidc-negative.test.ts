@@ -84,11 +84,15 @@ describe('authorization request errors', () => {
     expect(new URL(location as string).searchParams.get('error')).toBe('invalid_scope');
   });
 
-  it('treats an inactive site as an unknown client', async () => {
+  it('treats an inactive site as an unknown client, at once after the change', async () => {
     const inactive = await createSite(t, partner.token, {
       site_name: 'Paused',
       redirect_uris: ['https://paused.example.com/cb'],
     });
+    // Served (and so cached) while active: the next request after the change must not see the cached client.
+    const before = await redirectOf(authorizeUrl(inactive, {}));
+    expect(before.status).toBe(303);
+    expect(new URL(before.location as string).pathname).toBe('/oauth/login');
     await t.request
       .put(`/api/v1/partners/sites/${inactive.id}`)
       .set('Authorization', `Bearer ${partner.token}`)
