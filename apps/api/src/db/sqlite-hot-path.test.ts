@@ -161,6 +161,17 @@ describe('hot-path writes (db.write, db.atomic)', () => {
     expect(await codes()).toEqual(['after', 'before', 'v1']);
   });
 
+  it('keeps nothing of a batch whose transaction is lost, and tells every caller', async () => {
+    // A statement that ends the transaction stands in for the errors after which SQLite rolls it back itself.
+    const results = await Promise.allSettled([insert('lost1'), db.write('ROLLBACK', {}), insert('lost2')]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/transaction ended/);
+    expect(await codes()).toEqual([]);
+    // The next batch works as usual.
+    await insert('next');
+    expect(await codes()).toEqual(['next']);
+  });
+
   it('waits for an open transaction and refuses to run inside one', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

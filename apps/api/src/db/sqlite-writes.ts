@@ -7,6 +7,8 @@ export interface SyncStatements {
   run(sql: string, params?: Record<string, unknown>): number;
 }
 
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
 interface Pending {
   work: (sql: SyncStatements) => unknown;
   /** Work of several statements runs under a savepoint, so that its failure undoes only its own statements. */
@@ -31,7 +33,8 @@ export interface WriteBatcher {
  * order, in one IMMEDIATE transaction scheduled with `setImmediate` (after the turn's I/O callbacks); each
  * caller's promise settles after COMMIT, so nothing is acknowledged before it is stored. A failing statement
  * fails only its caller: SQLite undoes a failed statement by itself, and multi-statement work runs under a
- * savepoint. If BEGIN or COMMIT fails, every caller in the batch gets the error and nothing of it is kept.
+ * savepoint. If the transaction itself is lost (BEGIN or COMMIT fails, or an error makes SQLite roll it back),
+every caller in the batch gets the error and nothing of it is kept.
  */
 export function createWriteBatcher(
   handle: () => BetterSqlite3.Database | null,
@@ -43,30 +46,43 @@ export function createWriteBatcher(
   let running: Promise<void> = Promise.resolve();
   let closed = false;
 
+  /** Runs one item; undoes a failed multi-statement item under its savepoint. */
+  function runItem(connection: BetterSqlite3.Database, item: Pending): Outcome {
+    if (!item.several) {
+      try {
+        return { ok: true, value: item.work(statements) };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    }
+    connection.exec('SAVEPOINT hot_write');
+    try {
+      const value = item.work(statements);
+      connection.exec('RELEASE hot_write');
+      return { ok: true, value };
+    } catch (error) {
+      if (connection.inTransaction) {
+        connection.exec('ROLLBACK TO hot_write');
+        connection.exec('RELEASE hot_write');
+      }
+      return { ok: false, error };
+    }
+  }
+
   function commit(batch: Pending[]): void {
     const connection = handle();
     if (!connection) throw new Error('database is closed');
     connection.exec('BEGIN IMMEDIATE');
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    const outcomes: Outcome[] = [];
     try {
       for (const item of batch) {
-        if (!item.several) {
-          try {
-            outcomes.push({ ok: true, value: item.work(statements) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-          continue;
+        const outcome = runItem(connection, item);
+        // Some errors (a full disk, I/O, memory) make SQLite roll the whole transaction back; statements after
+        // that would each commit on their own. Then nothing of the batch is kept, and every caller hears so.
+        if (!connection.inTransaction) {
+          throw outcome.ok ? new Error('the transaction ended inside a write batch') : outcome.error;
         }
-        connection.exec('SAVEPOINT hot_write');
-        try {
-          outcomes.push({ ok: true, value: item.work(statements) });
-          connection.exec('RELEASE hot_write');
-        } catch (error) {
-          connection.exec('ROLLBACK TO hot_write');
-          connection.exec('RELEASE hot_write');
-          outcomes.push({ ok: false, error });
-        }
+        outcomes.push(outcome);
       }
       connection.exec('COMMIT');
     } catch (error) {
