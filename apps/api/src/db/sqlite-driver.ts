@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 
 /**
  * The SQLite driver: better-sqlite3 behind the slice of node-sqlite3's callback API that Sequelize's SQLite dialect
- * calls (`new Database(file, mode, callback)`, `run`/`all`/`exec` with callbacks, `serialize`, `close`), passed to
+ * calls (`new Database(file, mode, callback)`, `run` and `all` with callbacks, `serialize`, `close`), passed to
  * Sequelize as its `dialectModule`.
  *
  * Why: node-sqlite3 sends every statement through libuv's thread pool and back, and that hop, not SQLite, was most
@@ -168,14 +168,6 @@ export function createSqliteDriver(): SqliteDriver {
       callback?.();
     }
 
-    parallelize(callback?: () => void): void {
-      callback?.();
-    }
-
-    configure(option: string, value: number): void {
-      if (option === 'busyTimeout') this.connection().handle.pragma(`busy_timeout = ${Math.floor(value)}`);
-    }
-
     run(sql: string, ...rest: unknown[]): this {
       const callback = typeof rest.at(-1) === 'function' ? (rest.pop() as Callback) : undefined;
       let result = new Statement(0, 0);
@@ -205,25 +197,6 @@ export function createSqliteDriver(): SqliteDriver {
         failure = driverError(error);
       }
       this.settle(callback, new Statement(0, 0), failure, rows);
-      return this;
-    }
-
-    get(sql: string, ...rest: unknown[]): this {
-      const callback = typeof rest.at(-1) === 'function' ? (rest.pop() as Callback) : undefined;
-      const first: Callback = function (this: RunResult, error, rows) {
-        callback?.call(this, error, rows?.[0] as unknown[] | undefined);
-      };
-      return this.all(sql, rest[0], first);
-    }
-
-    exec(sql: string, callback?: (error: Error | null) => void): this {
-      let failure: Error | null = null;
-      try {
-        this.connection().handle.exec(sql);
-      } catch (error) {
-        failure = driverError(error);
-      }
-      this.settle(callback as Callback | undefined, new Statement(0, 0), failure);
       return this;
     }
 
