@@ -1,6 +1,7 @@
 import {
   createCipheriv,
   createDecipheriv,
+  createPrivateKey,
   generateKeyPairSync,
   randomBytes,
   type JsonWebKey,
@@ -59,12 +60,22 @@ function open(deps: KeyDeps, kid: string, sealed: string): SigningJwk {
   }
 }
 
-function generate(alg: SigningAlg): SigningJwk {
-  const { privateKey } =
+/**
+ * A new private signing key as a JWK. The generator hands out DER, re-read into a KeyObject of its own before the
+ * JWK export: on Node 20, exporting the generator's own KeyObject can deadlock the process when a garbage
+ * collection during the export finalises the key-generation job, whose destructor takes the lock the export
+ * holds (seen in CI as a test process hung in ExportJWK → GC → ~KeyGenJob; reproduced by a loop of EC key
+ * generations, and covered by test/oidc-keygen.test.ts).
+ */
+export function generateSigningJwk(alg: SigningAlg): SigningJwk {
+  const publicKeyEncoding = { type: 'spki', format: 'der' } as const;
+  const privateKeyEncoding = { type: 'pkcs8', format: 'der' } as const;
+  const der: Buffer =
     alg === 'RS256'
-      ? generateKeyPairSync('rsa', { modulusLength: 2048 })
-      : generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return { ...privateKey.export({ format: 'jwk' }), kid: randomToken(12), alg, use: 'sig' };
+      ? generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding, privateKeyEncoding }).privateKey
+      : generateKeyPairSync('ec', { namedCurve: 'P-256', publicKeyEncoding, privateKeyEncoding }).privateKey;
+  const key = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
+  return { ...key.export({ format: 'jwk' }), kid: randomToken(12), alg, use: 'sig' };
 }
 
 async function withKeysLock<T>(deps: KeyDeps, work: (transaction: Transaction) => Promise<T>): Promise<T> {
@@ -80,7 +91,7 @@ async function withKeysLock<T>(deps: KeyDeps, work: (transaction: Transaction) =
 async function insertKeys(deps: KeyDeps, transaction: Transaction, now: Date): Promise<string[]> {
   const kids: string[] = [];
   for (const alg of SIGNING_ALGS) {
-    const jwk = generate(alg);
+    const jwk = generateSigningJwk(alg);
     await deps.db.models.OidcSigningKey.create(
       {
         kid: jwk.kid,
