@@ -5,28 +5,16 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { hashPassword } from '../src/lib/passwords';
+import { freePort } from '../test/http';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const serverEntry = path.join(root, 'apps/api/dist/server.js');
 const PASSWORD_COST = 15;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 async function waitReady(baseUrl: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;

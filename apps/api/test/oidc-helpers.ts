@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import * as client from 'openid-client';
 import type { TestApp } from './helpers';
 import { signUp } from './helpers';
+import { CookieJar } from './http';
 
 /** A partner account, signed in. */
 export async function registerPartner(
@@ -64,29 +65,8 @@ export async function createSite(
   return response.body as CreatedSite;
 }
 
-/** A minimal browser: a cookie jar (by name, which is all these flows need) and manual redirects. */
-export class Browser {
-  cookies = new Map<string, string>();
-  bearer: string | null = null;
-
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.cookies.size)
-      headers.set('Cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
-    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = line.split(';');
-      const index = pair.indexOf('=');
-      const name = pair.slice(0, index).trim();
-      const value = pair.slice(index + 1).trim();
-      const expired =
-        attributes.some((attribute) => /expires=Thu, 01 Jan 1970/i.test(attribute)) || value === '';
-      if (expired) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return response;
-  }
-
+/** The test browser: the shared cookie jar plus JSON calls to the interaction API. */
+export class Browser extends CookieJar {
   async json(
     url: string,
     method: 'GET' | 'POST',

@@ -22,7 +22,7 @@ export const OPEN_READONLY = 0x1;
 export const OPEN_READWRITE = 0x2;
 export const OPEN_CREATE = 0x4;
 
-export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 type Callback = (this: RunResult, error: Error | null, rows?: unknown[]) => void;
 type Params = unknown[] | Record<string, unknown> | undefined;
@@ -68,7 +68,7 @@ function driverError(error: unknown): Error {
   return shaped;
 }
 
-export interface ConnectionOptions {
+interface ConnectionOptions {
   readonly?: boolean;
   fileMustExist?: boolean;
 }

@@ -109,10 +109,10 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>) {
   const { OidcPayload } = deps.db.models;
 
   /*
-   * Reads go through `db.read` (plain prepared SELECTs run at once on SQLite, the pool on PostgreSQL) rather than Sequelize models: every token, userinfo and introspection request makes several of
-   * them, and Sequelize's query building and instance hydration were most of their CPU time (userinfo on SQLite,
-   * 2 cores, 16 connections: ~125 req/s before, ~1,000 after). Expiry is judged in JavaScript, so no date literal
-   * has to match the way each dialect stores timestamps.
+   * Reads go through `db.read` (plain prepared SELECTs run at once on SQLite, the pool on PostgreSQL) rather than
+   * Sequelize models: every token, userinfo and introspection request makes several of them, and Sequelize's
+   * query building and instance hydration were most of their CPU time. Expiry is judged in JavaScript, so no date
+   * literal has to match the way each dialect stores timestamps.
    */
   async function loadClient(clientId: string): Promise<AdapterPayload | undefined> {
     const [site] = await deps.db.read<SiteRow>(
