@@ -52,6 +52,8 @@ export const LIMITS = {
   passwordMaxLength: 256,
   jsonBodyBytes: 100 * 1024,
   profilePhotoBytes: 1024 * 1024,
+  /** Profile photos are stored re-encoded with their longest side at most this many pixels. */
+  profilePhotoPixels: 512,
   documentBytes: 10 * 1024 * 1024,
   videoBytes: 20 * 1024 * 1024,
   videoSeconds: 5,

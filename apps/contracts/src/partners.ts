@@ -1,6 +1,14 @@
 import * as v from 'valibot';
 import { BUSINESS_TYPES, DEFAULT_SITE_SCOPES, SCOPES, type Scope } from './constants';
-import { currentPassword, email, newPassword, optionalPhone, optionalText, requiredText } from './fields';
+import {
+  currentPassword,
+  email,
+  newPassword,
+  optionalPersonName,
+  optionalPhone,
+  optionalText,
+  requiredText,
+} from './fields';
 
 /** Hosts for which plain http is acceptable in a redirect URI (RFC 8252 §7.3 loopback; local development). */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -124,7 +132,7 @@ export const partnerRegisterBody = v.object({
   email,
   password: newPassword(),
   company_name: requiredText('Company name is required', 200),
-  contact_name: optionalText(120),
+  contact_name: optionalPersonName(),
   phone: optionalPhone,
   website,
   business_type: v.pipe(
@@ -147,7 +155,7 @@ export type PartnerLoginBody = v.InferInput<typeof partnerLoginBody>;
 
 export const partnerProfileBody = v.object({
   company_name: requiredText('Company name is required', 200),
-  contact_name: optionalText(120),
+  contact_name: optionalPersonName(),
   phone: optionalPhone,
   website,
   business_type: partnerRegisterBody.entries.business_type,

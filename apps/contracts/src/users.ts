@@ -1,6 +1,14 @@
 import * as v from 'valibot';
 import { COUNTRIES } from './constants';
-import { currentPassword, email, newPassword, optionalPhone, optionalText, requiredText } from './fields';
+import {
+  currentPassword,
+  email,
+  newPassword,
+  optionalPhone,
+  optionalText,
+  personName,
+  requiredText,
+} from './fields';
 
 /** spec 01 §5 "User login"; rememberMe chooses a longer-lived session. */
 export const loginBody = v.object({
@@ -12,7 +20,7 @@ export type LoginBody = v.InferInput<typeof loginBody>;
 
 /** spec 01 §5 "User registration" as the API receives it (confirmPassword and terms stay in the browser). */
 export const registerBody = v.object({
-  full_name: requiredText('Full name is required', 120),
+  full_name: personName('Full name is required'),
   email,
   password: newPassword(),
   phone: optionalPhone,
@@ -22,7 +30,7 @@ export type RegisterBody = v.InferInput<typeof registerBody>;
 /** The sign-up form: the API body plus the fields only the browser checks. */
 export const registerForm = v.pipe(
   v.object({
-    full_name: requiredText('Full name is required', 120),
+    full_name: personName('Full name is required'),
     email,
     phone: optionalPhone,
     password: newPassword(),
@@ -46,7 +54,7 @@ export type RegisterForm = v.InferInput<typeof registerForm>;
 const countryCodes = COUNTRIES.map((country) => country.code) as string[];
 
 export const profileBody = v.object({
-  full_name: requiredText('Full name is required', 120),
+  full_name: personName('Full name is required'),
   email,
   phone: optionalPhone,
   country: v.pipe(

@@ -20,6 +20,7 @@ import { validate } from '../../middleware/validate';
 import { rateLimit } from '../../middleware/rate-limit';
 import { readMultipart } from '../../middleware/multipart';
 import type { SessionRecord } from '../sessions/service';
+import { reencodeImage } from '../../lib/images';
 import type { AppServices } from '../../services';
 import { presentSession, presentUser } from './presenters';
 
@@ -143,7 +144,16 @@ export function userRoutes(services: AppServices): Router {
     assert(file, 422, 'validation.failed', 'Please choose a photo to upload', [
       { path: 'photo', message: 'Please choose a photo to upload' },
     ]);
-    const user = await users.setProfilePhoto(session(ctx).subject_id, file, origin(ctx));
+    const picture = await reencodeImage(file.bytes, {
+      maxDimension: LIMITS.profilePhotoPixels,
+      unreadableMessage: 'Profile photo must be a JPG, GIF or PNG image',
+      field: 'photo',
+    });
+    const user = await users.setProfilePhoto(
+      session(ctx).subject_id,
+      { ...file, bytes: picture.bytes, mime: picture.contentType },
+      origin(ctx),
+    );
     ctx.body = presentUser(user, clock.now());
   });
 
