@@ -13,6 +13,7 @@ import { createMetrics } from './middleware/metrics';
 import { requestContext } from './middleware/request-context';
 import { securityHeaders } from './middleware/security-headers';
 import { staticWeb } from './middleware/static-web';
+import { apiKeyRoutes } from './modules/api-keys/routes';
 import { healthRoutes, type ReadinessCheck } from './modules/health/routes';
 import { docsRoutes } from './modules/docs/routes';
 import { grantRoutes } from './modules/grants/routes';
@@ -74,6 +75,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   // Partners.
   api.use(partnerRoutes(services).routes());
   api.use(siteRoutes(services).routes());
+  api.use(apiKeyRoutes(services).routes());
   api.all('/{*rest}', () => {
     throw new AppError(404, 'not_found', 'No such API endpoint');
   });

@@ -1,6 +1,8 @@
 import type { Middleware } from 'koa';
 import type { Deps } from './deps';
 import { requireSession } from './middleware/auth';
+import { requirePartnerCaller } from './modules/api-keys/middleware';
+import { createApiKeyService } from './modules/api-keys/service';
 import { createAuditService } from './modules/audit/service';
 import { createGrantService } from './modules/grants/service';
 import { createNewsletterService } from './modules/newsletter/service';
@@ -26,6 +28,10 @@ export function createServices(deps: Deps) {
   const partners = createPartnerService(deps, { sessions, audit, limiter });
   const sites = createSiteService(deps, { audit, grants });
   const requirePartner: Middleware = requireSession(sessions, ['partner']);
+  const apiKeys = createApiKeyService(deps, { audit });
+  // A partner session whose partner is not suspended; the second also takes an X-API-Key (server-to-server calls).
+  const requireActivePartner = requirePartnerCaller(deps, apiKeys, sessions, { acceptApiKey: false });
+  const requirePartnerOrApiKey = requirePartnerCaller(deps, apiKeys, sessions, { acceptApiKey: true });
   return {
     ...deps,
     sessions,
@@ -40,6 +46,9 @@ export function createServices(deps: Deps) {
     partners,
     sites,
     requirePartner,
+    apiKeys,
+    requireActivePartner,
+    requirePartnerOrApiKey,
   };
 }
 export type AppServices = ReturnType<typeof createServices>;

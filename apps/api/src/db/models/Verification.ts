@@ -45,6 +45,8 @@ export class Verification extends Model<
   /** Set when a partner's consent flow asked for the check (statistics per partner and site). */
   declare partner_id: string | null;
   declare site_id: string | null;
+  /** Made through a sandbox API key or a sandbox site: marked in results, never counted toward quotas or stats. */
+  declare sandbox: CreationOptional<boolean>;
   declare reviewed_at: Date | null;
   declare reviewed_by: string | null;
   /** When the fact this row proved stops counting (approved rows only). */
@@ -70,6 +72,7 @@ export class Verification extends Model<
         subject_fingerprint: DataTypes.STRING(64),
         partner_id: DataTypes.STRING(64),
         site_id: DataTypes.STRING(64),
+        sandbox: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         reviewed_at: DataTypes.DATE,
         reviewed_by: DataTypes.STRING(64),
         expires_at: DataTypes.DATE,

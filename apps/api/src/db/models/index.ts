@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import { ApiKey } from './ApiKey';
 import { AuditLog } from './AuditLog';
 import { EventOutbox } from './EventOutbox';
 import { NewsletterSubscriber } from './NewsletterSubscriber';
@@ -14,6 +15,10 @@ import { User } from './User';
 import { UserPhoto } from './UserPhoto';
 import { Verification } from './Verification';
 import { VerificationMedia } from './VerificationMedia';
+import { PartnerSubscription } from './PartnerSubscription';
+import { WebhookAttempt } from './WebhookAttempt';
+import { WebhookDelivery } from './WebhookDelivery';
+import { WebhookEndpoint } from './WebhookEndpoint';
 
 export function initModels(sequelize: Sequelize) {
   return {
@@ -32,6 +37,11 @@ export function initModels(sequelize: Sequelize) {
     EventOutbox: EventOutbox.initModel(sequelize),
     Verification: Verification.initModel(sequelize),
     VerificationMedia: VerificationMedia.initModel(sequelize),
+    WebhookEndpoint: WebhookEndpoint.initModel(sequelize),
+    WebhookDelivery: WebhookDelivery.initModel(sequelize),
+    WebhookAttempt: WebhookAttempt.initModel(sequelize),
+    PartnerSubscription: PartnerSubscription.initModel(sequelize),
+    ApiKey: ApiKey.initModel(sequelize),
   };
 }
 export type Models = ReturnType<typeof initModels>;
@@ -39,5 +49,7 @@ export type Models = ReturnType<typeof initModels>;
 export { AuditLog, NewsletterSubscriber, OneTimeToken, Session, User, UserPhoto };
 export type { OneTimeTokenPurpose } from './OneTimeToken';
 export { Verification, VerificationMedia };
+export { ApiKey };
 export type { ReviewNote } from './Verification';
+export { PartnerSubscription, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export { EventOutbox, OAuthAuthorization, OidcPayload, OidcSigningKey, Partner, Site, SiteIcon };

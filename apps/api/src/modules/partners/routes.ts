@@ -8,6 +8,7 @@ import {
   validateTokenBody,
 } from '@attestly/contracts';
 import type { Session } from '../../db/models';
+import type { PartnerPrincipal } from '../api-keys/middleware';
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
 import type { AppServices } from '../../services';
@@ -17,11 +18,13 @@ import { presentPartner } from './presenters';
 const minute = 60_000;
 const body = <T extends v.GenericSchema>(ctx: Context, _schema: T) =>
   ctx.state.input.body as v.InferOutput<T>;
-export const partnerId = (ctx: Context) => (ctx.state.session as Session).subject_id;
+/** The partner a call speaks for: from an API key or partner session (requirePartnerCaller) or a session. */
+export const partnerId = (ctx: Context) =>
+  (ctx.state.partner as PartnerPrincipal | undefined)?.partnerId ?? (ctx.state.session as Session).subject_id;
 
 /** spec 01 §7 "Partner": accounts, profile and token validation. Sites are in modules/sites. */
 export function partnerRoutes(services: AppServices): Router {
-  const { partners, sites, limiter, requirePartner } = services;
+  const { partners, sites, limiter, requirePartner, requirePartnerOrApiKey } = services;
   const router = new Router();
 
   router.post(
@@ -77,7 +80,7 @@ export function partnerRoutes(services: AppServices): Router {
 
   router.post(
     '/partners/validate-token',
-    requirePartner,
+    requirePartnerOrApiKey,
     rateLimit(limiter, { name: 'validate-token:partner', limit: 600, windowMs: minute }, partnerId),
     validate({ body: validateTokenBody }),
     async (ctx) => {
