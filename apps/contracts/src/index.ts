@@ -10,4 +10,3 @@ export * from './webhooks';
 export * from './billing';
 export * from './web';
 export * from './admin';
-export * from './admin';
