@@ -25,6 +25,17 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      {
+        test: {
+          // The attestly command, run as a subprocess from its bundle (built once by the global setup).
+          name: 'cli',
+          include: ['cli/**/*.test.{ts,tsx}'],
+          environment: 'node',
+          globalSetup: ['cli/test/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
       './apps/web/vitest.config.ts',
       // Browser tests (Debian's Chromium against the built app and the real API); see apps/web/e2e.
       './apps/web/e2e/vitest.config.ts',

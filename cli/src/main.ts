@@ -1,0 +1,83 @@
+import { Command, CommanderError } from 'commander';
+import { migrateCommand } from './commands/migrate';
+import { serveCommand } from './commands/serve';
+import { asUserError, EXIT_BUG, EXIT_USER } from './lib/errors';
+
+export const VERSION = '0.1.0';
+
+/** The whole command tree. Each subcommand lives in src/commands/<noun>/<verb>.tsx (STYLE.md). */
+export function buildProgram(): Command {
+  const program = new Command('attestly')
+    .description(
+      'Operate an Attestly appliance: setup, serve, migrate, doctor, administrators, partners, keys, audit, backups',
+    )
+    .version(VERSION)
+    .option('--json', 'print one machine-readable JSON document and nothing else')
+    .option('--debug', 'verbose logs on stderr, and the stack trace of unexpected errors')
+    .option('--data-dir <dir>', 'data directory (overrides ATTESTLY_DATA_DIR)')
+    .option('--database-url <url>', 'database URL (overrides DATABASE_URL)')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ attestly setup                       first run: database, public URL, mail, master key, first administrator
+  $ attestly admin create --email ops@example.com
+  $ attestly doctor --json
+  $ attestly backup create --out attestly.backup
+
+Exit codes: 0 ok, 1 the operator's error (with a hint), 2 a bug (rerun with --debug for the stack).
+`,
+    );
+  program.hook('preAction', (_program, action) => {
+    const options = action.optsWithGlobals<{ dataDir?: string; databaseUrl?: string }>();
+    // The config loader (apps/api/src/config.ts) reads only the environment: flags become environment here.
+    if (options.dataDir) process.env.ATTESTLY_DATA_DIR = options.dataDir;
+    if (options.databaseUrl) process.env.DATABASE_URL = options.databaseUrl;
+  });
+  program.addCommand(serveCommand);
+  program.addCommand(migrateCommand);
+  return program;
+}
+
+/** Runs the CLI and resolves with the exit code (main.ts never calls process.exit itself; bin does). */
+export async function run(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  program.exitOverride();
+  // Subcommands inherit the override and the output configuration.
+  program.commands.forEach((command) => command.exitOverride());
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version "fail" with exit code 0; usage errors were already printed by commander.
+      return error.exitCode === 0 ? 0 : EXIT_USER;
+    }
+    const json = argv.includes('--json');
+    const debug = argv.includes('--debug');
+    const userError = asUserError(error);
+    if (userError) {
+      if (json) {
+        process.stdout.write(
+          `${JSON.stringify({ ok: false, error: { message: userError.message, hint: userError.hint ?? null } }, null, 2)}\n`,
+        );
+      } else {
+        process.stderr.write(`Error: ${userError.message}\n`);
+        if (userError.hint) process.stderr.write(`Hint: ${userError.hint}\n`);
+      }
+      if (debug) process.stderr.write(`${(error as Error).stack}\n`);
+      return EXIT_USER;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    if (json) {
+      process.stdout.write(`${JSON.stringify({ ok: false, error: { message, bug: true } }, null, 2)}\n`);
+    }
+    process.stderr.write(
+      debug && error instanceof Error
+        ? `${error.stack}\n`
+        : `Unexpected error: ${message}\nThis is a bug in Attestly; rerun with --debug for the stack trace.\n`,
+    );
+    return EXIT_BUG;
+  }
+}
