@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AppServices } from './services';
 import { purgeExpiredPayloads } from './oidc/adapter';
 import { MEDIA_PURGE_INTERVAL_MS } from './modules/verification/service';
+import { webhookJobs } from './modules/webhooks/jobs';
 
 export interface Job {
   name: string;
@@ -24,6 +25,7 @@ export function maintenanceJobs(services: AppServices): Job[] {
   return [
     { name: 'purge-expired-sessions', everyMs: HOUR, run: () => sessions.purgeExpired() },
     { name: 'purge-rate-limit-windows', everyMs: HOUR, run: () => limiter.purgeExpired(24 * HOUR) },
+    { name: 'purge-login-failures', everyMs: HOUR, run: () => services.users.purgeLoginFailures() },
     {
       name: 'purge-one-time-tokens',
       everyMs: HOUR,
@@ -42,6 +44,7 @@ export function maintenanceJobs(services: AppServices): Job[] {
       atStart: true,
       run: () => services.verifications.purgeMedia(),
     },
+    ...webhookJobs(services),
   ];
 }
 

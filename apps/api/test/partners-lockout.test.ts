@@ -72,3 +72,32 @@ describe('partner sign-in with an unknown address', () => {
     expect(ratio).toBeLessThan(1.6);
   });
 });
+
+describe('partner sign-in lockout per account and client address', () => {
+  it('locks only the stranger’s address out of a partner account; the partner still signs in', async () => {
+    const { email, password } = await registerPartner(t);
+    const stranger = client();
+    for (let attempt = 1; attempt <= 4; attempt += 1)
+      expect((await stranger(email, 'wrong password')).status).toBe(401);
+    expect((await stranger(email, 'wrong password')).status).toBe(429);
+    expect((await stranger(email, password)).status).toBe(429);
+    expect((await client()(email, password)).status).toBe(200);
+    const row = await t.db.models.Partner.findOne({ where: { email } });
+    expect(row?.locked_until ?? null).toBeNull();
+  });
+
+  it('checks exactly five of ten concurrent wrong passwords, for a real and an unknown address alike', async () => {
+    const { email: known } = await registerPartner(t);
+    const unknown = `burst-${randomBytes(5).toString('hex')}@example.com`;
+    const burst = (email: string) => {
+      const login = client();
+      return Promise.all(Array.from({ length: 10 }, () => login(email, 'wrong password')));
+    };
+    const [knownAnswers, unknownAnswers] = await Promise.all([burst(known), burst(unknown)]);
+    const tally = (answers: Parameters<typeof shape>[0][]) =>
+      answers.map((answer) => JSON.stringify(shape(answer))).sort();
+    expect(knownAnswers.filter((answer) => answer.status === 401)).toHaveLength(4);
+    expect(knownAnswers.filter((answer) => answer.status === 429)).toHaveLength(6);
+    expect(tally(unknownAnswers)).toEqual(tally(knownAnswers));
+  });
+});

@@ -6,16 +6,10 @@ import type { Partner, Session } from '../../db/models';
 import { AppError, tooManyRequests } from '../../errors';
 import { decoyHash, hashPassword, verifyPassword } from '../../lib/passwords';
 import type { AuditService } from '../audit/service';
-import type { RateLimiter, RateLimitRule } from '../rate-limit/service';
+import type { RateLimiter } from '../rate-limit/service';
 import type { RequestOrigin, SessionService } from '../sessions/service';
-import { INVALID_CREDENTIALS, LOCKED_OUT, LOCKOUT_MS, MAX_FAILED_LOGINS } from '../users/service';
-
-/** Lockout for unknown addresses, mirroring a real account's (as LOGIN_FAILURES_BY_EMAIL does for users). */
-const PARTNER_LOGIN_FAILURES_BY_EMAIL: RateLimitRule = {
-  name: 'partner-login-fail:email',
-  limit: MAX_FAILED_LOGINS,
-  windowMs: LOCKOUT_MS,
-};
+import { INVALID_CREDENTIALS, LOCKED_OUT } from '../users/service';
+import { createLoginLockout } from '../users/lockout';
 
 interface Services {
   sessions: SessionService;
@@ -24,9 +18,10 @@ interface Services {
 }
 
 /** Partner accounts (spec 01 §1, §3, §7 "Partner"): registration, sign-in with lockout, profile. */
-export function createPartnerService(deps: Deps, { sessions, audit, limiter }: Services) {
+export function createPartnerService(deps: Deps, { sessions, audit }: Services) {
   const { db, config, clock, mailer, logger } = deps;
   const { Partner } = db.models;
+  const lockout = createLoginLockout(deps, 'partner');
 
   async function findActive(id: string): Promise<Partner> {
     const partner = await Partner.findByPk(id);
@@ -83,50 +78,56 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
   }
 
   async function login(body: v.InferOutput<typeof partnerLoginBody>, origin: RequestOrigin) {
-    const now = clock.now();
+    // The users' lockout (users/lockout.ts), counted separately for partner accounts: per (account, address), per
+    // address and per account, claimed before the password is checked, keyed by the address typed in so that unknown
+    // addresses get the same answers as real accounts.
+    const attempt = await lockout.claim(body.email, origin.ip);
     const partner = await Partner.findOne({ where: { email: body.email } });
-    if (!partner) {
-      // Same work, answers and lockout as a real account below (five failures, then a 15-minute 429 with the same
-      // Retry-After), counted in the database like the users' sign-in, so nothing tells which addresses exist.
-      await verifyPassword(body.password, await decoyHash(config.passwordCost));
-      const lockedFor = await limiter.lockout.lockedFor(PARTNER_LOGIN_FAILURES_BY_EMAIL, body.email);
-      if (lockedFor > 0) throw tooManyRequests(LOCKED_OUT, lockedFor);
-      const locked = await limiter.lockout.fail(PARTNER_LOGIN_FAILURES_BY_EMAIL, body.email);
-      await audit.recordSafely({
-        event: 'partner.login_failed',
-        severity: 'warning',
-        ip: origin.ip,
-        userAgent: origin.userAgent,
-        details: { reason: 'unknown_email' },
-      });
-      if (locked > 0) throw tooManyRequests(LOCKED_OUT, locked);
-      throw new AppError(401, 'auth.invalid_credentials', INVALID_CREDENTIALS);
-    }
-    const passwordOk = await verifyPassword(body.password, partner.password_hash);
-    if (partner.locked_until && partner.locked_until > now) {
+    const passwordOk = partner
+      ? await verifyPassword(body.password, partner.password_hash)
+      : (await verifyPassword(body.password, await decoyHash(config.passwordCost))) && false;
+    if (attempt.refusedFor > 0) throw tooManyRequests(LOCKED_OUT, attempt.refusedFor);
+    const now = clock.now();
+    if (partner?.locked_until && partner.locked_until > now) {
       throw tooManyRequests(LOCKED_OUT, (partner.locked_until.getTime() - now.getTime()) / 1000);
     }
-    if (!passwordOk) {
-      const attempts = (partner.locked_until ? 0 : partner.login_attempts) + 1;
-      const lock = attempts >= MAX_FAILED_LOGINS;
-      await Partner.update(
-        {
-          login_attempts: lock ? 0 : attempts,
-          locked_until: lock ? new Date(now.getTime() + LOCKOUT_MS) : null,
-        },
-        { where: { id: partner.id } },
-      );
+    if (!partner || !passwordOk) {
+      const outcome = await lockout.failed(body.email, origin.ip, attempt);
+      if (partner) {
+        await Partner.update(
+          {
+            login_attempts: outcome.accountFailures,
+            ...(outcome.accountLockedUntil ? { locked_until: outcome.accountLockedUntil } : {}),
+          },
+          { where: { id: partner.id } },
+        );
+      }
       await audit.recordSafely({
         event: 'partner.login_failed',
         severity: 'warning',
-        partnerId: partner.id,
+        partnerId: partner?.id ?? null,
         ip: origin.ip,
         userAgent: origin.userAgent,
-        details: { reason: 'wrong_password', attempts },
+        details: {
+          reason: partner ? 'wrong_password' : 'unknown_email',
+          attempts: attempt.failures.pair,
+          account_attempts: attempt.failures.account,
+        },
       });
-      if (lock) throw tooManyRequests(LOCKED_OUT, LOCKOUT_MS / 1000);
+      if (outcome.lockedFor > 0) {
+        await audit.recordSafely({
+          event: 'partner.locked_out',
+          severity: 'error',
+          partnerId: partner?.id ?? null,
+          ip: origin.ip,
+          userAgent: origin.userAgent,
+          details: { scope: outcome.locked, locked_for_seconds: outcome.lockedFor },
+        });
+        throw tooManyRequests(LOCKED_OUT, outcome.lockedFor);
+      }
       throw new AppError(401, 'auth.invalid_credentials', INVALID_CREDENTIALS);
     }
+    await lockout.succeeded(body.email, origin.ip);
     if (partner.status === 'suspended') {
       throw new AppError(
         403,

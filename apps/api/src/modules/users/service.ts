@@ -19,24 +19,16 @@ import type { RateLimiter, RateLimitRule } from '../rate-limit/service';
 import type { RequestOrigin, SessionRecord, SessionService } from '../sessions/service';
 import type { UploadedFile } from '../../middleware/multipart';
 import type { OneTimeTokens } from './one-time-tokens';
+import { createLoginLockout, LOGIN_LOCKOUT } from './lockout';
 
-/** Failed sign-ins before an account is locked, and for how long (spec 02 shows login_attempts / locked_until). */
-export const MAX_FAILED_LOGINS = 5;
-export const LOCKOUT_MS = 15 * 60_000;
+/** Failed sign-ins from one address before that address is locked out of the account, and for how long (lockout.ts). */
+export const MAX_FAILED_LOGINS = LOGIN_LOCKOUT.pair.limit;
+export const LOCKOUT_MS = LOGIN_LOCKOUT.pair.lockMs;
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
 export const EMAIL_TOKEN_TTL_MS = 24 * 60 * 60_000;
 export const PHONE_CODE_TTL_MS = 10 * 60_000;
 export const PHONE_CODE_MAX_ATTEMPTS = 5;
 
-/**
- * Unknown e-mail addresses get the same lockout as real accounts (five failures, then 15 minutes), counted in the
- * database, so the 429 after five wrong passwords does not reveal which addresses have accounts.
- */
-export const LOGIN_FAILURES_BY_EMAIL: RateLimitRule = {
-  name: 'login-fail:email',
-  limit: MAX_FAILED_LOGINS,
-  windowMs: LOCKOUT_MS,
-};
 export const FORGOT_PASSWORD_BY_EMAIL: RateLimitRule = {
   name: 'forgot:email',
   limit: 3,
@@ -66,6 +58,7 @@ interface Services {
 export function createUserService(deps: Deps, { sessions, audit, limiter, tokens }: Services) {
   const { db, config, clock, mailer, phone, logger } = deps;
   const { User, UserPhoto } = db.models;
+  const lockout = createLoginLockout(deps, 'user');
 
   /**
    * Work done after the response (mail, and the steps whose duration would tell whether an account exists). It is
@@ -145,69 +138,61 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
   }
 
   async function login(body: v.InferOutput<typeof loginBody>, origin: RequestOrigin) {
-    const now = clock.now();
+    // Lockout (lockout.ts): the attempt claims its place in the counters before the password is checked, and the
+    // counters are keyed by the address typed in, so unknown addresses get exactly the answers real accounts get.
+    const attempt = await lockout.claim(body.email, origin.ip);
     const user = await User.findOne({ where: { email: body.email, deleted_at: null } });
-    if (!user) {
-      // Same work, same answers and the same lockout as a real account (below), so that neither the messages,
-      // the timing, the 429 after five tries nor its Retry-After tell which addresses have accounts.
-      await verifyPassword(body.password, await decoyHash(config.passwordCost));
-      const lockedFor = await limiter.lockout.lockedFor(LOGIN_FAILURES_BY_EMAIL, body.email);
-      if (lockedFor > 0) throw tooManyRequests(LOCKED_OUT, lockedFor);
-      const locked = await limiter.lockout.fail(LOGIN_FAILURES_BY_EMAIL, body.email);
-      await audit.recordSafely({
-        event: 'user.login_failed',
-        severity: 'warning',
-        ip: origin.ip,
-        userAgent: origin.userAgent,
-        details: { reason: 'unknown_email' },
-      });
-      if (locked > 0) {
-        await audit.recordSafely({
-          event: 'user.locked_out',
-          severity: 'error',
-          ip: origin.ip,
-          userAgent: origin.userAgent,
-          details: { reason: 'unknown_email', locked_for_seconds: locked },
-        });
-        throw tooManyRequests(LOCKED_OUT, locked);
-      }
-      throw new AppError(401, 'auth.invalid_credentials', INVALID_CREDENTIALS);
-    }
-    const passwordOk = await verifyPassword(body.password, user.password_hash);
-    if (user.locked_until && user.locked_until > now) {
+    // Same work whether or not the account exists (a decoy hash), so timing does not tell either.
+    const passwordOk = user
+      ? await verifyPassword(body.password, user.password_hash)
+      : (await verifyPassword(body.password, await decoyHash(config.passwordCost))) && false;
+    if (attempt.refusedFor > 0) throw tooManyRequests(LOCKED_OUT, attempt.refusedFor);
+    const now = clock.now();
+    if (user?.locked_until && user.locked_until > now) {
       throw tooManyRequests(LOCKED_OUT, (user.locked_until.getTime() - now.getTime()) / 1000);
     }
-    if (!passwordOk) {
-      const attempts = (user.locked_until ? 0 : user.login_attempts) + 1;
-      const lock = attempts >= MAX_FAILED_LOGINS;
-      await User.update(
-        {
-          login_attempts: lock ? 0 : attempts,
-          locked_until: lock ? new Date(now.getTime() + LOCKOUT_MS) : null,
-        },
-        { where: { id: user.id } },
-      );
+    if (!user || !passwordOk) {
+      const outcome = await lockout.failed(body.email, origin.ip, attempt);
+      if (user) {
+        // Shown to administrators (spec 02 login_attempts / locked_until): the account-wide figures.
+        await User.update(
+          {
+            login_attempts: outcome.accountFailures,
+            ...(outcome.accountLockedUntil ? { locked_until: outcome.accountLockedUntil } : {}),
+          },
+          { where: { id: user.id } },
+        );
+      }
       await audit.recordSafely({
         event: 'user.login_failed',
         severity: 'warning',
-        userId: user.id,
+        userId: user?.id ?? null,
         ip: origin.ip,
         userAgent: origin.userAgent,
-        details: { reason: 'wrong_password', attempts },
+        details: {
+          reason: user ? 'wrong_password' : 'unknown_email',
+          attempts: attempt.failures.pair,
+          account_attempts: attempt.failures.account,
+        },
       });
-      if (lock) {
+      if (outcome.lockedFor > 0) {
         await audit.recordSafely({
           event: 'user.locked_out',
           severity: 'error',
-          userId: user.id,
+          userId: user?.id ?? null,
           ip: origin.ip,
           userAgent: origin.userAgent,
-          details: { locked_for_seconds: LOCKOUT_MS / 1000 },
+          details: {
+            ...(user ? {} : { reason: 'unknown_email' }),
+            scope: outcome.locked,
+            locked_for_seconds: outcome.lockedFor,
+          },
         });
-        throw tooManyRequests(LOCKED_OUT, LOCKOUT_MS / 1000);
+        throw tooManyRequests(LOCKED_OUT, outcome.lockedFor);
       }
       throw new AppError(401, 'auth.invalid_credentials', INVALID_CREDENTIALS);
     }
+    await lockout.succeeded(body.email, origin.ip);
     if (!user.is_active) {
       // Only said after the password proved ownership, so it reveals nothing to a stranger.
       throw new AppError(
@@ -524,7 +509,7 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
       // Receiving the mail proves the address.
       email_verified_at: user.email_verified_at ?? (user.email === row.target ? clock.now() : null),
     });
-    await limiter.reset(LOGIN_FAILURES_BY_EMAIL, user.email);
+    await lockout.reset(user.email);
     await sessions.revokeAll('user', user.id);
     await audit.recordSafely({
       event: 'user.password_reset',
@@ -541,6 +526,8 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     },
     register,
     login,
+    /** Forgets sign-in failure counters left idle (the job runner calls this hourly). */
+    purgeLoginFailures: () => lockout.purgeIdle(),
     findActiveUser,
     readProfile,
     updateProfile,
