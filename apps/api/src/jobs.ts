@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import type { AppServices } from './services';
 import { purgeExpiredPayloads } from './oidc/adapter';
 import { MEDIA_PURGE_INTERVAL_MS } from './modules/verification/service';
-import { webhookJobs } from './modules/webhooks/jobs';
 
 export interface Job {
   name: string;
@@ -44,7 +43,6 @@ export function maintenanceJobs(services: AppServices): Job[] {
       atStart: true,
       run: () => services.verifications.purgeMedia(),
     },
-    ...webhookJobs(services),
   ];
 }
 
