@@ -1,72 +1,113 @@
 /**
- * Trains the age head reproducibly (seed 20240518) on faces-dev:
- *   npm run train:age-head [-- --labels ../shared/data/faces-dev/labels.csv --target-far 0.005]
- * Features: Human's 1024-d faceres descriptor + its age output, standardised. Models: ridge regression for the
- * age estimate; logistic heads "age ≥ 21" and "age ≥ 25". Each threshold's cut-off is chosen on out-of-fold
- * scores (5 × repeated 5-fold CV) so that at most `target-far` of under-T faces passing the quality gate are
- * approved. The CV figures printed here are the honest accuracy estimate: faces-dev is also the training set.
+ * Trains and calibrates the age head reproducibly (seed 20261126) on faces-dev + faces-train + faces-aaf:
+ *   npm run train:age-head [-- --cache-only] [--folds 5] [--max-upper 0.01] [--loso]
+ *
+ * Features: Human's 1024-d faceres descriptor + its age output, standardised over all faces. Models: ridge
+ * regression for the age estimate; logistic heads "age ≥ 21", "age ≥ 25" and "child" (age < 13).
+ *
+ * Method (MODEL_CARD.md "How the cut-offs are chosen"):
+ * 1. Grouped, stratified K-fold cross-fitting over the three sources together (strata: source × age bucket; a
+ *    fold never splits a near-duplicate group of a source, because those were removed when the sets were built,
+ *    and every fold holds every source). Every face gets out-of-fold (OOF) scores from a head not fitted on it.
+ * 2. Cut-offs are chosen on those OOF scores only, pooled over the sources (never tuned on one alone): for each T
+ *    the lowest cut-off at which the **upper limit of the 95 % Clopper–Pearson interval** of the approval rate of
+ *    the hard group (ages 13 … T−1, on their own) is ≤ `max-upper` (default 1 %), and no child under 13 is
+ *    approved. Faces that fail the quality gate are never decided in production and are left out.
+ * 3. The child guard: the child head's cut-off lets at most 1 % of OOF adults 21+ be vetoed; plus an estimated
+ *    age under 14 is never approved.
+ * 4. The shipped head is the average of the K fold heads (one standardiser, so averaging is exact for a linear
+ *    model): it is not re-fitted on the calibration faces.
+ * Each source is reported separately, with 95 % intervals, per age bucket and per gender/race.
+ * `--loso` adds leave-one-source-out: heads fitted on two sources, scored on the third with the pooled cut-offs.
+ * `--cache-only` uses only faces already observed (models/scripts/observe-datasets.ts fills the cache).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgeHeadWeights, CalibratedCutoff } from '../src/age-head';
+import type { AgeHeadWeights, CalibratedCutoff, ChildGuard } from '../src/age-head';
 import { featureVector } from '../src/age-head';
+import { chooseCutoff, rateWithInterval, type RateWithInterval } from '../src/calibration';
 import { assessQuality } from '../src/quality';
 import { argValue, readCsv } from './lib/csv';
 import { auc, fitLogistic, fitRidge, mulberry32, stratifiedFolds, type Matrix } from './lib/linear-models';
 import { modelsDir, observeFiles } from './lib/observe-dataset';
 
-const SEED = 20240518;
-const REPEATS = 5;
-const FOLDS = 5;
-const HEADS = { adult_21: 21, adult_25: 25 } as const;
+const SEED = 20261126;
+const HEADS = { adult_21: { target: 21, adult: true }, adult_25: { target: 25, adult: true } } as const;
+const CHILD_HEAD = 'child_13';
+const CHILD_AGE = 13;
+const CHILD_MIN_ESTIMATE = 14;
+const HARD_MIN_AGE = 13;
 const THRESHOLDS = [16, 18, 21];
-const RIDGE_LAMBDAS = [0.3, 1, 3, 10];
-const LOGISTIC_LAMBDAS = [0.01, 0.03, 0.1];
+const RIDGE_LAMBDA = 1;
+const LOGISTIC_LAMBDA = 0.1;
+const BUCKETS = ['<13', '13-17', '18-20', '21-24', '25-29', '30-49', '50+'] as const;
 
 const args = process.argv.slice(2);
-const labels = path.resolve(
-  argValue(args, '--labels') ?? path.join(modelsDir, '../../shared/data/faces-dev/labels.csv'),
-);
-const targetFar = Number(argValue(args, '--target-far') ?? 0.005);
-if (!fs.existsSync(labels)) {
-  console.error(`faces-dev labels not found at ${labels}; pass --labels <csv>. Skipping training.`);
+const folds = Number(argValue(args, '--folds') ?? 5);
+const maxUpper = Number(argValue(args, '--max-upper') ?? 0.01);
+const cacheOnly = args.includes('--cache-only');
+const loso = args.includes('--loso');
+const dataDir = path.resolve(argValue(args, '--data') ?? path.join(modelsDir, '../../shared/data'));
+const SOURCES = ['faces-dev', 'faces-train', 'faces-aaf'] as const;
+type Source = (typeof SOURCES)[number];
+
+const present = SOURCES.filter((s) => fs.existsSync(path.join(dataDir, s, 'labels.csv')));
+if (!present.length) {
+  console.error(`no face sets under ${dataDir} (faces-dev, faces-train, faces-aaf); skipping training.`);
   process.exit(0);
 }
 
-const rows = readCsv(labels);
-const observed = await observeFiles(
-  rows.map((r) => path.resolve(path.dirname(labels), r.file!)),
-  'faces-dev',
-);
-const data = observed
-  .map((o, i) => ({ o, age: Number(rows[i]!.age) }))
-  .filter(
-    (
-      d,
-    ): d is {
-      o: { obs: NonNullable<(typeof observed)[number]['obs']> } & (typeof observed)[number];
-      age: number;
-    } => !!d.o.obs && Number.isFinite(d.age),
-  );
-console.log(`faces-dev: ${rows.length} rows, ${data.length} faces detected`);
-
-const raw = data.map((d) => featureVector(d.o.obs));
-const ages = data.map((d) => d.age);
-const gateOk = data.map((d) => assessQuality(d.o.obs.quality).ok);
-const n = data.length;
-const d = raw[0]!.length;
-
-function standardiser(idx: number[]) {
-  const mean = new Array<number>(d).fill(0);
-  const std = new Array<number>(d).fill(0);
-  for (const i of idx) raw[i]!.forEach((v, j) => (mean[j]! += v / idx.length));
-  for (const i of idx) raw[i]!.forEach((v, j) => (std[j]! += (v - mean[j]!) ** 2 / idx.length));
-  for (let j = 0; j < d; j++) std[j] = Math.sqrt(std[j]!) || 1;
-  const apply = (i: number) => Float64Array.from(raw[i]!, (v, j) => (v - mean[j]!) / std[j]!);
-  return { mean, std, apply };
+interface Face {
+  source: Source;
+  age: number;
+  gender: string;
+  race: string;
+  gate: boolean;
+  x: Float64Array;
 }
 
-const dot = (w: number[], x: Float64Array) => w.reduce((s, v, j) => s + v * x[j]!, 0);
+const t0 = performance.now();
+const faces: Face[] = [];
+const counts: Record<string, { rows: number; observed: number; faces: number; gated: number }> = {};
+for (const source of present) {
+  const rows = readCsv(path.join(dataDir, source, 'labels.csv'));
+  const observed = await observeFiles(
+    rows.map((r) => path.join(dataDir, source, r.file!)),
+    source,
+    { cacheOnly, op: source === 'faces-dev' ? 'photo' : 'descriptor' },
+  );
+  const c = { rows: rows.length, observed: 0, faces: 0, gated: 0 };
+  observed.forEach((o, i) => {
+    if (o.error !== 'not_observed') c.observed++;
+    const age = Number(rows[i]!.age);
+    if (!o.obs || !Number.isFinite(age)) return;
+    c.faces++;
+    const gate = assessQuality(o.obs.quality).ok;
+    if (gate) c.gated++;
+    faces.push({
+      source,
+      age,
+      gender: rows[i]!.gender ?? '',
+      race: rows[i]!.race ?? '',
+      gate,
+      x: Float64Array.from(featureVector(o.obs)),
+    });
+  });
+  counts[source] = c;
+}
+console.log(`faces: ${JSON.stringify(counts)}`);
+const n = faces.length;
+const d = faces[0]!.x.length;
+
+// One standardiser over every face (unsupervised), so fold heads share a feature space and can be averaged.
+const mean = new Float64Array(d);
+const std = new Float64Array(d);
+for (const f of faces) for (let j = 0; j < d; j++) mean[j]! += f.x[j]! / n;
+for (const f of faces) for (let j = 0; j < d; j++) std[j]! += (f.x[j]! - mean[j]!) ** 2 / n;
+for (let j = 0; j < d; j++) std[j] = Math.sqrt(std[j]!) || 1;
+const X: Matrix = faces.map((f) => Float64Array.from(f.x, (v, j) => (v - mean[j]!) / std[j]!));
+const ages = faces.map((f) => f.age);
+
 const bucket = (a: number) =>
   a < 13
     ? '<13'
@@ -81,177 +122,305 @@ const bucket = (a: number) =>
             : a < 50
               ? '30-49'
               : '50+';
-const strata = ages.map(bucket);
 
-interface Oof {
+interface Fitted {
+  ridge: { w: number[]; b: number };
+  heads: Record<string, { w: number[]; b: number }>;
+}
+
+function fit(idx: number[]): Fitted {
+  const Xs = idx.map((i) => X[i]!);
+  const ys = idx.map((i) => ages[i]!);
+  const ridge = fitRidge(Xs, ys, RIDGE_LAMBDA, 120);
+  const heads: Fitted['heads'] = {};
+  for (const [name, h] of Object.entries(HEADS))
+    heads[name] = fitLogistic(
+      Xs,
+      ys.map((a) => (a >= h.target ? 1 : 0)),
+      LOGISTIC_LAMBDA,
+      200,
+    );
+  heads[CHILD_HEAD] = fitLogistic(
+    Xs,
+    ys.map((a) => (a < CHILD_AGE ? 1 : 0)),
+    LOGISTIC_LAMBDA,
+    200,
+  );
+  return { ridge, heads };
+}
+
+const dot = (w: readonly number[], x: Float64Array) => {
+  let s = 0;
+  for (let j = 0; j < x.length; j++) s += w[j]! * x[j]!;
+  return s;
+};
+interface Scores {
   age: Float64Array;
   logits: Record<string, Float64Array>;
 }
-
-function crossValidate(repeat: number, ridgeLambda: number, logLambda: number): Oof {
-  const folds = stratifiedFolds(strata, FOLDS, mulberry32(SEED + repeat));
-  const oof: Oof = {
-    age: new Float64Array(n),
-    logits: Object.fromEntries(Object.keys(HEADS).map((h) => [h, new Float64Array(n)])),
-  };
-  for (let k = 0; k < FOLDS; k++) {
-    const train = folds.flatMap((f, i) => (f === k ? [] : [i]));
-    const test = folds.flatMap((f, i) => (f === k ? [i] : []));
-    const s = standardiser(train);
-    const X: Matrix = train.map(s.apply);
-    const ridge = fitRidge(
-      X,
-      train.map((i) => ages[i]!),
-      ridgeLambda,
-    );
-    const heads = Object.fromEntries(
-      Object.entries(HEADS).map(([name, t]) => [
-        name,
-        fitLogistic(
-          X,
-          train.map((i) => (ages[i]! >= t ? 1 : 0)),
-          logLambda,
-        ),
-      ]),
-    );
-    for (const i of test) {
-      const x = s.apply(i);
-      oof.age[i] = dot(ridge.w, x) + ridge.b;
-      for (const [name, h] of Object.entries(heads)) oof.logits[name]![i] = dot(h.w, x) + h.b;
-    }
+const headNames = [...Object.keys(HEADS), CHILD_HEAD];
+const emptyScores = (): Scores => ({
+  age: new Float64Array(n).fill(NaN),
+  logits: Object.fromEntries(headNames.map((h) => [h, new Float64Array(n).fill(NaN)])),
+});
+function score(model: Fitted, idx: number[], into: Scores) {
+  for (const i of idx) {
+    into.age[i] = dot(model.ridge.w, X[i]!) + model.ridge.b;
+    for (const h of headNames) into.logits[h]![i] = dot(model.heads[h]!.w, X[i]!) + model.heads[h]!.b;
   }
-  return oof;
 }
 
-const mae = (pred: ArrayLike<number>, idx: number[]) =>
-  idx.reduce((s, i) => s + Math.abs(pred[i]! - ages[i]!), 0) / idx.length;
+// 1. Cross-fitting.
+const strata = faces.map((f) => `${f.source}:${bucket(f.age)}`);
+const fold = stratifiedFolds(strata, folds, mulberry32(SEED));
+const oof = emptyScores();
+const models: Fitted[] = [];
+for (let k = 0; k < folds; k++) {
+  const tk = performance.now();
+  const train = fold.flatMap((f, i) => (f === k ? [] : [i]));
+  const test = fold.flatMap((f, i) => (f === k ? [i] : []));
+  const model = fit(train);
+  models.push(model);
+  score(model, test, oof);
+  console.log(
+    `fold ${k + 1}/${folds}: ${train.length} fitted, ${test.length} scored (${((performance.now() - tk) / 1000).toFixed(0)} s)`,
+  );
+}
+
 const all = [...Array(n).keys()];
+const gated = all.filter((i) => faces[i]!.gate);
 
-// Hyper-parameters on the first repeat only (cheap, and the cut-offs below are chosen on other repeats too).
-const t0 = performance.now();
-let best = { ridge: RIDGE_LAMBDAS[0]!, logistic: LOGISTIC_LAMBDAS[0]!, mae: Infinity, auc: -Infinity };
-for (const rl of RIDGE_LAMBDAS) {
-  const oof = crossValidate(0, rl, LOGISTIC_LAMBDAS[0]!);
-  const m = mae(oof.age, all);
-  if (m < best.mae) best = { ...best, ridge: rl, mae: m };
-}
-for (const ll of LOGISTIC_LAMBDAS) {
-  const oof = crossValidate(0, best.ridge, ll);
-  const a = auc(
-    Array.from(oof.logits.adult_21!),
-    ages.map((x) => (x >= 18 ? 1 : 0)),
-  );
-  if (a > best.auc) best = { ...best, logistic: ll, auc: a };
-}
-console.log(
-  `lambda: ridge ${best.ridge}, logistic ${best.logistic} (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
-);
+// 2. Child guard on OOF scores: veto at most 1 % of adults 21+.
+const adultChild = gated
+  .filter((i) => ages[i]! >= 21)
+  .map((i) => oof.logits[CHILD_HEAD]![i]!)
+  .sort((a, b) => b - a);
+const childCut = adultChild[Math.floor(0.01 * adultChild.length)]! + 1e-6;
+const childGuard: ChildGuard = {
+  head: CHILD_HEAD,
+  cutoff: r6(childCut),
+  min_age_estimate: CHILD_MIN_ESTIMATE,
+};
+const guarded = (i: number, s: Scores = oof) =>
+  s.logits[CHILD_HEAD]![i]! >= childGuard.cutoff || s.age[i]! < childGuard.min_age_estimate;
 
-const repeats = Array.from({ length: REPEATS }, (_, r) => crossValidate(r, best.ridge, best.logistic));
-const gated = all.filter((i) => gateOk[i]);
-
-function chooseCut(head: string, threshold: number): number {
-  const scores = repeats
-    .flatMap((o) => gated.filter((i) => ages[i]! < threshold).map((i) => o.logits[head]![i]!))
-    .sort((a, b) => b - a);
-  const k = Math.floor(targetFar * scores.length);
-  // Strictly above the (k+1)-th highest minor score: at most k of them pass.
-  return scores[k]! + 1e-6;
-}
-
-function rate(head: string, cut: number, pick: (age: number) => boolean, o: Oof): number {
-  const idx = gated.filter((i) => pick(ages[i]!));
-  return idx.filter((i) => o.logits[head]![i]! >= cut).length / Math.max(1, idx.length);
-}
-
+// 3. Cut-offs on OOF scores, pooled over sources, hard group on its own, children as a hard guard.
 const cutoffs: CalibratedCutoff[] = [];
-const report: Record<string, unknown> = {};
-for (const threshold of THRESHOLDS) {
-  let chosen: { head: string; cut: number; adult: number } | null = null;
+const choice: Record<string, { head: string; cutoff: number }> = {};
+for (const T of THRESHOLDS) {
+  let best: { head: string; c: ReturnType<typeof chooseCutoff>; adults: number } | null = null;
   for (const head of Object.keys(HEADS)) {
-    const cut = chooseCut(head, threshold);
-    const adult = repeats.reduce((s, o) => s + rate(head, cut, (a) => a >= threshold + 7, o), 0) / REPEATS;
-    if (!chosen || adult > chosen.adult) chosen = { head, cut, adult };
+    const hard = gated.filter((i) => ages[i]! >= HARD_MIN_AGE && ages[i]! < T);
+    const kids = gated.filter((i) => ages[i]! < HARD_MIN_AGE);
+    const c = chooseCutoff(
+      hard.map((i) => oof.logits[head]![i]!),
+      { maxUpper, guard: kids.map((i) => oof.logits[head]![i]!), guardMax: 0 },
+    );
+    const adults = gated.filter(
+      (i) => ages[i]! >= T + 7 && oof.logits[head]![i]! >= c.cutoff && !guarded(i),
+    ).length;
+    if (!best || adults > best.adults) best = { head, c, adults };
   }
-  const { head, cut } = chosen!;
-  cutoffs.push({ threshold, head, cutoff: Math.round(cut * 1e6) / 1e6, target_far: targetFar });
-  const far = repeats.map((o) => rate(head, cut, (a) => a < threshold, o));
-  const retake = 1 - gated.length / n;
-  report[`T${threshold}`] = {
+  const { head, c } = best!;
+  choice[T] = { head, cutoff: c.cutoff };
+  cutoffs.push({
+    threshold: T,
     head,
-    cutoff: cut,
-    far_mean: far.reduce((a, b) => a + b, 0) / REPEATS,
-    far_max: Math.max(...far),
-    approve_ge_T7: repeats.reduce((s, o) => s + rate(head, cut, (a) => a >= threshold + 7, o), 0) / REPEATS,
-    approve_ge_25: repeats.reduce((s, o) => s + rate(head, cut, (a) => a >= 25, o), 0) / REPEATS,
-    approve_18_20: repeats.reduce((s, o) => s + rate(head, cut, (a) => a >= 18 && a < 21, o), 0) / REPEATS,
-    approve_21_24: repeats.reduce((s, o) => s + rate(head, cut, (a) => a >= 21 && a < 25, o), 0) / REPEATS,
-    retake_rate: retake,
-  };
+    // A bound that no cut-off can meet (too few faces) approves nothing.
+    cutoff: Number.isFinite(c.cutoff) ? r6(c.cutoff) : 1e9,
+    target_far: maxUpper,
+    hard_group: {
+      min_age: HARD_MIN_AGE,
+      max_age: T - 1,
+      n: c.n,
+      approved: c.approved,
+      upper_95: r6(c.upper),
+    },
+  });
 }
 
-const oofAgeMean = Float64Array.from(all, (i) => repeats.reduce((s, o) => s + o.age[i]!, 0) / REPEATS);
-const rawAge = data.map((x) => x.o.obs.modelAge);
-const buckets = ['<13', '13-17', '18-20', '21-24', '25-29', '30-49', '50+'];
-const residualSd = Math.sqrt(all.reduce((s, i) => s + (oofAgeMean[i]! - ages[i]!) ** 2, 0) / n);
-const rawSd = Math.sqrt(all.reduce((s, i) => s + (rawAge[i]! - ages[i]!) ** 2, 0) / n);
-report.mae_cv_ridge = repeats.reduce((s, o) => s + mae(o.age, all), 0) / REPEATS;
-report.mae_raw_human = mae(rawAge, all);
-report.mae_by_bucket_cv = Object.fromEntries(
-  buckets.map((b) => [
-    b,
-    mae(
-      oofAgeMean,
-      all.filter((i) => strata[i] === b),
-    ),
-  ]),
-);
-report.auc_18_cv = auc(
-  Array.from(repeats[0]!.logits.adult_21!),
-  ages.map((a) => (a >= 18 ? 1 : 0)),
-);
-report.auc_16_17_vs_18_24_cv = (() => {
-  const idx = all.filter((i) => ages[i]! >= 16 && ages[i]! < 25);
-  return auc(
-    idx.map((i) => repeats[0]!.logits.adult_21![i]!),
-    idx.map((i) => (ages[i]! >= 18 ? 1 : 0)),
+// 4. Report OOF figures per source (with the guard, as production decides).
+const approvedAt = (i: number, T: number, s: Scores = oof) => {
+  const applicable = cutoffs.filter((c) => c.threshold >= T);
+  return !guarded(i, s) && applicable.some((c) => s.logits[c.head]![i]! >= c.cutoff);
+};
+type Group = Record<string, RateWithInterval>;
+function rates(idx: number[], T: number, key: (i: number) => string, s: Scores = oof): Group {
+  const groups = new Map<string, number[]>();
+  for (const i of idx) groups.set(key(i), [...(groups.get(key(i)) ?? []), i]);
+  return Object.fromEntries(
+    [...groups.entries()]
+      .sort(([a], [b]) => BUCKETS.indexOf(a as never) - BUCKETS.indexOf(b as never) || a.localeCompare(b))
+      .map(([g, ix]) => [g, rateWithInterval(ix.filter((i) => approvedAt(i, T, s)).length, ix.length)]),
   );
-})();
-report.n = n;
-report.gated = gated.length;
+}
+function summary(idx: number[], s: Scores = oof) {
+  const g = idx.filter((i) => faces[i]!.gate);
+  const out: Record<string, unknown> = {
+    faces: idx.length,
+    gated: g.length,
+    mae: r2(idx.reduce((a, i) => a + Math.abs(s.age[i]! - ages[i]!), 0) / Math.max(1, idx.length)),
+    mae_by_bucket: Object.fromEntries(
+      BUCKETS.map((b) => {
+        const ix = idx.filter((i) => bucket(ages[i]!) === b);
+        return [
+          b,
+          ix.length ? r2(ix.reduce((a, i) => a + Math.abs(s.age[i]! - ages[i]!), 0) / ix.length) : null,
+        ];
+      }),
+    ),
+    child_guard_catches_under_13: rateWithInterval(
+      g.filter((i) => ages[i]! < 13 && guarded(i, s)).length,
+      g.filter((i) => ages[i]! < 13).length,
+    ),
+    child_guard_vetoes_adults_21: rateWithInterval(
+      g.filter((i) => ages[i]! >= 21 && guarded(i, s)).length,
+      g.filter((i) => ages[i]! >= 21).length,
+    ),
+  };
+  for (const T of THRESHOLDS) {
+    out[`T${T}`] = {
+      under_13: rateWithInterval(
+        g.filter((i) => ages[i]! < 13 && approvedAt(i, T, s)).length,
+        g.filter((i) => ages[i]! < 13).length,
+      ),
+      [`hard_13_${T - 1}`]: rateWithInterval(
+        g.filter((i) => ages[i]! >= 13 && ages[i]! < T && approvedAt(i, T, s)).length,
+        g.filter((i) => ages[i]! >= 13 && ages[i]! < T).length,
+      ),
+      adults_25: rateWithInterval(
+        g.filter((i) => ages[i]! >= 25 && approvedAt(i, T, s)).length,
+        g.filter((i) => ages[i]! >= 25).length,
+      ),
+      by_bucket: rates(g, T, (i) => bucket(ages[i]!), s),
+      ...(T === 18
+        ? {
+            by_gender: rates(
+              g.filter((i) => ages[i]! < 18),
+              T,
+              (i) => faces[i]!.gender || 'unknown',
+              s,
+            ),
+            by_race: rates(
+              g.filter((i) => ages[i]! < 18),
+              T,
+              (i) => faces[i]!.race || 'unknown',
+              s,
+            ),
+            adults_25_by_gender: rates(
+              g.filter((i) => ages[i]! >= 25),
+              T,
+              (i) => faces[i]!.gender || 'unknown',
+              s,
+            ),
+            adults_25_by_race: rates(
+              g.filter((i) => ages[i]! >= 25),
+              T,
+              (i) => faces[i]!.race || 'unknown',
+              s,
+            ),
+          }
+        : {}),
+    };
+  }
+  return out;
+}
+const bySource = Object.fromEntries(
+  present.map((s) => [s, summary(all.filter((i) => faces[i]!.source === s))]),
+);
+const pooled = summary(all);
+const oofAge = Float64Array.from(oof.age);
+const residualSd = Math.sqrt(all.reduce((s, i) => s + (oofAge[i]! - ages[i]!) ** 2, 0) / n);
+const rawSd = Math.sqrt(all.reduce((s, i) => s + (faces[i]!.x[d - 1]! - ages[i]!) ** 2, 0) / n);
+const aucs = {
+  adult_21_ge18: r3(
+    auc(
+      all.map((i) => oof.logits.adult_21![i]!),
+      ages.map((a) => (a >= 18 ? 1 : 0)),
+    ),
+  ),
+  adult_21_16_17_vs_18_24: (() => {
+    const ix = all.filter((i) => ages[i]! >= 16 && ages[i]! < 25);
+    return r3(
+      auc(
+        ix.map((i) => oof.logits.adult_21![i]!),
+        ix.map((i) => (ages[i]! >= 18 ? 1 : 0)),
+      ),
+    );
+  })(),
+};
 
-// Final model on all faces; the cut-offs stay those chosen on out-of-fold scores, which is how unseen faces score.
-const s = standardiser(all);
-const X = all.map(s.apply);
-const ridge = fitRidge(X, ages, best.ridge);
-const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
+// 5. Leave one source out (optional): fitted on the other two, cut-offs as chosen above.
+let losoReport: Record<string, unknown> | undefined;
+if (loso && present.length > 1) {
+  losoReport = {};
+  for (const held of present) {
+    const tl = performance.now();
+    const s = emptyScores();
+    const test = all.filter((i) => faces[i]!.source === held);
+    score(fit(all.filter((i) => faces[i]!.source !== held)), test, s);
+    losoReport[held] = summary(test, s);
+    console.log(`leave out ${held}: ${((performance.now() - tl) / 1000).toFixed(0)} s`);
+  }
+}
+
+// 6. Ship the average of the fold heads.
+const avg = (pick: (m: Fitted) => { w: number[]; b: number }) => ({
+  w: Array.from({ length: d }, (_, j) => r6(models.reduce((s, m) => s + pick(m).w[j]!, 0) / folds)),
+  b: r6(models.reduce((s, m) => s + pick(m).b, 0) / folds),
+});
+const ridgeAvg = avg((m) => m.ridge);
 const weights: AgeHeadWeights = {
   format: 'attestly-age-head/1',
   features: 'faceres-descriptor-1024+faceres-age',
   seed: SEED,
-  trained_on: `faces-dev (UTKFace subset, research use only), ${n} faces`,
+  trained_on: `average of ${folds} cross-fitted heads on ${present
+    .map((s) => `${s} (${counts[s]!.faces} faces)`)
+    .join(', ')}; UTKFace and All-Age-Faces: research use only`,
   n,
-  feature_mean: s.mean.map(r6),
-  feature_std: s.std.map(r6),
-  ridge: { w: ridge.w.map(r6), b: r6(ridge.b), residual_sd: Math.round(residualSd * 100) / 100 },
-  heads: Object.fromEntries(
-    Object.entries(HEADS).map(([name, t]) => {
-      const h = fitLogistic(
-        X,
-        ages.map((a) => (a >= t ? 1 : 0)),
-        best.logistic,
-      );
-      return [name, { target: t, w: h.w.map(r6), b: r6(h.b) }];
-    }),
-  ),
+  feature_mean: Array.from(mean, r6),
+  feature_std: Array.from(std, r6),
+  ridge: { ...ridgeAvg, residual_sd: r2(residualSd) },
+  heads: Object.fromEntries([
+    ...Object.entries(HEADS).map(([name, h]) => [name, { target: h.target, ...avg((m) => m.heads[name]!) }]),
+    [CHILD_HEAD, { target: CHILD_AGE, ...avg((m) => m.heads[CHILD_HEAD]!) }],
+  ]),
   cutoffs,
-  raw: { residual_sd: Math.round(rawSd * 100) / 100 },
+  child_guard: childGuard,
+  frames: { min_usable: 2, min_agree_share: 2 / 3 },
+  raw: { residual_sd: r2(rawSd) },
+};
+const report = {
+  seed: SEED,
+  folds,
+  max_upper_95: maxUpper,
+  method:
+    'stratified (source x age bucket) cross-fitting over all sources; cut-offs on out-of-fold scores, pooled; ' +
+    'hard group 13..T-1 upper 95 % Clopper-Pearson <= max_upper_95; no child under 13 approved; child guard',
+  lambda: { ridge: RIDGE_LAMBDA, logistic: LOGISTIC_LAMBDA },
+  counts,
+  cache_only: cacheOnly,
+  cutoffs,
+  child_guard: childGuard,
+  residual_sd: r2(residualSd),
+  auc: aucs,
+  pooled,
+  by_source: bySource,
+  ...(losoReport ? { leave_one_source_out: losoReport } : {}),
+  seconds: Math.round((performance.now() - t0) / 1000),
 };
 fs.mkdirSync(path.join(modelsDir, 'weights'), { recursive: true });
 fs.writeFileSync(path.join(modelsDir, 'weights/age-head.json'), JSON.stringify(weights));
-fs.writeFileSync(
-  path.join(modelsDir, 'weights/age-head.cv.json'),
-  `${JSON.stringify({ seed: SEED, repeats: REPEATS, folds: FOLDS, target_far: targetFar, lambda: best, ...report }, null, 2)}\n`,
-);
-console.log(JSON.stringify(report, null, 2));
+fs.writeFileSync(path.join(modelsDir, 'weights/age-head.cv.json'), `${JSON.stringify(report, null, 2)}\n`);
+console.log(JSON.stringify({ cutoffs, child_guard: childGuard, pooled_T18: pooled.T18, counts }, null, 2));
 console.log('wrote models/weights/age-head.json and models/weights/age-head.cv.json');
+
+function r6(v: number) {
+  return Math.round(v * 1e6) / 1e6;
+}
+function r3(v: number) {
+  return Math.round(v * 1e3) / 1e3;
+}
+function r2(v: number) {
+  return Math.round(v * 100) / 100;
+}

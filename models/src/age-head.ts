@@ -13,8 +13,20 @@ export interface CalibratedCutoff {
   head: string;
   /** Logit cut-off chosen on out-of-fold faces-dev scores (see scripts/train-age-head.ts). */
   cutoff: number;
-  /** Largest share of under-T faces the cut-off was chosen to approve. */
+  /** Largest share of under-T faces the cut-off was chosen to approve (the bound on it, in calibration 2). */
   target_far: number;
+  /** Calibration 2: the group whose 95 % Clopper–Pearson upper bound was held to `target_far`, e.g. ages 13–17. */
+  hard_group?: { min_age: number; max_age: number; n: number; approved: number; upper_95: number };
+}
+
+/**
+ * The explicit child guard: a face whose child-head logit is at or above `cutoff`, or whose estimated age is
+ * below `min_age_estimate`, is never approved, whatever the adult heads say.
+ */
+export interface ChildGuard {
+  head: string;
+  cutoff: number;
+  min_age_estimate: number;
 }
 
 /** Committed as models/weights/age-head.json; produced by `npm run train:age-head`. */
@@ -29,6 +41,12 @@ export interface AgeHeadWeights {
   ridge: { w: number[]; b: number; residual_sd: number };
   heads: Record<string, LogisticHead>;
   cutoffs: CalibratedCutoff[];
+  child_guard?: ChildGuard;
+  /**
+   * Video: how many usable frames must show and what share of them must clear the cut-off on their own (the
+   * decision itself is on the median score over usable frames).
+   */
+  frames?: { min_usable: number; min_agree_share: number };
   /** Spread of Human's raw age error on the same data, for the raw rule's age range. */
   raw: { residual_sd: number };
 }

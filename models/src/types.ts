@@ -103,8 +103,12 @@ export interface ThresholdDecision {
   approved: boolean;
   score: number;
   cutoff: number;
-  /** Why a threshold was not approved: 'below_cutoff' → send the person to the document route. */
-  reason: 'approved' | 'below_cutoff' | 'not_calibrated';
+  /**
+   * Why a threshold was not approved (each → send the person to the document route): 'below_cutoff'; 'child_guard'
+   * (the face looks like a child, whatever the adult heads say); 'frames_disagree' (video: the median clears but
+   * too few frames do on their own); 'not_calibrated'.
+   */
+  reason: 'approved' | 'below_cutoff' | 'not_calibrated' | 'child_guard' | 'frames_disagree';
 }
 
 export interface PhotoAnalysis extends AgeDecisionFields {

@@ -14,61 +14,107 @@ export const cacheDir = path.join(modelsDir, '.cache');
 
 export type Observed = { file: string; obs?: FaceObservation; error?: string; ms: number };
 
-/**
- * Runs the production observation step (decode → detect → measure, in the same worker pool) over image files,
- * caching results in models/.cache keyed by file content and model manifest, so retraining is seconds.
- */
-export async function observeFiles(files: string[], label: string): Promise<Observed[]> {
+type CacheLine = { key: string; entry: Observed };
+
+function manifestKey(): string {
   const manifest = JSON.parse(
     fs.readFileSync(path.join(modelsDir, 'manifest.json'), 'utf8'),
   ) as ModelManifest;
   verifyManifest(manifest);
-  const manifestKey = createHash('sha256')
+  return createHash('sha256')
     .update(JSON.stringify(manifest.files.map((f) => f.sha256)))
     .digest('hex')
     .slice(0, 12);
+}
+
+/** Reads a JSON-lines cache; a torn last line (the process was killed mid-write) is ignored. */
+function readCache(file: string): Map<string, Observed> {
+  const cache = new Map<string, Observed>();
+  if (!fs.existsSync(file)) return cache;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    try {
+      const { key, entry } = JSON.parse(line) as CacheLine;
+      cache.set(key, entry);
+    } catch {
+      // torn line
+    }
+  }
+  return cache;
+}
+
+export interface ObserveOptions {
+  /** Only read the cache: files not observed yet come back with error 'not_observed'. */
+  cacheOnly?: boolean;
+  /** Worker count (default: available parallelism). */
+  workers?: number;
+  /**
+   * 'photo' (default) runs every model; 'descriptor' skips the passive antispoof/liveness models, whose fields then
+   * read NaN — the descriptor, age, pose and quality are bit-identical (face-match path), and training needs no more.
+   */
+  op?: 'photo' | 'descriptor';
+}
+
+/**
+ * Runs the production observation step (decode → detect → measure, in the same worker pool) over image files,
+ * caching results in models/.cache (one JSON line per image, appended as each finishes, keyed by file content
+ * and model manifest), so an interrupted run resumes and retraining is seconds.
+ */
+export async function observeFiles(
+  files: string[],
+  label: string,
+  options: ObserveOptions = {},
+): Promise<Observed[]> {
   fs.mkdirSync(cacheDir, { recursive: true });
-  const cacheFile = path.join(cacheDir, `observations-${label}-${manifestKey}.json`);
-  const cache: Record<string, Observed> = fs.existsSync(cacheFile)
-    ? JSON.parse(fs.readFileSync(cacheFile, 'utf8'))
-    : {};
+  const cacheFile = path.join(cacheDir, `observations-${label}-${manifestKey()}.jsonl`);
+  const cache = readCache(cacheFile);
   const keyOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   const todo: { file: string; bytes: Buffer; key: string }[] = [];
   const results = new Map<string, Observed>();
   for (const file of files) {
     const bytes = fs.readFileSync(file);
     const key = keyOf(bytes);
-    if (cache[key]) results.set(file, { ...cache[key], file });
+    const hit = cache.get(key);
+    if (hit) results.set(file, { ...hit, file });
+    else if (options.cacheOnly) results.set(file, { file, error: 'not_observed', ms: 0 });
     else todo.push({ file, bytes, key });
   }
   if (todo.length) {
-    const size = os.availableParallelism();
+    const size = options.workers ?? os.availableParallelism();
     const pool = new WorkerPool({
       size,
       maxQueue: todo.length + 1,
-      jobTimeoutMs: 60_000,
+      jobTimeoutMs: 120_000,
       workerData: { backend: 'auto', video: defaultVideoDecodeOptions },
     });
     await pool.ready;
+    const out = fs.openSync(cacheFile, 'a');
     let done = 0;
-    await Promise.all(
-      todo.map(async ({ file, bytes, key }) => {
+    // A bounded window keeps memory flat and the order (callers sort by priority) meaningful.
+    let next = 0;
+    const runOne = async (): Promise<void> => {
+      while (next < todo.length) {
+        const { file, bytes, key } = todo[next++]!;
         const t0 = performance.now();
         let entry: Observed;
         try {
-          const obs = (await pool.run('photo', new Uint8Array(bytes))) as FaceObservation;
+          const obs = (await pool.run(options.op ?? 'photo', new Uint8Array(bytes))) as FaceObservation;
           entry = { file, obs, ms: performance.now() - t0 };
         } catch (error) {
           if (!(error instanceof VisionInputError)) throw error;
           entry = { file, error: error.code, ms: performance.now() - t0 };
         }
-        cache[key] = entry;
+        fs.writeSync(out, `${JSON.stringify({ key, entry } satisfies CacheLine)}\n`);
         results.set(file, entry);
-        if (++done % 100 === 0) process.stderr.write(`  observed ${done}/${todo.length}\n`);
-      }),
-    );
-    await pool.close();
-    fs.writeFileSync(cacheFile, JSON.stringify(cache));
+        if (++done % 100 === 0) process.stderr.write(`  ${label}: observed ${done}/${todo.length}\n`);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: size * 2 }, runOne));
+    } finally {
+      fs.closeSync(out);
+      await pool.close();
+    }
   }
   return files.map((f) => results.get(f)!);
 }

@@ -1,0 +1,62 @@
+/**
+ * Fills the observation cache (models/.cache) for the training/calibration sets, so that an interrupted run still
+ * leaves a usable, unbiased sample: faces-dev first, then every face aged 10–24 of faces-train and faces-aaf (the
+ * calibration group and its neighbours), then the rest of both sets in a seeded random order, in chunks that
+ * alternate between the sets:
+ *   nice -n 19 npx tsx models/scripts/observe-datasets.ts
+ * Safe to stop and restart: every finished image is appended to the cache at once.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { readCsv } from './lib/csv';
+import { mulberry32 } from './lib/linear-models';
+import { modelsDir, observeFiles } from './lib/observe-dataset';
+
+const dataDir = path.join(modelsDir, '../../shared/data');
+const sets = ['faces-dev', 'faces-aaf', 'faces-train'].filter((s) =>
+  fs.existsSync(path.join(dataDir, s, 'labels.csv')),
+);
+if (!sets.length) {
+  console.error(`no face sets under ${dataDir}; nothing to observe`);
+  process.exit(0);
+}
+const files = (set: string, pick: (age: number) => boolean) =>
+  sets.includes(set)
+    ? readCsv(path.join(dataDir, set, 'labels.csv'))
+        .filter((r) => pick(Number(r.age)))
+        .map((r) => path.join(dataDir, set, r.file!))
+    : [];
+const rand = mulberry32(20261126);
+const shuffled = (list: string[]) => {
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [list[i], list[j]] = [list[j]!, list[i]!];
+  }
+  return list;
+};
+const CHUNK = 600;
+const chunks = (set: string, list: string[]) =>
+  Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, k) => ({
+    set,
+    list: list.slice(k * CHUNK, (k + 1) * CHUNK),
+  }));
+const young = (a: number) => a >= 10 && a <= 24;
+const restTrain = chunks('faces-train', shuffled(files('faces-train', (a) => !young(a))));
+const restAaf = chunks('faces-aaf', shuffled(files('faces-aaf', (a) => !young(a))));
+const passes: { set: string; list: string[] }[] = [
+  { set: 'faces-dev', list: files('faces-dev', () => true) },
+  { set: 'faces-aaf', list: files('faces-aaf', young) },
+  { set: 'faces-train', list: files('faces-train', young) },
+  ...Array.from({ length: Math.max(restTrain.length, restAaf.length) }, (_, k) =>
+    [restTrain[k], restAaf[k]].filter((c) => c !== undefined),
+  ).flat(),
+];
+for (const { set, list } of passes) {
+  if (!list.length) continue;
+  const t0 = performance.now();
+  const out = await observeFiles(list, set, { op: set === 'faces-dev' ? 'photo' : 'descriptor' });
+  console.log(
+    `${set}: ${list.length} images, ${out.filter((o) => o.obs).length} faces (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+  );
+}
+console.log('all observed');
