@@ -18,10 +18,11 @@ const externaliseThirdParty = {
 
 await build({
   absWorkingDir: here,
-  entryPoints: { attestly: 'src/index.ts' },
+  // The vision worker must sit beside the code that starts it (models/src/worker-pool.ts): doctor's test inference.
+  entryPoints: { attestly: 'src/index.ts', 'vision-worker': '../models/src/vision-worker.ts' },
   // Commands load the API lazily (dynamic imports): chunks keep `--help` from loading the whole server.
   splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
+  chunkNames: '[name]-[hash]',
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { doctorCommand } from './commands/doctor';
 import { migrateCommand } from './commands/migrate';
 import { serveCommand } from './commands/serve';
 import { asUserError, EXIT_BUG, EXIT_USER } from './lib/errors';
@@ -37,6 +38,7 @@ Exit codes: 0 ok, 1 the operator's error (with a hint), 2 a bug (rerun with --de
   });
   program.addCommand(serveCommand);
   program.addCommand(migrateCommand);
+  program.addCommand(doctorCommand);
   return program;
 }
 
@@ -48,7 +50,8 @@ export async function run(argv: string[]): Promise<number> {
   program.commands.forEach((command) => command.exitOverride());
   try {
     await program.parseAsync(argv);
-    return 0;
+    // Commands that report a failure as their result (doctor, backup verify) set the exit code themselves.
+    return Number(process.exitCode ?? 0);
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version "fail" with exit code 0; usage errors were already printed by commander.
