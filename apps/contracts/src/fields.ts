@@ -6,8 +6,8 @@ import * as v from 'valibot';
  */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-const noControlCharacters = v.check<string>(
-  (value) => !CONTROL_CHARACTERS.test(value),
+const noControlCharacters = v.check(
+  (value: string) => !CONTROL_CHARACTERS.test(value),
   'Must not contain control characters',
 );
 

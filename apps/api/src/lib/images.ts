@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../errors';
 
 /**
@@ -32,7 +32,7 @@ export async function reencodeImage(input: Buffer, options: ReencodeOptions): Pr
   const refuse = (message: string) =>
     new AppError(422, 'validation.failed', message, [{ path: options.field, message }]);
   const maxInputPixels = options.maxInputPixels ?? DEFAULT_MAX_INPUT_PIXELS;
-  let header: sharp.Metadata;
+  let header: Metadata;
   try {
     // Reading the header alone costs nothing and tells the pixel count before any decoding.
     header = await sharp(input, { failOn: 'error' }).metadata();

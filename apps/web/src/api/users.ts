@@ -70,6 +70,8 @@ export const usersApi = {
     apiFetch<MessageResponse>('/users/forgot-password', { method: 'POST', body: { email }, auth: 'none' }),
   resetPassword: (body: { token: string; new_password: string }) =>
     apiFetch<MessageResponse>('/users/reset-password', { method: 'POST', body, auth: 'none' }),
+  /** Everything held about the signed-in user (GDPR access and portability). */
+  exportData: () => apiFetch<{ format: string; exported_at: string }>('/users/export', { auth: 'user' }),
   revokeSession: (id: string) =>
     apiFetch<void>(`/users/sessions/${encodeURIComponent(id)}`, { method: 'DELETE', auth: 'user' }),
 };

@@ -21,6 +21,7 @@ import { rateLimit } from '../../middleware/rate-limit';
 import { readMultipart } from '../../middleware/multipart';
 import type { SessionRecord } from '../sessions/service';
 import { reencodeImage } from '../../lib/images';
+import { createUserExport } from './export';
 import type { AppServices } from '../../services';
 import { presentSession, presentUser } from './presenters';
 
@@ -161,6 +162,38 @@ export function userRoutes(services: AppServices): Router {
     await users.changePassword(session(ctx), input(ctx, changePasswordBody), origin(ctx));
     ctx.body = { message: 'Password changed. Other sessions have been signed out.' };
   });
+
+  const exportUser = createUserExport(services);
+  router.get(
+    '/users/export',
+    requireUser,
+    rateLimit(
+      limiter,
+      { name: 'export:user', limit: 5, windowMs: 60 * minute },
+      (ctx) => session(ctx).subject_id,
+      'You have downloaded your data several times in the last hour. Please try again later.',
+    ),
+    async (ctx) => {
+      const user = await users.readProfile(session(ctx).subject_id);
+      const document = await exportUser(user);
+      await services.audit.record({
+        event: 'user.data_exported',
+        userId: user.id,
+        ...origin(ctx),
+        details: {
+          verifications: document.verifications.length,
+          connected_sites: document.connected_sites.length,
+          audit_entries: document.audit_entries.length,
+        },
+      });
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set(
+        'Content-Disposition',
+        `attachment; filename="attestly-data-${document.exported_at.slice(0, 10)}.json"`,
+      );
+      ctx.body = document;
+    },
+  );
 
   router.delete('/users/account', requireUser, validate({ body: deleteAccountBody }), async (ctx) => {
     await users.deleteAccount(session(ctx), input(ctx, deleteAccountBody).password, origin(ctx));

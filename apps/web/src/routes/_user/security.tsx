@@ -2,6 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { ChangePasswordForm } from '../../components/user/change-password-form';
 import { ContactVerification } from '../../components/user/contact-verification';
 import { DeleteAccount } from '../../components/user/delete-account';
+import { DownloadData } from '../../components/user/download-data';
 import { SessionsList } from '../../components/user/sessions-list';
 import { Card } from '../../components/user/status-badge';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -21,6 +22,9 @@ function SecurityPage() {
       </Card>
       <Card title="Email and phone">
         <ContactVerification />
+      </Card>
+      <Card title="Your data">
+        <DownloadData />
       </Card>
       <Card title="Delete account">
         <DeleteAccount />
