@@ -79,6 +79,7 @@ export const AUDIT_EVENTS = [
   'user.phone_verified',
   'user.session_revoked',
   'user.account_deleted',
+  'user.data_exported',
   'newsletter.subscribed',
   'newsletter.confirmed',
   'newsletter.unsubscribed',
