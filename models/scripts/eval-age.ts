@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { rateWithInterval, type RateWithInterval } from '../src/calibration';
 import { createVisionEngine, VisionInputError } from '../src/index';
 import { argValue, readCsv } from './lib/csv';
 
@@ -22,7 +23,14 @@ const asJson = args.includes('--json');
 const rows = readCsv(labels).map((r) => {
   const min = Number(r.age ?? r.age_min);
   const max = Number(r.age ?? r.age_max);
-  return { file: path.resolve(imagesDir, r.file!), min, max, age: (min + max) / 2 };
+  return {
+    file: path.resolve(imagesDir, r.file!),
+    min,
+    max,
+    age: (min + max) / 2,
+    gender: r.gender || null,
+    race: r.race || null,
+  };
 });
 const engine = createVisionEngine({ decision: { mode } });
 await engine.ready;
@@ -34,6 +42,8 @@ const results: {
   approved: number[];
   retake: boolean;
   ms: number;
+  gender: string | null;
+  race: string | null;
 }[] = [];
 let inFlight = 0;
 const queue = [...rows];
@@ -119,6 +129,7 @@ const summary = {
     share((r) => r.min >= 28, 21),
     4,
   ),
+  approval: approvalReport(),
   p50_ms: round(pct(0.5), 0),
   p95_ms: round(pct(0.95), 0),
   mode,
@@ -135,9 +146,94 @@ if (!asJson) {
   console.log(
     `T=21: under-21 approved ${pct100(summary.far_21)}   aged ≥28 approved ${pct100(summary.approve_adult_28)}`,
   );
+  for (const t of [18, 21]) {
+    const a = summary.approval[`T${t}`] as { by_bucket: Record<string, RateWithInterval> };
+    console.log(`T=${t} approval by bucket, 95 % Clopper–Pearson interval:`);
+    for (const [b, r] of Object.entries(a.by_bucket)) console.log(`  ${b.padEnd(6)} ${ci(r)}`);
+  }
   console.log(`latency per image (2 workers, concurrent) p50 ${summary.p50_ms} ms  p95 ${summary.p95_ms} ms`);
 }
 console.log(JSON.stringify(summary));
+/**
+ * Approval rates with Clopper–Pearson 95 % intervals, per age bucket (a face counts in a bucket when its whole
+ * labelled range lies in it) and per gender/race where the CSV has them. Undetected faces and retakes count as not
+ * approved, as in production.
+ */
+function approvalReport() {
+  type R = (typeof results)[number];
+  const rate = (rs: R[], t: number): RateWithInterval =>
+    rateWithInterval(rs.filter((r) => r.approved.includes(t)).length, rs.length);
+  const groupBy = (rs: R[], key: (r: R) => string | null) => {
+    const m = new Map<string, R[]>();
+    for (const r of rs) {
+      const k = key(r);
+      if (k !== null) m.set(k, [...(m.get(k) ?? []), r]);
+    }
+    return [...m.entries()].sort(([a], [b]) => a.localeCompare(b));
+  };
+  const out: Record<string, unknown> = {};
+  for (const t of [18, 21]) {
+    const under = results.filter((r) => r.max < t);
+    const adults = results.filter((r) => r.min >= 25);
+    out[`T${t}`] = {
+      [`under_${t}`]: rate(under, t),
+      under_13: rate(
+        results.filter((r) => r.max < 13),
+        t,
+      ),
+      [`hard_13_${t - 1}`]: rate(
+        results.filter((r) => r.min >= 13 && r.max < t),
+        t,
+      ),
+      adults_25: rate(adults, t),
+      by_bucket: Object.fromEntries(
+        buckets.map(([name, lo, hi]) => [
+          name,
+          rate(
+            results.filter((r) => r.min >= lo && r.max < hi),
+            t,
+          ),
+        ]),
+      ),
+      by_gender: Object.fromEntries(
+        groupBy(results, (r) => r.gender).map(([g, rs]) => [
+          g,
+          {
+            [`under_${t}`]: rate(
+              rs.filter((r) => r.max < t),
+              t,
+            ),
+            adults_25: rate(
+              rs.filter((r) => r.min >= 25),
+              t,
+            ),
+          },
+        ]),
+      ),
+      by_race: Object.fromEntries(
+        groupBy(results, (r) => r.race).map(([g, rs]) => [
+          g,
+          {
+            [`under_${t}`]: rate(
+              rs.filter((r) => r.max < t),
+              t,
+            ),
+            adults_25: rate(
+              rs.filter((r) => r.min >= 25),
+              t,
+            ),
+          },
+        ]),
+      ),
+    };
+  }
+  return out;
+}
+function ci(r: RateWithInterval) {
+  return r.rate === null || !r.ci95
+    ? 'n/a'
+    : `${(100 * r.rate).toFixed(2)} % [${(100 * r.ci95[0]).toFixed(2)}, ${(100 * r.ci95[1]).toFixed(2)}] (${r.approved}/${r.n})`;
+}
 function pct100(v: number | null) {
   return v === null ? 'n/a' : `${(100 * v).toFixed(2)} %`;
 }
