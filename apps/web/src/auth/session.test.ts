@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userKeys } from '../api/users';
 import { PROFILE, fakeApi } from '../test/render-app';
 import { REFRESH_MARGIN_MS, refreshUserSession, signOut, userSessionNeedsRefresh } from './session';
+import { toastStore } from '../lib/toast';
 import { tokens } from './token-storage';
 
 afterEach(() => {
@@ -45,6 +46,14 @@ describe('session (spec 01 §4)', () => {
     await expect(refreshUserSession(queryClient)).resolves.toBe(false);
     expect(tokens.token('user')).toBeNull();
     expect(queryClient.getQueryData(userKeys.profile())).toBeUndefined();
+    expect(toastStore.snapshot().map((item) => item.message)).toContain('Expired');
+  });
+
+  it('a failed refresh without a server message says the spec’s fallback, not nothing', async () => {
+    tokens.set('user', 'atu_old', { remember: false });
+    fakeApi({ 'POST /api/v1/users/refresh-token': { status: 502, body: undefined } });
+    await expect(refreshUserSession(new QueryClient())).resolves.toBe(false);
+    expect(toastStore.snapshot().map((item) => item.message)).toContain('Token refresh failed');
   });
 
   it('refreshes only when the token is close to its expiry', () => {

@@ -1,7 +1,9 @@
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { AccountKind, LoginBody } from '@attestly/contracts';
+import { ApiError } from '../api/client';
 import { usersApi, userKeys } from '../api/users';
+import { toast } from '../lib/toast';
 import { tokens } from './token-storage';
 
 /** spec 01 §4 "Session": login success stores the token (where remember-me says) and the user. */
@@ -30,7 +32,10 @@ export async function signOut(queryClient: QueryClient, kind: AccountKind = 'use
   }
 }
 
-/** spec 01 §4: a refresh replaces the token and keeps the remember preference; a failed one clears the session. */
+/**
+ * spec 01 §4: a refresh replaces the token and keeps the remember preference; a failed one clears the session and
+ * says so (the server's detail, else spec 01 §8's fallback 'Token refresh failed') instead of signing out silently.
+ */
 export async function refreshUserSession(queryClient: QueryClient): Promise<boolean> {
   const current = tokens.get('user');
   if (!current) return false;
@@ -39,9 +44,13 @@ export async function refreshUserSession(queryClient: QueryClient): Promise<bool
     tokens.set('user', answer.access_token, { remember: current.remember, expiresAt: answer.expires_at });
     queryClient.setQueryData(userKeys.profile(), answer.user);
     return true;
-  } catch {
+  } catch (error) {
     tokens.clear('user');
     queryClient.removeQueries({ queryKey: userKeys.all });
+    // A server's own message (an error envelope) is shown as it is; anything else gets the spec's fallback.
+    toast.error(
+      error instanceof ApiError && error.code !== 'http_error' ? error.detail : 'Token refresh failed',
+    );
     return false;
   }
 }
