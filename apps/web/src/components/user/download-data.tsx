@@ -37,10 +37,10 @@ export function DownloadData() {
       <Button
         variant="secondary"
         className="shrink-0"
+        busy={download.isPending}
         onClick={() => download.mutate()}
-        disabled={download.isPending}
       >
-        {download.isPending ? 'Preparing…' : 'Download my data'}
+        Download my data
       </Button>
     </div>
   );
