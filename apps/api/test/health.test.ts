@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, onPostgres, type TestApp } from './helpers';
 
+const METRICS_TOKEN = 'metrics-token-for-the-health-test';
+
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ env: { ATTESTLY_METRICS_TOKEN: METRICS_TOKEN } });
 });
 afterAll(async () => {
   await t.close();
@@ -36,7 +38,10 @@ describe('health endpoints', () => {
 
   it('exposes Prometheus metrics labelled by route template', async () => {
     await t.request.get('/api/v1/users/profile').expect(401);
-    const response = await t.request.get('/metrics').expect(200);
+    const response = await t.request
+      .get('/metrics')
+      .set('Authorization', `Bearer ${METRICS_TOKEN}`)
+      .expect(200);
     expect(response.headers['content-type']).toMatch(/text\/plain/);
     expect(response.text).toMatch(
       /attestly_http_requests_total\{method="GET",route="\/api\/v1\/users\/profile",status="401"\} 1/,
@@ -45,6 +50,29 @@ describe('health endpoints', () => {
       /attestly_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/v1\/users\/profile",status="401"\}/,
     );
     expect(response.text).toMatch(/attestly_db_pool_connections\{state="size"\} \d+/);
+  });
+
+  it('refuses /metrics without the bearer token, or with a wrong one', async () => {
+    for (const authorization of [undefined, 'Bearer wrong-token-of-some-length', `Basic ${METRICS_TOKEN}`]) {
+      const request = t.request.get('/metrics');
+      if (authorization) request.set('Authorization', authorization);
+      const response = await request.expect(401);
+      expect(response.headers['www-authenticate']).toBe('Bearer realm="metrics"');
+      expect(response.body).toMatchObject({ code: 'auth.unauthenticated' });
+      expect(response.text).not.toContain('attestly_http_requests_total');
+    }
+  });
+
+  it('has no /metrics at all when no token is configured (the default)', async () => {
+    const plain = await createTestApp();
+    try {
+      const response = await plain.request.get('/metrics').expect(404);
+      expect(response.body).toMatchObject({ code: 'not_found' });
+      expect(response.text).not.toContain('process_cpu');
+      await plain.request.get('/healthz').expect(200);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('echoes a well-formed X-Request-Id and replaces a malformed one', async () => {

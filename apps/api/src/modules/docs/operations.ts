@@ -664,7 +664,13 @@ export const OPERATIONS: Operation[] = [
     path: '/metrics',
     tag: 'Operations',
     summary: 'Prometheus metrics',
+    description:
+      'Not public: requires `Authorization: Bearer <ATTESTLY_METRICS_TOKEN>` (an operator token, not an account session) and does not exist (404) while no token is configured.',
     security: 'none',
-    responses: { 200: { description: 'Prometheus text format', contentType: 'text/plain' } },
+    responses: {
+      200: { description: 'Prometheus text format', contentType: 'text/plain' },
+      401: { description: 'Missing or wrong metrics token' },
+      404: { description: 'No metrics token configured' },
+    },
   },
 ];

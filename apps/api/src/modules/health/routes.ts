@@ -1,6 +1,8 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import type { Registry } from 'prom-client';
 import { pendingMigrations } from '../../db/migrator';
+import { AppError } from '../../errors';
 import type { AppServices } from '../../services';
 
 export interface ReadinessCheck {
@@ -10,7 +12,7 @@ export interface ReadinessCheck {
 
 /**
  * `/healthz`: the process is alive. `/readyz`: it can serve (database reachable, migrations current, and any
- * component checks such as the vision models). `/metrics`: Prometheus text format.
+ * component checks such as the vision models). `/metrics`: Prometheus text format, behind a bearer token.
  */
 export function healthRoutes(services: AppServices, registry: Registry, checks: ReadinessCheck[]): Router {
   const router = new Router();
@@ -45,7 +47,18 @@ export function healthRoutes(services: AppServices, registry: Registry, checks: 
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? 'ready' : 'not_ready', checks: components };
   });
+  // Not public (it shows routes, error rates and process figures): only with ATTESTLY_METRICS_TOKEN as a bearer
+  // token, compared in constant time; without a configured token it does not exist. The 401 says how to present it.
+  const metricsToken = services.config.metricsToken
+    ? createHash('sha256').update(services.config.metricsToken).digest()
+    : null;
   router.get('/metrics', async (ctx) => {
+    if (!metricsToken) throw new AppError(404, 'not_found', 'Not found');
+    const presented = /^Bearer (\S+)$/i.exec(ctx.get('Authorization'))?.[1] ?? '';
+    if (!timingSafeEqual(createHash('sha256').update(presented).digest(), metricsToken)) {
+      ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
+      throw new AppError(401, 'auth.unauthenticated', 'The metrics endpoint needs its bearer token');
+    }
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
   });
