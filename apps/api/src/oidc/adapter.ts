@@ -1,5 +1,5 @@
 import { Op } from 'sequelize';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Deps } from '../deps';
 import { toBool, toDate } from '../db/rows';
 import { publicSiteIconUrl } from '../modules/sites/presenters';
@@ -86,11 +86,36 @@ export function cacheClientLookups<C>(
   };
 }
 
-const UPSERT_PAYLOAD = `INSERT INTO oidc_payloads (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at)
-  VALUES (:model, :id, :payload, :grantId, :userCode, :uid, :expiresAt, :consumedAt)
+const UPSERT_PAYLOAD = `INSERT INTO oidc_payloads
+    (model, id, payload, grant_id, user_code, uid, account_id, expires_at, consumed_at)
+  VALUES (:model, :id, :payload, :grantId, :userCode, :uid, :accountId, :expiresAt, :consumedAt)
   ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
-    user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at,
-    consumed_at = excluded.consumed_at`;
+    user_code = excluded.user_code, uid = excluded.uid, account_id = excluded.account_id,
+    expires_at = excluded.expires_at, consumed_at = excluded.consumed_at`;
+
+/**
+ * Marks a code or refresh token used, only if nobody has yet: of two concurrent redemptions (one replica or two,
+ * SQLite or PostgreSQL) exactly one changes the row.
+ */
+const CONSUME_PAYLOAD = `UPDATE oidc_payloads SET consumed_at = :now
+  WHERE model = :model AND id = :id AND consumed_at IS NULL`;
+
+const CONSUMED_LABEL: Record<string, string> = {
+  AuthorizationCode: 'authorization code already consumed',
+  RefreshToken: 'refresh token already used',
+  DeviceCode: 'device code already consumed',
+  BackchannelAuthenticationRequest: 'backchannel authentication request already consumed',
+  PreAuthorizedCode: 'pre-authorized code already consumed',
+};
+
+export interface AdapterHooks {
+  /**
+   * A code or refresh token was redeemed twice at once and this caller lost (RFC 6749 §4.1.2: revoke every token
+   * issued from that code, when possible). The provider revokes the grant itself only when it sees the reuse
+   * (sequential reuse); the race is seen here.
+   */
+  onConcurrentReuse?(grantId: string): Promise<unknown>;
+}
 
 /**
  * The provider's time base: oidc-provider stamps `iat`/`exp` with the real clock (not the injected one), so the
@@ -105,7 +130,7 @@ const providerNow = () => Date.now();
  *   lookups the provider makes (session uid, grant id, device user code), an expiry that `find` honours, and a
  *   consumption time that `find` reports (reuse of a consumed code or refresh token revokes the grant).
  */
-export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>) {
+export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: AdapterHooks = {}) {
   const { OidcPayload } = deps.db.models;
 
   /*
@@ -195,6 +220,8 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>) {
           grantId: payload.grantId ?? null,
           userCode: payload.userCode ?? null,
           uid: payload.uid ?? null,
+          // The account a session, grant or token belongs to, so that ending an account's sign-in can find them all.
+          accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
           expiresAt: expiresIn ? new Date(providerNow() + expiresIn * 1000) : null,
           consumedAt: typeof payload.consumed === 'number' ? new Date(payload.consumed * 1000) : null,
         });
@@ -203,11 +230,15 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>) {
       findByUid: (uid) => findPayload('uid', model, uid),
       findByUserCode: (userCode) => findPayload('user_code', model, userCode),
       async consume(id) {
-        await deps.db.write('UPDATE oidc_payloads SET consumed_at = :now WHERE model = :model AND id = :id', {
-          now: new Date(providerNow()),
-          model,
-          id,
-        });
+        const changed = await deps.db.write(CONSUME_PAYLOAD, { now: new Date(providerNow()), model, id });
+        if (changed === 1) return;
+        // Lost the race (or the row is gone): this redemption must fail and the grant must go.
+        const [row] = await deps.db.read<{ grant_id: string | null }>(
+          'SELECT grant_id FROM oidc_payloads WHERE model = :model AND id = :id',
+          { model, id },
+        );
+        if (row?.grant_id && hooks.onConcurrentReuse) await hooks.onConcurrentReuse(row.grant_id);
+        throw new errors.InvalidGrant(CONSUMED_LABEL[model] ?? 'grant already consumed');
       },
       async destroy(id) {
         await deps.db.write('DELETE FROM oidc_payloads WHERE model = :model AND id = :id', { model, id });

@@ -61,7 +61,9 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
   const ttl: OidcTtl = { ...DEFAULT_TTL, ...options.ttl };
   const audit = createAuditService(deps);
   const grants = createGrantService(deps, { audit });
-  const adapter = createAdapterFactory(deps);
+  const adapter = createAdapterFactory(deps, {
+    onConcurrentReuse: (grantId) => grants.revoke(grantId, 'token_reuse_detected'),
+  });
   const findAccount = createFindAccount(deps);
 
   await ensureSigningKeys(deps);
