@@ -1,5 +1,5 @@
 export { createVisionEngine, committedWeights, modelManifest } from './vision-engine';
-export type { VisionEngine, VisionEngineOptions, VisionStatus } from './vision-engine';
+export type { VisionEngine, VisionEngineOptions, VisionStatus, HolderCheck } from './vision-engine';
 export { VisionInputError, VisionBusyError, ModelIntegrityError } from './errors';
 export type { VisionInputCode, QualityReason } from './errors';
 export type {
@@ -12,7 +12,9 @@ export type {
   QualityMetrics,
   FaceObservation,
 } from './types';
-export type { DocumentReading } from './document/read-document';
+export type { DocumentReading, PrintedCheck } from './document/read-document';
+export { comparePrinted, findPrintedDates } from './document/printed-text';
+export { clopperPearson, chooseCutoff, rateWithInterval } from './calibration';
 export { readDocument } from './document/read-document';
 export { ffmpegPath } from './video-decode';
 export { parseMrzLines, normaliseMrzText, mrzDateToIso, mrzCheckDigit, buildTd3 } from './document/mrz-parse';

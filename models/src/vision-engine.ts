@@ -3,9 +3,16 @@ import weightsJson from '../weights/age-head.json' with { type: 'json' };
 import manifestJson from '../manifest.json' with { type: 'json' };
 import type { AgeHeadWeights } from './age-head';
 import { decideAge, defaultDecisionConfig, type DecisionConfig } from './decision';
-import { readDocument, closeDocumentReader, type DocumentReading } from './document/read-document';
+import {
+  readDocument,
+  closeDocumentReader,
+  documentImageBytes,
+  type DocumentReading,
+} from './document/read-document';
+import { median } from './calibration';
 import { VisionInputError } from './errors';
 import {
+  cosineSimilarity,
   decideFaceMatch,
   defaultFaceMatchConfig,
   type FaceMatchConfig,
@@ -78,7 +85,36 @@ export interface VisionEngine {
    * that image (no_face, multiple_faces, unreadable_image). Identity support only, never an age decision.
    */
   compareFaces(a: Uint8Array, b: Uint8Array): Promise<FaceMatchResult>;
+  /**
+   * Binds a document to the person holding it: finds the portrait on the document (image or scanned PDF) and
+   * analyses the live challenge video (liveness, age) in parallel, then compares the portrait with the video's
+   * best frames. Problems with either input come back in the answer (never thrown), so the caller can send the
+   * case to a reviewer with the reason.
+   */
+  checkHolder(document: Uint8Array, video: Uint8Array, options?: VisionThresholds): Promise<HolderCheck>;
   close(): Promise<void>;
+}
+
+export interface HolderCheck {
+  portrait: {
+    found: boolean;
+    /** Why no usable portrait: no_face, multiple_faces, unreadable_image … (VisionInputError codes). */
+    problem: string | null;
+    quality_ok: boolean;
+  };
+  /** The live video's analysis; null when it could not be analysed (see video_problem). */
+  video: VideoAnalysis | null;
+  video_problem: { code: string; message: string } | null;
+  /**
+   * Portrait vs each usable video frame (cosine of faceres descriptors); `similarity` is their median and `match`
+   * is `similarity ≥ threshold`. Null when either side is missing.
+   */
+  face_match: {
+    similarity: number;
+    frame_similarities: number[];
+    match: boolean;
+    threshold: number;
+  } | null;
 }
 
 export const committedWeights = weightsJson as unknown as AgeHeadWeights;
@@ -231,7 +267,14 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
 
   async function analyzeVideo(bytes: Uint8Array, opts: VisionThresholds = {}): Promise<VideoAnalysis> {
     const t0 = performance.now();
-    const obs = await observeVideo(bytes);
+    return decideVideo(await observeVideo(bytes), opts, t0).analysis;
+  }
+
+  function decideVideo(
+    obs: VideoObservation & { decodeMs: number },
+    opts: VisionThresholds,
+    t0: number,
+  ): { analysis: VideoAnalysis; usable: FaceObservation[] } {
     const assessed = obs.best.map((o) => ({ o, q: assessQuality(o.quality, gate) }));
     const usable = assessed.filter((a) => a.q.ok);
     if (!usable.length)
@@ -244,7 +287,7 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
       decision,
     );
     const live = assessActiveLiveness(obs.frames, liveness);
-    return {
+    const analysis: VideoAnalysis = {
       media_type: 'video',
       age: d.age,
       confidence: round3(best.o.detectionScore * best.q.score),
@@ -276,6 +319,64 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
       blinks: live.blinks,
       timings_ms: { total: Math.round(performance.now() - t0), decode: Math.round(obs.decodeMs) },
     };
+    return { analysis, usable: usable.map((a) => a.o) };
+  }
+
+  async function checkHolder(
+    document: Uint8Array,
+    videoBytes: Uint8Array,
+    opts: VisionThresholds = {},
+  ): Promise<HolderCheck> {
+    const t0 = performance.now();
+    const image = documentImageBytes(document);
+    const [portraitResult, videoResult] = await Promise.allSettled([
+      image
+        ? usePool().then((p) => p.run('descriptor', image) as Promise<FaceObservation>)
+        : Promise.reject(new VisionInputError('unreadable_image')),
+      observeVideo(videoBytes),
+    ]);
+    const inputProblem = (r: PromiseSettledResult<unknown>) => {
+      if (r.status === 'fulfilled') return null;
+      if (!(r.reason instanceof VisionInputError)) throw r.reason;
+      return { code: r.reason.code, message: r.reason.message };
+    };
+    const portraitProblem = inputProblem(portraitResult);
+    const videoProblem = inputProblem(videoResult);
+    const portraitObs = portraitResult.status === 'fulfilled' ? portraitResult.value : null;
+    let video: VideoAnalysis | null = null;
+    let frames: FaceObservation[] = [];
+    let problem = videoProblem;
+    if (videoResult.status === 'fulfilled') {
+      try {
+        const decided = decideVideo(videoResult.value, opts, t0);
+        video = decided.analysis;
+        frames = decided.usable;
+      } catch (error) {
+        if (!(error instanceof VisionInputError)) throw error;
+        problem = { code: error.code, message: error.message };
+      }
+    }
+    let matched: HolderCheck['face_match'] = null;
+    if (portraitObs && frames.length) {
+      const sims = frames.map((f) => cosineSimilarity(portraitObs.descriptor, f.descriptor));
+      const similarity = median(sims);
+      matched = {
+        similarity: round3(similarity),
+        frame_similarities: sims.map(round3),
+        match: similarity >= faceMatch.threshold,
+        threshold: faceMatch.threshold,
+      };
+    }
+    return {
+      portrait: {
+        found: !!portraitObs,
+        problem: portraitProblem?.code ?? null,
+        quality_ok: portraitObs ? assessQuality(portraitObs.quality, gate).ok : false,
+      },
+      video,
+      video_problem: problem,
+      face_match: matched,
+    };
   }
 
   return {
@@ -290,6 +391,7 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
     analyzeVideo,
     observePhoto,
     compareFaces,
+    checkHolder,
     readDocument,
     close: async () => {
       await pool?.close();

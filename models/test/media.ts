@@ -189,3 +189,29 @@ export async function syntheticChallengeVideo(
     { input: Buffer.concat(frames), maxBuffer: 64 * 2 ** 20 },
   );
 }
+
+/**
+ * A passport data page rendered from an SVG: a card, printed fields, the two-line MRZ in a monospace font and,
+ * when given, a portrait photo in the photo box (none: the "SPECIMEN" forgery that carries only a valid MRZ).
+ */
+export async function passportPage(
+  mrz: readonly string[],
+  options: { portrait?: Buffer | null; printed?: string[] } = {},
+): Promise<Buffer> {
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const printed = options.printed ?? ['SPECIMEN'];
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1250" height="880">
+    <rect width="1250" height="880" fill="#f2efe6"/>
+    <rect x="60" y="120" width="300" height="390" fill="#c8c2b5"/>
+    <text x="420" y="170" font-family="DejaVu Sans" font-size="34" fill="#333">PASSPORT</text>
+    ${printed.map((l, i) => `<text x="420" y="${240 + i * 50}" font-family="DejaVu Sans" font-size="28" fill="#333">${esc(l)}</text>`).join('')}
+    ${mrz.map((l, i) => `<text x="40" y="${740 + i * 62}" font-family="DejaVu Sans Mono" font-size="44" fill="#111">${esc(l)}</text>`).join('')}
+  </svg>`;
+  const page = sharp(Buffer.from(svg));
+  if (!options.portrait) return page.jpeg({ quality: 88 }).toBuffer();
+  const photo = await sharp(options.portrait).resize(300, 390, { fit: 'cover' }).toBuffer();
+  return page
+    .composite([{ input: photo, left: 60, top: 120 }])
+    .jpeg({ quality: 88 })
+    .toBuffer();
+}

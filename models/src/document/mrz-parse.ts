@@ -103,6 +103,8 @@ export interface MrzReading {
   format: 'TD1' | 'TD2' | 'TD3' | null;
   document_type: string | null;
   document_number_last4: string | null;
+  /** The whole document number: for a keyed hash only, never stored or shown (read-document.ts document_key). */
+  document_number: string | null;
   issuing_state: string | null;
   nationality: string | null;
   date_of_birth: string | null;
@@ -110,6 +112,9 @@ export interface MrzReading {
   not_expired: boolean;
   calculated_age: number | null;
   sex: 'male' | 'female' | 'unspecified' | null;
+  /** Holder's names as the MRZ spells them (A–Z and spaces). */
+  surname: string | null;
+  given_names: string | null;
   /** Field-level problems, e.g. 'birthDateCheckDigit: invalid check digit'. */
   problems: string[];
   lines: string[];
@@ -130,6 +135,7 @@ export function parseMrzLines(lines: string[], today: Date = new Date()): MrzRea
     format: null,
     document_type: null,
     document_number_last4: null,
+    document_number: null,
     issuing_state: null,
     nationality: null,
     date_of_birth: null,
@@ -137,6 +143,8 @@ export function parseMrzLines(lines: string[], today: Date = new Date()): MrzRea
     not_expired: false,
     calculated_age: null,
     sex: null,
+    surname: null,
+    given_names: null,
     problems: [],
     lines,
   };
@@ -170,6 +178,7 @@ export function parseMrzLines(lines: string[], today: Date = new Date()): MrzRea
     check_digits_valid: checkOk,
     document_type: f.documentCode ?? null,
     document_number_last4: docNo ? docNo.slice(-4) : null,
+    document_number: docNo || null,
     issuing_state: f.issuingState ?? null,
     nationality: f.nationality ?? null,
     date_of_birth: birth,
@@ -177,8 +186,19 @@ export function parseMrzLines(lines: string[], today: Date = new Date()): MrzRea
     not_expired: expiry !== null && expiry >= todayIso,
     calculated_age: birth ? ageOn(birth, today) : null,
     sex,
+    surname: cleanName(f.lastName),
+    given_names: cleanName(f.firstName),
     problems,
   };
+}
+
+function cleanName(name: string | null | undefined): string | null {
+  const v = (name ?? '')
+    .replace(/[^A-Za-z ]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toUpperCase();
+  return v || null;
 }
 
 /** Builds a valid TD3 (passport) MRZ — used by tests and the document bench to render specimen documents. */

@@ -5,6 +5,7 @@ import { VisionInputError } from '../errors';
 import { packageDir } from '../model-files';
 import { normaliseMrzText, parseMrzLines, type MrzReading } from './mrz-parse';
 import { largestPdfJpeg, sniffDocument } from './pdf-image';
+import { comparePrinted, type PrintedCheck } from './printed-text';
 
 export interface DocumentReading {
   format_valid: boolean;
@@ -23,7 +24,19 @@ export interface DocumentReading {
   needs_manual_review: boolean;
   reasons: string[];
   ocr_passes: number;
+  /**
+   * `issuing state:document code:number` from the MRZ, for the API to turn into a keyed hash at once (to see the same
+   * document on two accounts). Never store or show it; null when the MRZ did not read cleanly.
+   */
+  document_key: string | null;
+  /** Holder's names as the MRZ spells them; null when unread. */
+  surname: string | null;
+  given_names: string | null;
+  /** The printed dates and name compared with the MRZ (null when the MRZ did not read cleanly). */
+  printed: PrintedCheck | null;
 }
+
+export type { PrintedCheck } from './printed-text';
 
 const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 
@@ -47,10 +60,34 @@ function tesseract(): Promise<TesseractWorker> {
   return workerPromise;
 }
 
+let printedWorkerPromise: Promise<TesseractWorker> | null = null;
+
+/** A second worker for the printed fields: its own page layout and no character whitelist. */
+function printedTesseract(): Promise<TesseractWorker> {
+  printedWorkerPromise ??= (async () => {
+    const worker = await createWorker('eng', OEM.LSTM_ONLY, {
+      langPath: path.join(packageDir('@tesseract.js-data/eng'), '4.0.0'),
+      cacheMethod: 'none',
+      gzip: true,
+    });
+    await worker.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT });
+    return worker;
+  })();
+  return printedWorkerPromise;
+}
+
 export async function closeDocumentReader(): Promise<void> {
-  const w = workerPromise;
+  const workers = [workerPromise, printedWorkerPromise];
   workerPromise = null;
-  if (w) await (await w).terminate();
+  printedWorkerPromise = null;
+  for (const w of workers) if (w) await (await w).terminate();
+}
+
+/** The image inside a document upload: the upload itself, or the largest scanned JPEG of a PDF; null if none. */
+export function documentImageBytes(bytes: Uint8Array): Uint8Array | null {
+  const kind = sniffDocument(bytes);
+  if (!kind) return null;
+  return kind === 'pdf' ? largestPdfJpeg(bytes) : bytes;
 }
 
 type Pass = { name: string; render: (img: Sharp, meta: { width: number; height: number }) => Sharp };
@@ -137,6 +174,20 @@ export async function readDocument(
   if (r.format && !r.not_expired) reasons.push('document expired');
   if (r.format && r.calculated_age === null) reasons.push('date of birth unreadable');
   const clean = r.format_valid && r.check_digits_valid;
+  // The printed fields above the MRZ band, read only when the MRZ itself read cleanly (otherwise a person reviews).
+  let printed: PrintedCheck | null = null;
+  if (clean) {
+    const top = Math.max(1, Math.floor(meta.height * 0.72));
+    const png = await sharp(grey)
+      .extract({ left: 0, top: 0, width: meta.width, height: top })
+      .resize({ width: 1600 })
+      .normalise()
+      .png()
+      .toBuffer();
+    const { data } = await (await printedTesseract()).recognize(png);
+    printed = comparePrinted(data.text, r, today);
+    reasons.push(...printed.conflicts);
+  }
   const confidence = clean ? (used === 1 ? 0.95 : 0.9) : r.check_digits_valid ? 0.7 : r.format ? 0.3 : 0;
   return {
     format_valid: r.format_valid,
@@ -156,5 +207,12 @@ export async function readDocument(
     needs_manual_review: !clean || r.calculated_age === null,
     reasons,
     ocr_passes: used,
+    document_key:
+      clean && r.document_number
+        ? `${r.issuing_state ?? ''}:${(r.document_type ?? '').slice(0, 1)}:${r.document_number}`
+        : null,
+    surname: r.surname,
+    given_names: r.given_names,
+    printed,
   };
 }
