@@ -207,11 +207,11 @@ describe('accounts in the browser', () => {
     await expectAccessible(page, 'security');
     await screenshot(page, 'security');
 
-    for (const link of ['Verification', 'Tokens']) {
+    for (const link of ['Verification', 'Connected sites']) {
       await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: link }).click();
       await page.getByRole('heading', { name: link, level: 1 }).waitFor();
       await expectAccessible(page, link);
-      await screenshot(page, link.toLowerCase());
+      await screenshot(page, link.toLowerCase().replace(' ', '-'));
     }
 
     await page.goto(linkIn(mail, '/verify-email'));

@@ -245,7 +245,7 @@ describe('a partner site signing a user in with Attestly', () => {
 
     // The user, still signed in to Attestly in this tab, revokes the site's access.
     await page.goto(`${baseUrl()}/tokens`);
-    await page.getByRole('heading', { name: 'Tokens' }).waitFor();
+    await page.getByRole('heading', { name: 'Connected sites' }).waitFor();
     const row = page.getByTestId('token-row').filter({ hasText: 'Acme Partner Shop' });
     await row.getByText('Active').waitFor();
     await screenshot(page, 'oidc-05-tokens-active');

@@ -32,7 +32,7 @@ describe('route guards (spec 01 §2)', () => {
       'Bearer atu_valid',
     );
     expect(screen.getByRole('navigation', { name: 'Account' })).toHaveTextContent(
-      'DashboardProfileVerificationTokensSecurity',
+      'DashboardProfileVerificationConnected sitesSecurity',
     );
   });
 

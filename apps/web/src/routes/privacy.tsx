@@ -65,7 +65,7 @@ function PrivacyPage() {
         information (your name and email address) is always part of a request, so you can see who is asking
         before you agree. You can review and revoke each site&apos;s access on your{' '}
         <Link to="/tokens" className="font-medium text-indigo-700 underline">
-          Tokens
+          Connected sites
         </Link>{' '}
         page.
       </p>

@@ -58,9 +58,9 @@ function TermsPage() {
       <h2>5. Partner sites</h2>
       <p>
         Partner sites are separate businesses with their own terms. Sharing a result with a partner is your
-        choice, and you can revoke it at any time on your Tokens page; revoking stops future access but cannot
-        recall what a partner already received. Partners must use results only for the purpose they were
-        requested for, and only request the scopes their site is registered for.
+        choice, and you can revoke it at any time on your Connected sites page; revoking stops future access
+        but cannot recall what a partner already received. Partners must use results only for the purpose they
+        were requested for, and only request the scopes their site is registered for.
       </p>
 
       <h2>6. Acceptable use</h2>

@@ -13,7 +13,7 @@ describe('side navigation (spec 01 §2)', () => {
   it('shows the user links in user mode', () => {
     const sections = navSections({ pathname: '/profile', partnerSignedIn: false, isPartner: false });
     expect(sections.map((section) => section.items.map((item) => item.label))).toEqual([
-      ['Dashboard', 'Profile', 'Verification', 'Tokens', 'Security'],
+      ['Dashboard', 'Profile', 'Verification', 'Connected sites', 'Security'],
     ]);
   });
 

@@ -11,7 +11,7 @@ export const USER_NAV: NavItem[] = [
   { to: '/dashboard', label: 'Dashboard' },
   { to: '/profile', label: 'Profile' },
   { to: '/verification', label: 'Verification' },
-  { to: '/tokens', label: 'Tokens' },
+  { to: '/tokens', label: 'Connected sites' },
   { to: '/security', label: 'Security' },
 ];
 

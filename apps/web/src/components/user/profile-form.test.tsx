@@ -43,7 +43,7 @@ describe('profile settings (spec 01 §2)', () => {
     expect([...options].map((option) => option.value)).toEqual(['', 'US', 'CA', 'GB', 'AU', 'DE', 'FR']);
   });
 
-  it('shows Verified or Pending for each verification flag', async () => {
+  it('shows Verified or Not verified for each verification flag, the one word used on every page', async () => {
     tokens.set('user', 'atu_valid', { remember: false });
     fakeApi({
       'GET /api/v1/users/profile': { body: { ...PROFILE, email_verified_at: '2026-11-02T10:00:00.000Z' } },
@@ -55,10 +55,10 @@ describe('profile settings (spec 01 §2)', () => {
     const rows = [...section.querySelectorAll('li')].map((row) => row.textContent);
     expect(rows).toEqual([
       'EmailVerified',
-      'PhonePending',
+      'PhoneNot verified',
       'AgeVerified',
-      'LocationPending',
-      'IdentityPending',
+      'LocationNot verified',
+      'IdentityNot verified',
     ]);
   });
 

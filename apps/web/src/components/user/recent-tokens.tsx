@@ -20,7 +20,7 @@ export function RecentTokens() {
   return (
     <div className="space-y-3">
       <p className="text-sm text-slate-700">
-        Active Tokens:{' '}
+        Connected sites:{' '}
         <span className="font-semibold text-slate-900" data-testid="active-token-count">
           {activeTokenCount(tokens.data.tokens)}
         </span>

@@ -1,18 +1,15 @@
-/** Verified / Pending label of spec 01 §2 "Profile settings". */
-export function StatusBadge({
-  verified,
-  pendingLabel = 'Pending',
-}: {
-  verified: boolean;
-  pendingLabel?: string;
-}) {
+/**
+ * Verified / Not verified label of a fact or contact detail. Spec 01 §2 "Profile settings" says "Pending"; one word
+ * for an unproven fact on every page reads better, and nothing is waiting to happen on its own (issue 16 item 10).
+ */
+export function StatusBadge({ verified }: { verified: boolean }) {
   return verified ? (
     <span className="inline-flex items-center rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-semibold text-emerald-800">
       Verified
     </span>
   ) : (
     <span className="inline-flex items-center rounded-full bg-amber-50 px-2.5 py-0.5 text-xs font-semibold text-amber-900">
-      {pendingLabel}
+      Not verified
     </span>
   );
 }

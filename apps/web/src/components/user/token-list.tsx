@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { UserToken } from '@attestly/contracts';
+import { SCOPE_DESCRIPTIONS, type Scope, type UserToken } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { tokenKeys, tokenStatus, tokensApi, type TokenStatus } from '../../api/tokens';
 import { toast } from '../../lib/toast';
@@ -29,7 +29,12 @@ export function TokenList({ tokens, allowRevoke = true }: { tokens: UserToken[];
   });
 
   if (tokens.length === 0) {
-    return <p className="text-sm text-slate-700">You have not shared your verification with any site yet.</p>;
+    return (
+      <p className="text-sm text-slate-700">
+        You have not connected any site yet. When a site asks to check a fact such as your age and you agree,
+        it appears here.
+      </p>
+    );
   }
   return (
     <>
@@ -47,8 +52,7 @@ export function TokenList({ tokens, allowRevoke = true }: { tokens: UserToken[];
                   {token.site_name} <span className="font-normal text-slate-700">· {token.partner_name}</span>
                 </p>
                 <p className="text-sm text-slate-700">
-                  {token.scopes.join(', ')}
-                  {token.age_threshold ? ` · age ${token.age_threshold}+` : ''}
+                  {scopeLabels(token.scopes)}
                   {token.jurisdiction ? ` · ${token.jurisdiction}` : ''}
                 </p>
                 <p className="text-xs text-slate-700">
@@ -90,6 +94,11 @@ export function TokenList({ tokens, allowRevoke = true }: { tokens: UserToken[];
       </Dialog>
     </>
   );
+}
+
+/** The consent screen's words for what a site may see, instead of the protocol's scope codes. */
+export function scopeLabels(scopes: string[]): string {
+  return scopes.map((scope) => SCOPE_DESCRIPTIONS[scope as Scope]?.title ?? scope).join(' · ');
 }
 
 /** spec 01 §4: the Active Tokens count is tokens neither revoked nor expired. */

@@ -107,7 +107,7 @@ function DashboardPage() {
                         {user[fact.flag] ? `Verified on ${formatDate(user[fact.at])}` : 'Not verified yet'}
                       </p>
                     </div>
-                    <StatusBadge verified={user[fact.flag]} pendingLabel="Not verified" />
+                    <StatusBadge verified={user[fact.flag]} />
                   </li>
                 ))}
               </ul>

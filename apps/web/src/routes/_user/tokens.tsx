@@ -6,19 +6,22 @@ import { Card } from '../../components/user/status-badge';
 import { TokenList, activeTokenCount } from '../../components/user/token-list';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
-/** /tokens: the access partner sites hold, with revoke (spec 01 §2, §4, §5). */
+/**
+ * /tokens: the access partner sites hold, with revoke (spec 01 §2 "Tokens", §4, §5). People read "Connected sites":
+ * a token is the mechanism, the site they shared a fact with is what they recognise.
+ */
 export const Route = createFileRoute('/_user/tokens')({ component: TokensPage });
 
 function TokensPage() {
-  useDocumentTitle('Tokens');
+  useDocumentTitle('Connected sites');
   const tokens = useQuery(tokensQueryOptions());
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold tracking-tight text-slate-900">Tokens</h1>
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900">Connected sites</h1>
       <QueryState query={tokens} loadingLabel="Loading your tokens…" errorFallback="Failed to fetch tokens">
         {(data) => (
           <Card
-            title="Partner access"
+            title="Sites you shared verified facts with"
             actions={
               <span className="rounded-full bg-slate-100 px-3 py-1 text-sm font-semibold text-slate-800">
                 {activeTokenCount(data.tokens)} active

@@ -31,7 +31,7 @@ function VerificationPage() {
                       </span>
                     ) : null}
                   </span>
-                  <StatusBadge verified={user[fact.flag]} pendingLabel="Not verified" />
+                  <StatusBadge verified={user[fact.flag]} />
                 </li>
               ))}
             </ul>

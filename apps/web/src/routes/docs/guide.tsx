@@ -221,9 +221,9 @@ export function verifyAttestlySignature(header, rawBody, secret, toleranceSecond
     'token-management': (
       <p>
         Access tokens are short-lived (an hour in the documented samples: <code>expires_in: 3600</code>).
-        People see every site they granted access to on their Tokens page and can revoke it at any time;
-        revocation invalidates the site&apos;s tokens and sends a <code>token.revoked</code> webhook. Your own
-        server can revoke a token with <code>/oauth2/revoke</code> and check one with{' '}
+        People see every site they granted access to on their Connected sites page and can revoke it at any
+        time; revocation invalidates the site&apos;s tokens and sends a <code>token.revoked</code> webhook.
+        Your own server can revoke a token with <code>/oauth2/revoke</code> and check one with{' '}
         <code>/oauth2/introspect</code>.
       </p>
     ),
