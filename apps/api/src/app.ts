@@ -23,6 +23,7 @@ import { partnerRoutes } from './modules/partners/routes';
 import { siteRoutes } from './modules/sites/routes';
 import { mediaRoutes, userRoutes } from './modules/users/routes';
 import { verificationRoutes } from './modules/verification/routes';
+import { webhookRoutes } from './modules/webhooks/routes';
 import { visionReadiness } from './modules/verification/vision';
 import type { Oidc } from './oidc';
 import { createServices, type AppServices } from './services';
@@ -75,6 +76,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   // Partners.
   api.use(partnerRoutes(services).routes());
   api.use(siteRoutes(services).routes());
+  api.use(webhookRoutes(services).routes());
   api.use(apiKeyRoutes(services).routes());
   api.all('/{*rest}', () => {
     throw new AppError(404, 'not_found', 'No such API endpoint');

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AppServices } from './services';
 import { purgeExpiredPayloads } from './oidc/adapter';
 import { MEDIA_PURGE_INTERVAL_MS } from './modules/verification/service';
+import { webhookJobs } from './modules/webhooks/jobs';
 
 export interface Job {
   name: string;
@@ -43,6 +44,7 @@ export function maintenanceJobs(services: AppServices): Job[] {
       atStart: true,
       run: () => services.verifications.purgeMedia(),
     },
+    ...webhookJobs(services),
   ];
 }
 

@@ -13,12 +13,14 @@ import { createSiteService } from './modules/sites/service';
 import { createOneTimeTokens } from './modules/users/one-time-tokens';
 import { createUserService } from './modules/users/service';
 import { createVerificationModule } from './modules/verification/service';
+import { createWebhookService } from './modules/webhooks/service';
 
 /** Builds every service once per app from the shared deps. */
 export function createServices(deps: Deps) {
   const sessions = createSessionService(deps);
   const audit = createAuditService(deps);
   const limiter = createRateLimiter(deps);
+  const webhooks = createWebhookService(deps, { audit });
   const tokens = createOneTimeTokens(deps);
   const users = createUserService(deps, { sessions, audit, limiter, tokens });
   const newsletter = createNewsletterService(deps, { audit, limiter });
@@ -37,6 +39,7 @@ export function createServices(deps: Deps) {
     sessions,
     audit,
     limiter,
+    webhooks,
     tokens,
     users,
     newsletter,

@@ -8,5 +8,7 @@ export * from './partner-portal';
 export * from './oauth';
 export * from './webhooks';
 export * from './billing';
+export * from './webhooks';
+export * from './billing';
 export * from './web';
 export * from './admin';

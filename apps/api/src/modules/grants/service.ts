@@ -6,6 +6,7 @@ import { toDate } from '../../db/rows';
 import { AppError } from '../../errors';
 import { GRANTABLE_MODELS } from '../../oidc/adapter';
 import { pairwiseSubject } from '../../oidc/account';
+import { emitWebhookEvent } from '../webhooks/service';
 import type { AuditService } from '../audit/service';
 import type { RequestOrigin } from '../sessions/service';
 
@@ -39,7 +40,7 @@ export function createGrantService(
   { audit }: { audit: AuditService },
 ) {
   const { db, clock, config } = deps;
-  const { OAuthAuthorization, OidcPayload, EventOutbox, Site, Partner } = db.models;
+  const { OAuthAuthorization, OidcPayload, Site, Partner } = db.models;
 
   async function recordConsent(input: {
     grantId: string;
@@ -138,31 +139,23 @@ export function createGrantService(
       const row = await OAuthAuthorization.findByPk(grantId, { transaction });
       if (!row || row.revoked_at) return null;
       await row.update({ revoked_at: now, revoked_reason: reason, updated_at: now }, { transaction });
-      await EventOutbox.create(
+      await emitWebhookEvent(
+        deps,
         {
-          partner_id: row.partner_id,
-          event: 'token.revoked',
-          payload: JSON.stringify({
-            event: 'token.revoked',
-            timestamp: now.toISOString(),
-            data: {
-              token_id: row.id,
-              // The partner knows the user only by its pairwise subject (oidc/account.ts).
-              user_id: pairwiseSubject(config.masterKey, row.partner_id, row.user_id),
-              partner_id: row.partner_id,
-              site_id: row.site_id,
-              client_id: row.client_id,
-              scopes_granted: row.scopes,
-              reason,
-              created_at: row.created_at.toISOString(),
-              revoked_at: now.toISOString(),
-            },
-          }),
-          created_at: now,
-          available_at: now,
-          locked_until: null,
-          delivered_at: null,
-          last_error: null,
+          partnerId: row.partner_id,
+          type: 'token.revoked',
+          data: {
+            token_id: row.id,
+            // The partner knows the user only by its pairwise subject (oidc/account.ts).
+            user_id: pairwiseSubject(config.masterKey, row.partner_id, row.user_id),
+            partner_id: row.partner_id,
+            site_id: row.site_id,
+            client_id: row.client_id,
+            scopes_granted: row.scopes,
+            reason,
+            created_at: row.created_at.toISOString(),
+            revoked_at: now.toISOString(),
+          },
         },
         { transaction },
       );

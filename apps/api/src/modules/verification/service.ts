@@ -17,6 +17,8 @@ import { createCardVerification } from './credit-card';
 import { createDocumentVerification } from './document';
 import { createFacialVerification } from './facial';
 import { createGeoLocator, createLocationVerification } from './location';
+import { chargeVerification } from '../billing/usage';
+import { emitVerificationEvent } from '../webhooks/events';
 
 /** What a verification proves once approved; stored in `result_details.proves` so a later review can apply it. */
 export interface ProvenFacts {
@@ -132,6 +134,9 @@ export function createVerificationService(deps: Deps, { audit }: { audit: AuditS
         },
         { transaction },
       );
+      // A partner's verification counts toward its monthly quota (429 past it) and is announced by webhook.
+      await chargeVerification(deps, created, transaction);
+      await emitVerificationEvent(deps, created, transaction);
       if (input.status === 'approved' && input.proves) {
         created.expires_at = await applyFacts(user, input.proves, now, transaction);
         await created.save({ transaction });
@@ -266,6 +271,7 @@ export function createVerificationService(deps: Deps, { audit }: { audit: AuditS
       found.changed('review_notes', true);
       await found.save({ transaction });
       await VerificationMedia.destroy({ where: { verification_id: found.id }, transaction });
+      await emitVerificationEvent(deps, found, transaction);
       return found;
     });
     await audit.recordSafely({

@@ -1,0 +1,58 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+
+/**
+ * One event on its way to one endpoint: the delivery queue (claimed by replicas through `locked_until`) and the
+ * delivery's outcome. Attempts are logged in `webhook_attempts`.
+ */
+export class WebhookDelivery extends Model<
+  InferAttributes<WebhookDelivery>,
+  InferCreationAttributes<WebhookDelivery>
+> {
+  declare id: CreationOptional<string>;
+  declare event_id: string;
+  declare endpoint_id: string;
+  declare partner_id: string;
+  declare event: string;
+  /** pending, succeeded or failed. */
+  declare status: string;
+  declare attempts: CreationOptional<number>;
+  declare next_attempt_at: Date | null;
+  declare give_up_at: Date;
+  declare locked_until: Date | null;
+  declare locked_by: string | null;
+  declare last_status_code: number | null;
+  declare created_at: Date;
+  declare delivered_at: Date | null;
+  declare updated_at: Date;
+
+  static initModel(sequelize: Sequelize): typeof WebhookDelivery {
+    WebhookDelivery.init(
+      {
+        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
+        event_id: { type: DataTypes.UUID, allowNull: false },
+        endpoint_id: { type: DataTypes.UUID, allowNull: false },
+        partner_id: { type: DataTypes.UUID, allowNull: false },
+        event: { type: DataTypes.STRING(64), allowNull: false },
+        status: { type: DataTypes.STRING(16), allowNull: false },
+        attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        next_attempt_at: DataTypes.DATE,
+        give_up_at: { type: DataTypes.DATE, allowNull: false },
+        locked_until: DataTypes.DATE,
+        locked_by: DataTypes.STRING(64),
+        last_status_code: DataTypes.INTEGER,
+        created_at: { type: DataTypes.DATE, allowNull: false },
+        delivered_at: DataTypes.DATE,
+        updated_at: { type: DataTypes.DATE, allowNull: false },
+      },
+      { sequelize, tableName: 'webhook_deliveries', timestamps: false },
+    );
+    return WebhookDelivery;
+  }
+}
