@@ -26,6 +26,9 @@ import { Route as UserProfileRouteImport } from './routes/_user/profile'
 import { Route as UserSecurityRouteImport } from './routes/_user/security'
 import { Route as UserTokensRouteImport } from './routes/_user/tokens'
 import { Route as UserVerificationRouteImport } from './routes/_user/verification'
+import { Route as BackofficeAdminRouteImport } from './routes/backoffice/_admin'
+import { Route as BackofficeLoginRouteImport } from './routes/backoffice/login'
+import { Route as BackofficeSetup2faRouteImport } from './routes/backoffice/setup-2fa'
 import { Route as DocsIndexRouteImport } from './routes/docs/index'
 import { Route as DocsApiRouteImport } from './routes/docs/api'
 import { Route as DocsGuideRouteImport } from './routes/docs/guide'
@@ -36,6 +39,8 @@ import { Route as NewsletterConfirmRouteImport } from './routes/newsletter/confi
 import { Route as NewsletterUnsubscribeRouteImport } from './routes/newsletter/unsubscribe'
 import { Route as OauthConsentRouteImport } from './routes/oauth/consent'
 import { Route as OauthLoginRouteImport } from './routes/oauth/login'
+import { Route as BackofficeAdminIndexRouteImport } from './routes/backoffice/_admin/index'
+import { Route as BackofficeAdminVerificationsRouteImport } from './routes/backoffice/_admin/verifications'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -120,6 +125,21 @@ const UserVerificationRoute = UserVerificationRouteImport.update({
   path: '/verification',
   getParentRoute: () => UserRoute,
 } as any)
+const BackofficeAdminRoute = BackofficeAdminRouteImport.update({
+  id: '/backoffice/_admin',
+  path: '/backoffice',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const BackofficeLoginRoute = BackofficeLoginRouteImport.update({
+  id: '/backoffice/login',
+  path: '/backoffice/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const BackofficeSetup2faRoute = BackofficeSetup2faRouteImport.update({
+  id: '/backoffice/setup-2fa',
+  path: '/backoffice/setup-2fa',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DocsIndexRoute = DocsIndexRouteImport.update({
   id: '/docs/',
   path: '/docs/',
@@ -170,6 +190,17 @@ const OauthLoginRoute = OauthLoginRouteImport.update({
   path: '/oauth/login',
   getParentRoute: () => rootRouteImport,
 } as any)
+const BackofficeAdminIndexRoute = BackofficeAdminIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => BackofficeAdminRoute,
+} as any)
+const BackofficeAdminVerificationsRoute =
+  BackofficeAdminVerificationsRouteImport.update({
+    id: '/verifications',
+    path: '/verifications',
+    getParentRoute: () => BackofficeAdminRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -187,6 +218,9 @@ export interface FileRoutesByFullPath {
   '/security': typeof UserSecurityRoute
   '/tokens': typeof UserTokensRoute
   '/verification': typeof UserVerificationRoute
+  '/backoffice': typeof BackofficeAdminRouteWithChildren
+  '/backoffice/login': typeof BackofficeLoginRoute
+  '/backoffice/setup-2fa': typeof BackofficeSetup2faRoute
   '/docs/api': typeof DocsApiRoute
   '/docs/guide': typeof DocsGuideRoute
   '/docs/sdk': typeof DocsSdkRoute
@@ -197,6 +231,8 @@ export interface FileRoutesByFullPath {
   '/oauth/login': typeof OauthLoginRoute
   '/docs/': typeof DocsIndexRoute
   '/news/': typeof NewsIndexRoute
+  '/backoffice/verifications': typeof BackofficeAdminVerificationsRoute
+  '/backoffice/': typeof BackofficeAdminIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -214,6 +250,8 @@ export interface FileRoutesByTo {
   '/security': typeof UserSecurityRoute
   '/tokens': typeof UserTokensRoute
   '/verification': typeof UserVerificationRoute
+  '/backoffice/login': typeof BackofficeLoginRoute
+  '/backoffice/setup-2fa': typeof BackofficeSetup2faRoute
   '/docs/api': typeof DocsApiRoute
   '/docs/guide': typeof DocsGuideRoute
   '/docs/sdk': typeof DocsSdkRoute
@@ -224,6 +262,8 @@ export interface FileRoutesByTo {
   '/oauth/login': typeof OauthLoginRoute
   '/docs': typeof DocsIndexRoute
   '/news': typeof NewsIndexRoute
+  '/backoffice/verifications': typeof BackofficeAdminVerificationsRoute
+  '/backoffice': typeof BackofficeAdminIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -244,6 +284,9 @@ export interface FileRoutesById {
   '/_user/security': typeof UserSecurityRoute
   '/_user/tokens': typeof UserTokensRoute
   '/_user/verification': typeof UserVerificationRoute
+  '/backoffice/_admin': typeof BackofficeAdminRouteWithChildren
+  '/backoffice/login': typeof BackofficeLoginRoute
+  '/backoffice/setup-2fa': typeof BackofficeSetup2faRoute
   '/docs/api': typeof DocsApiRoute
   '/docs/guide': typeof DocsGuideRoute
   '/docs/sdk': typeof DocsSdkRoute
@@ -254,6 +297,8 @@ export interface FileRoutesById {
   '/oauth/login': typeof OauthLoginRoute
   '/docs/': typeof DocsIndexRoute
   '/news/': typeof NewsIndexRoute
+  '/backoffice/_admin/verifications': typeof BackofficeAdminVerificationsRoute
+  '/backoffice/_admin/': typeof BackofficeAdminIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -273,6 +318,9 @@ export interface FileRouteTypes {
     | '/security'
     | '/tokens'
     | '/verification'
+    | '/backoffice'
+    | '/backoffice/login'
+    | '/backoffice/setup-2fa'
     | '/docs/api'
     | '/docs/guide'
     | '/docs/sdk'
@@ -283,6 +331,8 @@ export interface FileRouteTypes {
     | '/oauth/login'
     | '/docs/'
     | '/news/'
+    | '/backoffice/verifications'
+    | '/backoffice/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -300,6 +350,8 @@ export interface FileRouteTypes {
     | '/security'
     | '/tokens'
     | '/verification'
+    | '/backoffice/login'
+    | '/backoffice/setup-2fa'
     | '/docs/api'
     | '/docs/guide'
     | '/docs/sdk'
@@ -310,6 +362,8 @@ export interface FileRouteTypes {
     | '/oauth/login'
     | '/docs'
     | '/news'
+    | '/backoffice/verifications'
+    | '/backoffice'
   id:
     | '__root__'
     | '/'
@@ -329,6 +383,9 @@ export interface FileRouteTypes {
     | '/_user/security'
     | '/_user/tokens'
     | '/_user/verification'
+    | '/backoffice/_admin'
+    | '/backoffice/login'
+    | '/backoffice/setup-2fa'
     | '/docs/api'
     | '/docs/guide'
     | '/docs/sdk'
@@ -339,6 +396,8 @@ export interface FileRouteTypes {
     | '/oauth/login'
     | '/docs/'
     | '/news/'
+    | '/backoffice/_admin/verifications'
+    | '/backoffice/_admin/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -352,6 +411,9 @@ export interface RootRouteChildren {
   StatusRoute: typeof StatusRoute
   TermsRoute: typeof TermsRoute
   VerifyEmailRoute: typeof VerifyEmailRoute
+  BackofficeAdminRoute: typeof BackofficeAdminRouteWithChildren
+  BackofficeLoginRoute: typeof BackofficeLoginRoute
+  BackofficeSetup2faRoute: typeof BackofficeSetup2faRoute
   DocsApiRoute: typeof DocsApiRoute
   DocsGuideRoute: typeof DocsGuideRoute
   DocsSdkRoute: typeof DocsSdkRoute
@@ -485,6 +547,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UserVerificationRouteImport
       parentRoute: typeof UserRoute
     }
+    '/backoffice/_admin': {
+      id: '/backoffice/_admin'
+      path: '/backoffice'
+      fullPath: '/backoffice'
+      preLoaderRoute: typeof BackofficeAdminRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/backoffice/login': {
+      id: '/backoffice/login'
+      path: '/backoffice/login'
+      fullPath: '/backoffice/login'
+      preLoaderRoute: typeof BackofficeLoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/backoffice/setup-2fa': {
+      id: '/backoffice/setup-2fa'
+      path: '/backoffice/setup-2fa'
+      fullPath: '/backoffice/setup-2fa'
+      preLoaderRoute: typeof BackofficeSetup2faRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/docs/': {
       id: '/docs/'
       path: '/docs'
@@ -555,6 +638,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OauthLoginRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/backoffice/_admin/': {
+      id: '/backoffice/_admin/'
+      path: '/'
+      fullPath: '/backoffice/'
+      preLoaderRoute: typeof BackofficeAdminIndexRouteImport
+      parentRoute: typeof BackofficeAdminRoute
+    }
+    '/backoffice/_admin/verifications': {
+      id: '/backoffice/_admin/verifications'
+      path: '/verifications'
+      fullPath: '/backoffice/verifications'
+      preLoaderRoute: typeof BackofficeAdminVerificationsRouteImport
+      parentRoute: typeof BackofficeAdminRoute
+    }
   }
 }
 
@@ -588,6 +685,20 @@ const UserRouteChildren: UserRouteChildren = {
 
 const UserRouteWithChildren = UserRoute._addFileChildren(UserRouteChildren)
 
+interface BackofficeAdminRouteChildren {
+  BackofficeAdminVerificationsRoute: typeof BackofficeAdminVerificationsRoute
+  BackofficeAdminIndexRoute: typeof BackofficeAdminIndexRoute
+}
+
+const BackofficeAdminRouteChildren: BackofficeAdminRouteChildren = {
+  BackofficeAdminVerificationsRoute: BackofficeAdminVerificationsRoute,
+  BackofficeAdminIndexRoute: BackofficeAdminIndexRoute,
+}
+
+const BackofficeAdminRouteWithChildren = BackofficeAdminRoute._addFileChildren(
+  BackofficeAdminRouteChildren,
+)
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   GuestRoute: GuestRouteWithChildren,
@@ -599,6 +710,9 @@ const rootRouteChildren: RootRouteChildren = {
   StatusRoute: StatusRoute,
   TermsRoute: TermsRoute,
   VerifyEmailRoute: VerifyEmailRoute,
+  BackofficeAdminRoute: BackofficeAdminRouteWithChildren,
+  BackofficeLoginRoute: BackofficeLoginRoute,
+  BackofficeSetup2faRoute: BackofficeSetup2faRoute,
   DocsApiRoute: DocsApiRoute,
   DocsGuideRoute: DocsGuideRoute,
   DocsSdkRoute: DocsSdkRoute,

@@ -1,0 +1,271 @@
+import { queryOptions } from '@tanstack/react-query';
+import type {
+  Admin2faSetupResponse,
+  AdminAccessToken,
+  AdminAlertList,
+  AdminApiKeyResponse,
+  AdminApproveVerificationBody,
+  AdminAuditLogList,
+  AdminCreatePartnerBody,
+  AdminCreateSiteBody,
+  AdminDeactivatePartnerBody,
+  AdminDeleteUserBody,
+  AdminEditUserBody,
+  AdminFlagUserBody,
+  AdminLockUserBody,
+  AdminLoginBody,
+  AdminLoginResponse,
+  AdminOAuthAuthorizationList,
+  AdminPartner,
+  AdminPartnerActionBody,
+  AdminPartnerDetail,
+  AdminPartnerList,
+  AdminRejectVerificationBody,
+  AdminRetriggerVerificationBody,
+  AdminRevokeTokenBody,
+  AdminSite,
+  AdminSystemHealth,
+  AdminSystemStats,
+  AdminTokenList,
+  AdminTokenResponse,
+  AdminUnflagUserBody,
+  AdminUpdatePartnerBody,
+  AdminUser,
+  AdminUserDetail,
+  AdminUserList,
+  AdminVerificationDetail,
+  AdminVerificationList,
+} from '@attestly/contracts';
+import { ApiError, apiFetch, type ApiRequest } from './client';
+import { tokens } from '../auth/token-storage';
+
+/**
+ * The back office's calls (spec 02 §7). Every `/admin` call carries the admin token; any 401 from one clears both
+ * admin slots (the API client has already sent the browser to /backoffice/login, spec 02 §4).
+ */
+export async function adminFetch<T>(path: string, request: Omit<ApiRequest, 'auth'> = {}): Promise<T> {
+  try {
+    return await apiFetch<T>(path, { ...request, auth: 'admin' });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      tokens.clear('admin');
+      tokens.clear('admin_setup');
+    }
+    throw error;
+  }
+}
+
+/** Query strings without the blanks: an empty filter means "not filtered". */
+export function queryString(params: Record<string, string | number | boolean | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null || value === '') continue;
+    search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+type Params = Record<string, string | number | boolean | undefined | null>;
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  partners: (params: Params) => [...adminKeys.all, 'partners', params] as const,
+  partner: (id: string) => [...adminKeys.all, 'partner', id] as const,
+  users: (params: Params) => [...adminKeys.all, 'users', params] as const,
+  user: (id: string) => [...adminKeys.all, 'user', id] as const,
+  verifications: (params: Params) => [...adminKeys.all, 'verifications', params] as const,
+  verification: (id: string) => [...adminKeys.all, 'verification', id] as const,
+  tokens: (params: Params) => [...adminKeys.all, 'tokens', params] as const,
+  authorizations: (params: Params) => [...adminKeys.all, 'authorizations', params] as const,
+  audit: (params: Params) => [...adminKeys.all, 'audit', params] as const,
+  stats: () => [...adminKeys.all, 'stats'] as const,
+  health: () => [...adminKeys.all, 'health'] as const,
+  alerts: () => [...adminKeys.all, 'alerts'] as const,
+};
+
+export const adminPartnersQueryOptions = (params: Params) =>
+  queryOptions({
+    queryKey: adminKeys.partners(params),
+    queryFn: ({ signal }) =>
+      adminFetch<AdminPartnerList>(`/admin/partners${queryString(params)}`, { signal }),
+    placeholderData: (previous) => previous,
+  });
+
+export const adminPartnerQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: adminKeys.partner(id),
+    queryFn: ({ signal }) =>
+      adminFetch<AdminPartnerDetail>(`/admin/partners/${encodeURIComponent(id)}`, { signal }),
+  });
+
+export const adminUsersQueryOptions = (params: Params) =>
+  queryOptions({
+    queryKey: adminKeys.users(params),
+    queryFn: ({ signal }) => adminFetch<AdminUserList>(`/admin/users${queryString(params)}`, { signal }),
+    placeholderData: (previous) => previous,
+  });
+
+export const adminUserQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: adminKeys.user(id),
+    queryFn: ({ signal }) =>
+      adminFetch<AdminUserDetail>(`/admin/users/${encodeURIComponent(id)}`, { signal }),
+  });
+
+export const adminVerificationsQueryOptions = (params: Params) =>
+  queryOptions({
+    queryKey: adminKeys.verifications(params),
+    queryFn: ({ signal }) =>
+      adminFetch<AdminVerificationList>(`/admin/verifications${queryString(params)}`, { signal }),
+    placeholderData: (previous) => previous,
+  });
+
+export const adminVerificationQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: adminKeys.verification(id),
+    queryFn: ({ signal }) =>
+      adminFetch<AdminVerificationDetail>(`/admin/verifications/${encodeURIComponent(id)}`, { signal }),
+  });
+
+export const adminTokensQueryOptions = (params: Params) =>
+  queryOptions({
+    queryKey: adminKeys.tokens(params),
+    queryFn: ({ signal }) => adminFetch<AdminTokenList>(`/admin/tokens${queryString(params)}`, { signal }),
+    placeholderData: (previous) => previous,
+  });
+
+export const adminAuthorizationsQueryOptions = (params: Params) =>
+  queryOptions({
+    queryKey: adminKeys.authorizations(params),
+    queryFn: ({ signal }) =>
+      adminFetch<AdminOAuthAuthorizationList>(`/admin/oauth-authorizations${queryString(params)}`, {
+        signal,
+      }),
+    placeholderData: (previous) => previous,
+  });
+
+/** spec 02 §9: the audit page refreshes itself every 30 seconds. */
+export const AUDIT_REFRESH_MS = 30_000;
+
+export const adminAuditQueryOptions = (params: Params) =>
+  queryOptions({
+    queryKey: adminKeys.audit(params),
+    queryFn: ({ signal }) =>
+      adminFetch<AdminAuditLogList>(`/admin/audit-logs${queryString(params)}`, { signal }),
+    placeholderData: (previous) => previous,
+    refetchInterval: AUDIT_REFRESH_MS,
+  });
+
+export const adminStatsQueryOptions = () =>
+  queryOptions({
+    queryKey: adminKeys.stats(),
+    queryFn: ({ signal }) => adminFetch<AdminSystemStats>('/admin/system/stats', { signal }),
+  });
+
+/** spec 02 §8: when health fails, the dashboard shows an unknown status instead of an error. */
+export const adminHealthQueryOptions = () =>
+  queryOptions({
+    queryKey: adminKeys.health(),
+    queryFn: ({ signal }) => adminFetch<AdminSystemHealth>('/admin/system/health', { signal }),
+    retry: false,
+  });
+
+/** spec 02 §8: when alerts fail, the dashboard shows an empty list. */
+export const adminAlertsQueryOptions = () =>
+  queryOptions({
+    queryKey: adminKeys.alerts(),
+    queryFn: ({ signal }) => adminFetch<AdminAlertList>('/admin/system/alerts', { signal }),
+    retry: false,
+  });
+
+const id = (value: string) => encodeURIComponent(value);
+
+/** Administrator sign-in (spec 02 §7 "Admin authentication"). */
+export const adminAuthApi = {
+  login: (body: AdminLoginBody) =>
+    apiFetch<AdminLoginResponse>('/auth/admin/login', { method: 'POST', body, auth: 'none' }),
+  verify2fa: (body: { temp_token: string; code: string }) =>
+    apiFetch<AdminTokenResponse>('/auth/admin/verify-2fa', { method: 'POST', body, auth: 'none' }),
+  setup2fa: (body: { password: string }) =>
+    apiFetch<Admin2faSetupResponse>('/auth/admin/setup-2fa', { method: 'POST', body, auth: 'admin_setup' }),
+  enable2fa: (body: { totp_code: string }) =>
+    apiFetch<AdminTokenResponse>('/auth/admin/enable-2fa', { method: 'POST', body, auth: 'admin_setup' }),
+  logout: () => apiFetch<void>('/auth/admin/logout', { method: 'POST', auth: 'admin' }),
+};
+
+/** The back office's actions (spec 02 §7 plus the edit, lock, delete, approve and suspend the issue makes real). */
+export const adminApi = {
+  createPartner: (body: AdminCreatePartnerBody) =>
+    adminFetch<AdminPartner>('/admin/partners', { method: 'POST', body }),
+  updatePartner: (partnerId: string, body: AdminUpdatePartnerBody) =>
+    adminFetch<AdminPartner>(`/admin/partners/${id(partnerId)}`, { method: 'PUT', body }),
+  deactivatePartner: (partnerId: string, body: AdminDeactivatePartnerBody) =>
+    adminFetch<unknown>(`/admin/partners/${id(partnerId)}/deactivate`, { method: 'POST', body }),
+  approvePartner: (partnerId: string, body: AdminPartnerActionBody) =>
+    adminFetch<unknown>(`/admin/partners/${id(partnerId)}/approve`, { method: 'POST', body }),
+  suspendPartner: (partnerId: string, body: AdminPartnerActionBody) =>
+    adminFetch<unknown>(`/admin/partners/${id(partnerId)}/suspend`, { method: 'POST', body }),
+  regenerateApiKey: (partnerId: string) =>
+    adminFetch<AdminApiKeyResponse>(`/admin/partners/${id(partnerId)}/regenerate-api-key`, {
+      method: 'POST',
+    }),
+  createSite: (partnerId: string, body: AdminCreateSiteBody) =>
+    adminFetch<AdminSite>(`/admin/partners/${id(partnerId)}/sites`, { method: 'POST', body }),
+
+  flagUser: (userId: string, body: AdminFlagUserBody) =>
+    adminFetch<AdminUser>(`/admin/users/${id(userId)}/flag`, { method: 'POST', body }),
+  unflagUser: (userId: string, body: AdminUnflagUserBody) =>
+    adminFetch<AdminUser>(`/admin/users/${id(userId)}/unflag`, { method: 'POST', body }),
+  editUser: (userId: string, body: AdminEditUserBody) =>
+    adminFetch<AdminUser>(`/admin/users/${id(userId)}`, { method: 'PUT', body }),
+  lockUser: (userId: string, body: AdminLockUserBody) =>
+    adminFetch<AdminUser>(`/admin/users/${id(userId)}/lock`, { method: 'POST', body }),
+  unlockUser: (userId: string) =>
+    adminFetch<AdminUser>(`/admin/users/${id(userId)}/unlock`, { method: 'POST' }),
+  deleteUser: (userId: string, body: AdminDeleteUserBody) =>
+    adminFetch<unknown>(`/admin/users/${id(userId)}`, { method: 'DELETE', body }),
+
+  approveVerification: (verificationId: string, body: AdminApproveVerificationBody) =>
+    adminFetch<unknown>(`/admin/verifications/${id(verificationId)}/approve`, { method: 'POST', body }),
+  rejectVerification: (verificationId: string, body: AdminRejectVerificationBody) =>
+    adminFetch<unknown>(`/admin/verifications/${id(verificationId)}/reject`, { method: 'POST', body }),
+  retriggerVerification: (verificationId: string, body: AdminRetriggerVerificationBody) =>
+    adminFetch<unknown>(`/admin/verifications/${id(verificationId)}/retrigger`, { method: 'POST', body }),
+
+  revokeToken: (tokenId: string, body: AdminRevokeTokenBody) =>
+    adminFetch<AdminAccessToken>(`/admin/tokens/${id(tokenId)}/revoke`, { method: 'POST', body }),
+  revokeAuthorization: (authorizationId: string, body: AdminRevokeTokenBody) =>
+    adminFetch<unknown>(`/admin/oauth-authorizations/${id(authorizationId)}/revoke`, {
+      method: 'POST',
+      body,
+    }),
+};
+
+/**
+ * The kept media of a verification, fetched with the admin token (an <img src> could not carry it) and shown from
+ * an object URL that the viewer revokes when it closes; nothing is written to any cache (spec 02, issue 9).
+ */
+export async function fetchVerificationMedia(url: string, signal?: AbortSignal): Promise<Blob> {
+  const path = url.startsWith('/api/v1') ? url : `/api/v1${url.startsWith('/') ? '' : '/'}${url}`;
+  const headers: Record<string, string> = {};
+  const token = tokens.token('admin');
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, { headers, signal, cache: 'no-store' });
+  if (response.status === 401) {
+    // The admin layout watches the token and goes to /backoffice/login when it disappears.
+    tokens.clear('admin');
+    tokens.clear('admin_setup');
+    throw new ApiError(401, 'auth.invalid_token', 'Your session has ended. Please sign in again.');
+  }
+  if (!response.ok) throw new ApiError(response.status, 'http_error', 'Failed to load the media');
+  return response.blob();
+}
+
+/**
+ * The server's explanation when it sent one (the error envelope), else the screen's message of spec 02 §8 — never a
+ * bare "HTTP error! status: 500".
+ */
+export function adminErrorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.code !== 'http_error' && error.detail ? error.detail : fallback;
+}

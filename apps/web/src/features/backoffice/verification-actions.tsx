@@ -1,0 +1,201 @@
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import * as v from 'valibot';
+import {
+  adminApproveVerificationBody,
+  adminRejectVerificationBody,
+  adminRetriggerVerificationBody,
+  type AdminRejectVerificationBody,
+  type AdminRetriggerVerificationBody,
+} from '@attestly/contracts';
+import { adminApi, adminErrorMessage, adminKeys } from '../../api/admin';
+
+import { Button } from '../../components/ui/button';
+import { Dialog } from '../../components/ui/dialog';
+import { CheckboxField, FormError, TextField } from '../../components/ui/field';
+import { applyServerErrors } from '../../lib/form-errors';
+import { toast } from '../../lib/toast';
+import { TextAreaField } from './textarea-field';
+
+export type VerificationAction = 'approve' | 'reject' | 'retrigger';
+
+const PAST: Record<VerificationAction, string> = {
+  approve: 'approved',
+  reject: 'rejected',
+  retrigger: 'retriggered',
+};
+const TITLES: Record<VerificationAction, string> = {
+  approve: 'Approve verification',
+  reject: 'Reject verification',
+  retrigger: 'Retrigger verification',
+};
+
+/** The approve form: the override box is text, so a blank one is "not sent" and anything else must be 0…1. */
+const approveForm = v.object({
+  reviewer_notes: adminApproveVerificationBody.entries.reviewer_notes,
+  confidence_override: v.pipe(
+    v.string(),
+    v.transform((value): number | null | undefined => (value.trim() === '' ? undefined : Number(value))),
+    adminApproveVerificationBody.entries.confidence_override,
+  ),
+});
+type ApproveInput = v.InferInput<typeof approveForm>;
+type ApproveOutput = v.InferOutput<typeof approveForm>;
+
+function useAction(action: VerificationAction, verificationId: string, onDone: () => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: unknown) => {
+      if (action === 'approve') return adminApi.approveVerification(verificationId, body as ApproveOutput);
+      if (action === 'reject')
+        return adminApi.rejectVerification(verificationId, body as AdminRejectVerificationBody);
+      return adminApi.retriggerVerification(verificationId, body as AdminRetriggerVerificationBody);
+    },
+    onSuccess: async () => {
+      // spec 02 §4: after an action the list reloads and an alert says "Verification {action}d successfully".
+      toast.success(`Verification ${PAST[action]} successfully`);
+      onDone();
+      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    },
+  });
+}
+
+/** spec 02 §2 "Action modal for Approve, Reject or Retrigger", with the validation of §5. */
+export function VerificationActionDialog({
+  action,
+  verificationId,
+  onClose,
+}: {
+  action: VerificationAction | null;
+  verificationId: string;
+  onClose(): void;
+}) {
+  return (
+    <Dialog
+      open={action !== null}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title={action ? TITLES[action] : ''}
+    >
+      {action === 'approve' ? <ApproveForm verificationId={verificationId} onClose={onClose} /> : null}
+      {action === 'reject' ? <RejectForm verificationId={verificationId} onClose={onClose} /> : null}
+      {action === 'retrigger' ? <RetriggerForm verificationId={verificationId} onClose={onClose} /> : null}
+    </Dialog>
+  );
+}
+
+function failureText(action: VerificationAction, error: unknown) {
+  return adminErrorMessage(error, `Failed to ${action} verification`);
+}
+
+function Footer({ label, busy, onClose }: { label: string; busy: boolean; onClose(): void }) {
+  return (
+    <div className="flex justify-end gap-2">
+      <Button variant="secondary" onClick={onClose}>
+        Cancel
+      </Button>
+      <Button type="submit" busy={busy}>
+        {label}
+      </Button>
+    </div>
+  );
+}
+
+function ApproveForm({ verificationId, onClose }: { verificationId: string; onClose(): void }) {
+  const form = useForm<ApproveInput, unknown, ApproveOutput>({
+    resolver: valibotResolver(approveForm),
+    defaultValues: { reviewer_notes: '', confidence_override: '' },
+  });
+  const { errors } = form.formState;
+  const mutation = useAction('approve', verificationId, onClose);
+  const onSubmit = form.handleSubmit((values) =>
+    mutation.mutate(
+      values.confidence_override === undefined || values.confidence_override === null
+        ? { reviewer_notes: values.reviewer_notes }
+        : values,
+      {
+        onError: (error) => {
+          applyServerErrors(error, form.setError, ['reviewer_notes', 'confidence_override']);
+        },
+      },
+    ),
+  );
+  return (
+    <form className="space-y-4" noValidate onSubmit={onSubmit}>
+      <FormError message={mutation.isError ? failureText('approve', mutation.error) : null} />
+      <TextAreaField
+        label="Reviewer notes"
+        error={errors.reviewer_notes?.message}
+        {...form.register('reviewer_notes')}
+      />
+      <TextField
+        label="Confidence override (optional)"
+        type="number"
+        inputMode="decimal"
+        min={0}
+        max={1}
+        step={0.01}
+        hint="A number from 0.0 to 1.0; leave empty to keep the analysis' confidence."
+        error={errors.confidence_override?.message}
+        {...form.register('confidence_override')}
+      />
+      <Footer label="Approve" busy={mutation.isPending} onClose={onClose} />
+    </form>
+  );
+}
+
+function RejectForm({ verificationId, onClose }: { verificationId: string; onClose(): void }) {
+  const form = useForm<AdminRejectVerificationBody>({
+    resolver: valibotResolver(adminRejectVerificationBody),
+    defaultValues: { rejection_reason: '', reviewer_notes: '' },
+  });
+  const { errors } = form.formState;
+  const mutation = useAction('reject', verificationId, onClose);
+  const onSubmit = form.handleSubmit((values) =>
+    mutation.mutate(values, {
+      onError: (error) => {
+        applyServerErrors(error, form.setError, ['rejection_reason', 'reviewer_notes']);
+      },
+    }),
+  );
+  return (
+    <form className="space-y-4" noValidate onSubmit={onSubmit}>
+      <FormError message={mutation.isError ? failureText('reject', mutation.error) : null} />
+      <TextField
+        label="Rejection reason"
+        error={errors.rejection_reason?.message}
+        {...form.register('rejection_reason')}
+      />
+      <TextAreaField
+        label="Reviewer notes"
+        error={errors.reviewer_notes?.message}
+        {...form.register('reviewer_notes')}
+      />
+      <Footer label="Reject" busy={mutation.isPending} onClose={onClose} />
+    </form>
+  );
+}
+
+function RetriggerForm({ verificationId, onClose }: { verificationId: string; onClose(): void }) {
+  const form = useForm<AdminRetriggerVerificationBody>({
+    resolver: valibotResolver(adminRetriggerVerificationBody),
+    defaultValues: { force_reprocess: false, notes: '' },
+  });
+  const { errors } = form.formState;
+  const mutation = useAction('retrigger', verificationId, onClose);
+  const onSubmit = form.handleSubmit((values) =>
+    mutation.mutate(values, {
+      onError: (error) => {
+        applyServerErrors(error, form.setError, ['notes']);
+      },
+    }),
+  );
+  return (
+    <form className="space-y-4" noValidate onSubmit={onSubmit}>
+      <FormError message={mutation.isError ? failureText('retrigger', mutation.error) : null} />
+      <CheckboxField label="Force reprocess (bypass cache)" {...form.register('force_reprocess')} />
+      <TextAreaField label="Notes (optional)" error={errors.notes?.message} {...form.register('notes')} />
+      <Footer label="Retrigger" busy={mutation.isPending} onClose={onClose} />
+    </form>
+  );
+}
