@@ -41,7 +41,10 @@ describe('POST /users/change-password', () => {
     const audit = await t.db.models.AuditLog.findOne({
       where: { user_id: user.id, event_type: 'user.password_changed' },
     });
-    expect(JSON.parse(audit?.details ?? '{}')).toEqual({ other_sessions_revoked: 1 });
+    expect(JSON.parse(audit?.details ?? '{}')).toEqual({
+      other_sessions_revoked: 1,
+      sign_out_everywhere: false,
+    });
   });
 
   it('refuses a wrong current password with 422 and changes nothing', async () => {
@@ -209,7 +212,8 @@ describe('DELETE /users/account', () => {
     expect(await t.db.models.UserPhoto.count({ where: { user_id: user.id } })).toBe(0);
     expect(await t.db.models.OneTimeToken.count({ where: { subject_id: user.id } })).toBe(0);
 
-    expect(await t.db.models.AuditLog.count({ where: { user_id: user.id } })).toBe(auditBefore + 1);
+    // user.sessions_ended (every sign-in, grant and token ended) and user.account_deleted.
+    expect(await t.db.models.AuditLog.count({ where: { user_id: user.id } })).toBe(auditBefore + 2);
     expect(
       await t.db.models.AuditLog.count({ where: { user_id: user.id, event_type: 'user.account_deleted' } }),
     ).toBe(1);

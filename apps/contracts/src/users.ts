@@ -69,6 +69,8 @@ export type ProfileBody = v.InferInput<typeof profileBody>;
 export const changePasswordBody = v.object({
   current_password: currentPassword('Current password is required'),
   new_password: newPassword('New password is required'),
+  /** Also end the partners' access and refresh tokens (their consent stays). Other sign-ins always end. */
+  sign_out_everywhere: v.optional(v.boolean('sign_out_everywhere must be true or false'), false),
 });
 
 export const deleteAccountBody = v.object({ password: currentPassword() });

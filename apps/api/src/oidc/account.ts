@@ -104,13 +104,34 @@ const ACCOUNT_SQL = `SELECT id, email, email_verified_at, full_name, is_active, 
     identity_verified_at, identity_verified_until
   FROM users WHERE id = :id`;
 
+/**
+ * A browser whose provider session names an account that is gone (deleted, disabled, or erased without its
+ * sessions being ended) is treated as signed out: the session forgets the account and gets a new identifier, so
+ * the authorization request asks to sign in afresh instead of failing on an account that cannot be loaded
+ * (issue 15 item 3).
+ */
+function forgetSignIn(ctx: Parameters<FindAccount>[0] | undefined, sub: string): void {
+  const session = (ctx as { oidc?: { entities?: { Session?: Record<string, unknown> } } } | undefined)?.oidc
+    ?.entities?.Session as
+    | { accountId?: string; authorizations?: unknown; loginTs?: number; resetIdentifier?: () => void }
+    | undefined;
+  if (!session || session.accountId !== sub) return;
+  session.accountId = undefined;
+  session.authorizations = undefined;
+  session.loginTs = undefined;
+  session.resetIdentifier?.();
+}
+
 export function createFindAccount(deps: Pick<Deps, 'db' | 'clock'>): FindAccount {
   const { User } = deps.db.models;
-  return async (_ctx, sub): Promise<Account | undefined> => {
+  return async (ctx, sub): Promise<Account | undefined> => {
     // A plain SELECT (db.read) rather than User.findByPk: this runs on every userinfo and token request.
     const [row] = await deps.db.read<Record<string, unknown>>(ACCOUNT_SQL, { id: sub });
     const user = row ? fromRow<User>(User, row) : null;
-    if (!user || !user.is_active || user.deleted_at) return undefined;
+    if (!user || !user.is_active || user.deleted_at) {
+      forgetSignIn(ctx, sub);
+      return undefined;
+    }
     return {
       accountId: user.id,
       claims: (_use, scope) => claimsFor(user, scope.split(' '), deps.clock.now()),

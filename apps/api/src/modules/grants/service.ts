@@ -20,7 +20,9 @@ export type RevocationReason =
   | 'site_deleted'
   | 'refresh_token_revoked'
   | 'token_reuse_detected'
-  | 'admin_revoked';
+  | 'admin_revoked'
+  | 'account_deleted'
+  | 'account_locked';
 
 export interface RevocationActor {
   userId?: string | null;

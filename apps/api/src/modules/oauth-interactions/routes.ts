@@ -56,7 +56,8 @@ export function oauthInteractionRoutes(services: AppServices, oidc: Oidc): Route
           throw new AppError(401, 'auth.invalid_token', 'Your session has expired. Please sign in again.');
         await users.findActiveUser(session.subject_id);
         const redirect: InteractionRedirect = {
-          redirect_to: await interactions.login(ctx, uidOf(ctx), session.subject_id, true),
+          // The provider session lasts as the Attestly session does: persistent only if that one was remembered.
+          redirect_to: await interactions.login(ctx, uidOf(ctx), session.subject_id, session.remember),
         };
         ctx.body = redirect;
         return;

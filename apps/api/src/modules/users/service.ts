@@ -20,6 +20,8 @@ import type { RequestOrigin, SessionRecord, SessionService } from '../sessions/s
 import type { UploadedFile } from '../../middleware/multipart';
 import type { OneTimeTokens } from './one-time-tokens';
 import { createLoginLockout, LOGIN_LOCKOUT } from './lockout';
+import { createGrantService } from '../grants/service';
+import { createSessionEnder, type EndSessionsOptions } from '../sessions/end-sessions';
 
 /** Failed sign-ins from one address before that address is locked out of the account, and for how long (lockout.ts). */
 export const MAX_FAILED_LOGINS = LOGIN_LOCKOUT.pair.limit;
@@ -59,6 +61,7 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
   const { db, config, clock, mailer, phone, logger } = deps;
   const { User, UserPhoto } = db.models;
   const lockout = createLoginLockout(deps, 'user');
+  const ender = createSessionEnder(deps, { grants: createGrantService(deps, { audit }), audit });
 
   /**
    * Work done after the response (mail, and the steps whose duration would tell whether an account exists). It is
@@ -301,14 +304,24 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
       ]);
     }
     await user.update({ password_hash: await hashPassword(body.new_password, config.passwordCost) });
-    const revoked = await sessions.revokeAll('user', user.id, session.id);
+    // Every other sign-in ends, the provider's browser sessions included; "sign out everywhere" also ends the
+    // partners' access and refresh tokens (consent stays, so the user signs in to them again without asking).
+    const ended = await ender.endAllSessions(user.id, {
+      reason: 'password_changed',
+      keepSessionId: session.id,
+      revokeGrants: body.sign_out_everywhere ? 'tokens' : false,
+      origin,
+    });
     await tokens.revokeAll('password_reset', user.id);
     await audit.recordSafely({
       event: 'user.password_changed',
       userId: user.id,
       ip: origin.ip,
       userAgent: origin.userAgent,
-      details: { other_sessions_revoked: revoked },
+      details: {
+        other_sessions_revoked: ended.sessions,
+        sign_out_everywhere: !!body.sign_out_everywhere,
+      },
     });
   }
 
@@ -320,6 +333,8 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
       ]);
     }
     const now = clock.now();
+    // Every grant, token and sign-in ends first (issue 15 item 2): nothing issued to this account stays usable.
+    await ender.endAllSessions(user.id, { reason: 'account_deleted', revokeGrants: true, origin });
     // Personal data is erased; the row stays (anonymised) so that audit entries and verification records that
     // name this id keep their meaning. The unusable password hash and freed address end the account for good.
     await db.sequelize.transaction(async (transaction) => {
@@ -510,7 +525,7 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
       email_verified_at: user.email_verified_at ?? (user.email === row.target ? clock.now() : null),
     });
     await lockout.reset(user.email);
-    await sessions.revokeAll('user', user.id);
+    await ender.endAllSessions(user.id, { reason: 'password_reset', origin });
     await audit.recordSafely({
       event: 'user.password_reset',
       userId: user.id,
@@ -526,6 +541,12 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     },
     register,
     login,
+    /**
+     * Ends a user's sign-in everywhere (INTERFACES.md): Attestly sessions and the provider's browser sessions, and
+     * with `revokeGrants` the partners' tokens (`'tokens'`) or grants and tokens (`true`). For an administrator's
+     * lock: `endAllSessions(id, { reason: 'account_locked', revokeGrants: true, adminUserId })`.
+     */
+    endAllSessions: (userId: string, options: EndSessionsOptions) => ender.endAllSessions(userId, options),
     /** Forgets sign-in failure counters left idle (the job runner calls this hourly). */
     purgeLoginFailures: () => lockout.purgeIdle(),
     findActiveUser,
@@ -556,6 +577,13 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     },
     async logout(session: SessionRecord, origin: RequestOrigin) {
       await sessions.revoke(session.id);
+      // The provider's browser sessions of the account end with it (issue 15 item 1): a browser signed in at the
+      // provider through this sign-in would otherwise keep receiving codes, prompt=none included.
+      await ender.endAllSessions(session.subject_id, {
+        reason: 'signed_out',
+        endAttestlySessions: false,
+        origin,
+      });
       await audit.recordSafely({
         event: 'user.logged_out',
         userId: session.subject_id,
