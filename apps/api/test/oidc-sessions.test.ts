@@ -4,7 +4,6 @@ import { createTestApp, randomClientIp, type TestApp } from './helpers';
 import {
   Browser,
   createSite,
-  eventually,
   fullFlow,
   pkce,
   registerPartner,
