@@ -19,6 +19,7 @@ import { docsRoutes } from './modules/docs/routes';
 import { grantRoutes } from './modules/grants/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
 import { oauthInteractionRoutes } from './modules/oauth-interactions/routes';
+import { partnerStatsRoutes } from './modules/partner-stats/routes';
 import { partnerRoutes } from './modules/partners/routes';
 import { siteRoutes } from './modules/sites/routes';
 import { mediaRoutes, userRoutes } from './modules/users/routes';
@@ -78,6 +79,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   api.use(siteRoutes(services).routes());
   api.use(webhookRoutes(services).routes());
   api.use(apiKeyRoutes(services).routes());
+  api.use(partnerStatsRoutes(services).routes());
   api.all('/{*rest}', () => {
     throw new AppError(404, 'not_found', 'No such API endpoint');
   });

@@ -4,6 +4,7 @@ import { requireSession } from './middleware/auth';
 import { requirePartnerCaller } from './modules/api-keys/middleware';
 import { createApiKeyService } from './modules/api-keys/service';
 import { createAuditService } from './modules/audit/service';
+import { createPartnerStatsService } from './modules/partner-stats/service';
 import { createGrantService } from './modules/grants/service';
 import { createNewsletterService } from './modules/newsletter/service';
 import { createPartnerService } from './modules/partners/service';
@@ -24,7 +25,8 @@ export function createServices(deps: Deps) {
   const tokens = createOneTimeTokens(deps);
   const users = createUserService(deps, { sessions, audit, limiter, tokens });
   const newsletter = createNewsletterService(deps, { audit, limiter });
-  const verifications = createVerificationModule(deps, { audit });
+  const partnerStats = createPartnerStatsService(deps);
+  const verifications = createVerificationModule(deps, { audit, attribution: partnerStats.attributionFor });
   const requireUser: Middleware = requireSession(sessions, ['user']);
   const grants = createGrantService(deps, { audit });
   const partners = createPartnerService(deps, { sessions, audit, limiter });
@@ -33,7 +35,10 @@ export function createServices(deps: Deps) {
   const apiKeys = createApiKeyService(deps, { audit });
   // A partner session whose partner is not suspended; the second also takes an X-API-Key (server-to-server calls).
   const requireActivePartner = requirePartnerCaller(deps, apiKeys, sessions, { acceptApiKey: false });
-  const requirePartnerOrApiKey = requirePartnerCaller(deps, apiKeys, sessions, { acceptApiKey: true });
+  const requirePartnerOrApiKey = requirePartnerCaller(deps, apiKeys, sessions, {
+    acceptApiKey: true,
+    onApiCall: partnerStats.recordResponse,
+  });
   return {
     ...deps,
     sessions,
@@ -50,6 +55,7 @@ export function createServices(deps: Deps) {
     sites,
     requirePartner,
     apiKeys,
+    partnerStats,
     requireActivePartner,
     requirePartnerOrApiKey,
   };

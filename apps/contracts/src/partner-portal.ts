@@ -41,6 +41,7 @@ export interface PartnerRecentVerification {
   status: 'success' | 'failed' | 'pending';
   verification_type: string | null;
   site_id: string | null;
+  sandbox: boolean;
   timestamp: string;
 }
 

@@ -195,6 +195,10 @@ export interface SiteView {
   icon_url: string | null;
   is_active: boolean;
   oauth_authorizations: number;
+  /** Verifications made for this site (sandbox ones included; the dashboard separates them). */
+  verification_count: number;
+  /** A sandbox site: loopback redirect URIs allowed, its verifications marked sandbox and never counted. */
+  sandbox: boolean;
   created_at: string;
   updated_at: string;
 }

@@ -10,6 +10,7 @@ import * as createWebhooksBilling from './20261126040000-create-webhooks-billing
 import * as createLoginFailuresMailOutbox from './20261126020000-create-login-failures-mail-outbox';
 import * as createWebhooksBilling from './20261126040000-create-webhooks-billing';
 import * as createApiKeys from './20261126030000-create-api-keys';
+import * as createPartnerStats from './20261126030100-create-partner-stats';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the bundled server carries them. Append new ones
@@ -28,6 +29,7 @@ const modules: Array<
   ['20261126020000-create-login-failures-mail-outbox', createLoginFailuresMailOutbox],
   ['20261126040000-create-webhooks-billing', createWebhooksBilling],
   ['20261126030000-create-api-keys', createApiKeys],
+  ['20261126030100-create-partner-stats', createPartnerStats],
 ];
 
 export const migrations: RunnableMigration<QueryInterface>[] = modules.map(([name, module]) => ({

@@ -38,6 +38,8 @@ export class Site extends Model<InferAttributes<Site>, InferCreationAttributes<S
   declare allowed_scopes: Scope[];
   declare icon_key: string | null;
   declare is_active: CreationOptional<boolean>;
+  /** A sandbox site: loopback redirect URIs allowed, its verifications marked sandbox and never counted. */
+  declare sandbox: CreationOptional<boolean>;
   declare deleted_at: Date | null;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
@@ -57,6 +59,7 @@ export class Site extends Model<InferAttributes<Site>, InferCreationAttributes<S
         allowed_scopes: jsonList<Scope>('allowed_scopes'),
         icon_key: DataTypes.STRING(64),
         is_active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+        sandbox: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         deleted_at: DataTypes.DATE,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,

@@ -29,7 +29,14 @@ export function requirePartnerCaller(
   { db }: Pick<Deps, 'db'>,
   apiKeys: ApiKeyService,
   sessions: SessionService,
-  { acceptApiKey }: { acceptApiKey: boolean },
+  {
+    acceptApiKey,
+    onApiCall,
+  }: {
+    acceptApiKey: boolean;
+    /** Told each API-key call's server time (the dashboard's measured response time). */
+    onApiCall?: (partnerId: string, ms: number) => Promise<void>;
+  },
 ): Middleware {
   const { Partner } = db.models;
   const middleware: Middleware = async (ctx, next) => {
@@ -41,7 +48,15 @@ export function requirePartnerCaller(
       const principal = await apiKeys.authenticate(rawKey.trim());
       if (!principal) throw new AppError(401, 'auth.invalid_api_key', INVALID_KEY);
       ctx.state.partner = { ...principal, via: 'api_key' } satisfies PartnerPrincipal;
-      return next();
+      const started = process.hrtime.bigint();
+      try {
+        await next();
+      } finally {
+        if (onApiCall) {
+          void onApiCall(principal.partnerId, Number(process.hrtime.bigint() - started) / 1e6);
+        }
+      }
+      return;
     }
     const token = bearerToken(ctx.get('Authorization'));
     if (!token) throw new AppError(401, 'auth.missing_token', 'Authentication required');

@@ -59,6 +59,8 @@ export const siteSchema = v.object({
   icon_url: v.nullable(v.string()),
   is_active: v.boolean(),
   oauth_authorizations: v.number(),
+  verification_count: v.number(),
+  sandbox: v.boolean(),
   created_at: isoDate,
   updated_at: isoDate,
 });

@@ -6,7 +6,7 @@ export const publicSiteIconUrl = (publicUrl: string, key: string) => `${publicUr
 
 export function presentSite(
   site: Site,
-  extra: { oauthAuthorizations?: number; clientSecret?: string } = {},
+  extra: { oauthAuthorizations?: number; verificationCount?: number; clientSecret?: string } = {},
 ): SiteView {
   return {
     id: site.id,
@@ -21,6 +21,8 @@ export function presentSite(
     icon_url: site.icon_key ? siteIconPath(site.icon_key) : null,
     is_active: site.is_active,
     oauth_authorizations: extra.oauthAuthorizations ?? 0,
+    verification_count: extra.verificationCount ?? 0,
+    sandbox: site.sandbox,
     created_at: site.created_at.toISOString(),
     updated_at: site.updated_at.toISOString(),
   };

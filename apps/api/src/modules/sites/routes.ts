@@ -14,14 +14,20 @@ const params = (ctx: Context) => ctx.state.input.params as v.InferOutput<typeof 
 
 /** spec 01 §7 "Partner": a partner's sites (OIDC clients). Every lookup is scoped to the signed-in partner. */
 export function siteRoutes(services: AppServices): Router {
-  const { sites, requirePartner } = services;
+  const { sites, partnerStats, requirePartner } = services;
   const router = new Router();
 
   router.get('/partners/sites', requirePartner, validate({ query: paging }), async (ctx) => {
     const query = ctx.state.input.query as v.InferOutput<typeof paging>;
     const { sites: rows, total, counts } = await sites.list(partnerId(ctx), query);
+    const verifications = await partnerStats.siteVerificationCounts(partnerId(ctx));
     ctx.body = {
-      sites: rows.map((site) => presentSite(site, { oauthAuthorizations: counts.get(site.id) })),
+      sites: rows.map((site) =>
+        presentSite(site, {
+          oauthAuthorizations: counts.get(site.id),
+          verificationCount: verifications.get(site.id),
+        }),
+      ),
       total_count: total,
     };
   });

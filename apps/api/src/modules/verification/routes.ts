@@ -37,6 +37,15 @@ function parseFields<S extends v.GenericSchema>(schema: S, fields: Record<string
 }
 
 /**
+ * The request's origin plus the OIDC interaction the user came from (the consent screen's "Verify now" sends its uid
+ * in X-Attestly-Interaction), so that the verification counts for that partner's site (modules/partner-stats).
+ */
+const verificationOrigin = (ctx: Context) => ({
+  ...origin(ctx),
+  interaction: ctx.get('X-Attestly-Interaction') || null,
+});
+
+/**
  * Verification endpoints (spec 01 §7 "User" and "Age verification by camera"; DESIGN.md §5). Every route acts on
  * the signed-in user only. Attempts are rate-limited per user: the facial estimate is probabilistic, so
  * unlimited retries would let someone resubmit until a lucky frame clears the cut-off.
@@ -98,7 +107,7 @@ export function verificationRoutes(services: AppServices): Router {
       ctx.body = await verifications.facial.verify(
         userId(ctx),
         { bytes: file.bytes, mime: file.mime, mediaType: input.media_type, threshold: input.age_threshold },
-        origin(ctx),
+        verificationOrigin(ctx),
       );
     },
   );
@@ -133,7 +142,7 @@ export function verificationRoutes(services: AppServices): Router {
           threshold: input.age_threshold,
           verificationType: input.verification_type,
         },
-        origin(ctx),
+        verificationOrigin(ctx),
       );
       ctx.status = 201;
       ctx.body = {
@@ -156,7 +165,7 @@ export function verificationRoutes(services: AppServices): Router {
       }));
       throw new AppError(422, 'validation.failed', (errors[0] as FieldError).message, errors);
     }
-    const result = await verifications.card.verify(userId(ctx), parsed.output, origin(ctx));
+    const result = await verifications.card.verify(userId(ctx), parsed.output, verificationOrigin(ctx));
     ctx.status = 201;
     ctx.body = {
       message: result.message,
@@ -167,7 +176,7 @@ export function verificationRoutes(services: AppServices): Router {
   };
 
   const verifyLocation = async (ctx: Context) => {
-    const result = await verifications.location.verify(userId(ctx), ctx.ip, origin(ctx));
+    const result = await verifications.location.verify(userId(ctx), ctx.ip, verificationOrigin(ctx));
     ctx.status = 201;
     ctx.body = {
       message: result.message,

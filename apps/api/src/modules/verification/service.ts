@@ -55,7 +55,19 @@ export const MEDIA_PURGE_INTERVAL_MS = 15 * 60_000;
  * Verification rows, the user's proven facts and the media kept for review (DESIGN.md §5). The method files
  * (facial.ts, document.ts, credit-card.ts, location.ts) decide; this records, applies and audits.
  */
-export function createVerificationService(deps: Deps, { audit }: { audit: AuditService }) {
+/** The origin of a verification request; `interaction` is the OIDC interaction uid the user came from, if any. */
+export interface VerificationOrigin extends RequestOrigin {
+  interaction?: string | null;
+}
+type AttributionLookup = (
+  userId: string,
+  interaction: string | null | undefined,
+) => Promise<{ partnerId: string; siteId: string | null; sandbox: boolean } | null>;
+
+export function createVerificationService(
+  deps: Deps,
+  { audit, attribution }: { audit: AuditService; attribution?: AttributionLookup },
+) {
   const { db, clock, config, logger } = deps;
   const { User, Verification, VerificationMedia } = db.models;
   const key = mediaKey(config.masterKey);
@@ -102,8 +114,10 @@ export function createVerificationService(deps: Deps, { audit }: { audit: AuditS
     return 'verification.failed';
   }
 
-  async function record(input: NewVerification, origin: RequestOrigin): Promise<Verification> {
+  async function record(input: NewVerification, origin: VerificationOrigin): Promise<Verification> {
     const now = clock.now();
+    // The partner whose sign-in flow sent the user here (partner statistics, modules/partner-stats).
+    const forPartner = attribution ? await attribution(input.userId, origin.interaction) : null;
     const notes: ReviewNote[] = input.systemNote
       ? [{ timestamp: now.toISOString(), note: input.systemNote, author: 'system' }]
       : [];
@@ -124,8 +138,9 @@ export function createVerificationService(deps: Deps, { audit }: { audit: AuditS
           document_analysis: input.documentAnalysis ?? null,
           review_notes: notes,
           subject_fingerprint: input.fingerprint ?? null,
-          partner_id: null,
-          site_id: null,
+          partner_id: forPartner?.partnerId ?? null,
+          site_id: forPartner?.siteId ?? null,
+          sandbox: forPartner?.sandbox ?? false,
           reviewed_at: null,
           reviewed_by: null,
           expires_at: null,
@@ -163,10 +178,12 @@ export function createVerificationService(deps: Deps, { audit }: { audit: AuditS
       event: auditEvent(row.status),
       severity: row.status === 'approved' || row.status === 'pending' ? 'info' : 'warning',
       userId: input.userId,
+      partnerId: row.partner_id,
       ip: origin.ip,
       userAgent: origin.userAgent,
       details: {
         verification_id: row.id,
+        ...(row.site_id ? { site_id: row.site_id, sandbox: row.sandbox } : {}),
         verification_type: row.verification_type,
         verification_method: row.verification_method,
         status: row.status,
@@ -357,8 +374,11 @@ export function createVerificationService(deps: Deps, { audit }: { audit: AuditS
 export type VerificationService = ReturnType<typeof createVerificationService>;
 
 /** The verification area as the routes use it: the core service plus one object per method. */
-export function createVerificationModule(deps: Deps, { audit }: { audit: AuditService }) {
-  const core = createVerificationService(deps, { audit });
+export function createVerificationModule(
+  deps: Deps,
+  services: { audit: AuditService; attribution?: AttributionLookup },
+) {
+  const core = createVerificationService(deps, services);
   const geo = createGeoLocator(deps.config.geoipDir);
   return {
     ...core,

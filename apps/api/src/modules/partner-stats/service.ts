@@ -1,0 +1,300 @@
+import { Op, QueryTypes } from 'sequelize';
+import type {
+  PartnerAuditEntry,
+  PartnerRecentVerification,
+  PartnerStats,
+  PartnerTopCountry,
+  partnerAuditQuery,
+} from '@attestly/contracts';
+import type * as v from 'valibot';
+import type { Deps } from '../../deps';
+import type { AuditLog } from '../../db/models';
+import { AppError } from '../../errors';
+import { pairwiseSubject } from '../../oidc/account';
+
+const DAY_MS = 86_400_000;
+const TREND_DAYS = 30;
+const RECENT_LIMIT = 10;
+const TOP_COUNTRIES = 5;
+
+const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
+
+/** Who a verification counts for: the partner and site of the OIDC interaction that led to it, or an API key. */
+export interface Attribution {
+  partnerId: string;
+  siteId: string | null;
+  sandbox: boolean;
+}
+
+interface Totals {
+  verifications: number | string | null;
+  succeeded: number | string | null;
+  failed: number | string | null;
+  sandbox: number | string | null;
+  response_count: number | string | null;
+  response_ms_sum: number | string | null;
+  current_month: number | string | null;
+  previous_month: number | string | null;
+  current_period: number | string | null;
+  previous_period: number | string | null;
+}
+
+/**
+ * Partner statistics (spec 01 §3 "Partner stats", §7 GET /partners/stats) read from the roll-ups that database
+ * triggers keep on every verification write (migration 20261126030100), so the answer costs a handful of indexed
+ * reads however many verifications a partner has. Also the partner's own audit log and the attribution of
+ * verifications to the partner whose sign-in flow asked for them.
+ */
+export function createPartnerStatsService({ db, config, clock, logger }: Deps) {
+  const { Partner, Site, Verification, OAuthAuthorization, AuditLog, OidcPayload, User } = db.models;
+  const num = (value: number | string | null | undefined) => Number(value ?? 0);
+
+  async function totals(partnerId: string, now: Date): Promise<Totals> {
+    const monthStart = `${utcDay(now).slice(0, 7)}-01`;
+    const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+    const previousMonthStart = utcDay(previous);
+    const periodStart = utcDay(new Date(now.getTime() - (TREND_DAYS - 1) * DAY_MS));
+    const previousPeriodStart = utcDay(new Date(now.getTime() - (2 * TREND_DAYS - 1) * DAY_MS));
+    const [row] = await db.sequelize.query<Totals>(
+      `SELECT SUM(verifications) AS verifications, SUM(succeeded) AS succeeded, SUM(failed) AS failed,
+         SUM(sandbox) AS sandbox, SUM(response_count) AS response_count, SUM(response_ms_sum) AS response_ms_sum,
+         SUM(CASE WHEN day >= :monthStart THEN verifications ELSE 0 END) AS current_month,
+         SUM(CASE WHEN day >= :previousMonthStart AND day < :monthStart THEN verifications ELSE 0 END)
+           AS previous_month,
+         SUM(CASE WHEN day >= :periodStart THEN verifications ELSE 0 END) AS current_period,
+         SUM(CASE WHEN day >= :previousPeriodStart AND day < :periodStart THEN verifications ELSE 0 END)
+           AS previous_period
+       FROM partner_stats_daily WHERE partner_id = :partnerId`,
+      {
+        type: QueryTypes.SELECT,
+        replacements: { partnerId, monthStart, previousMonthStart, periodStart, previousPeriodStart },
+      },
+    );
+    return row as Totals;
+  }
+
+  async function topCountries(partnerId: string): Promise<PartnerTopCountry[]> {
+    const rows = await db.sequelize.query<{ country: string; verifications: number | string }>(
+      `SELECT country, verifications FROM partner_stats_countries WHERE partner_id = :partnerId
+       ORDER BY verifications DESC, country LIMIT ${TOP_COUNTRIES}`,
+      { type: QueryTypes.SELECT, replacements: { partnerId } },
+    );
+    const [all] = await db.sequelize.query<{ total: number | string | null }>(
+      'SELECT SUM(verifications) AS total FROM partner_stats_countries WHERE partner_id = :partnerId',
+      { type: QueryTypes.SELECT, replacements: { partnerId } },
+    );
+    const total = num(all?.total);
+    return rows.map((row) => ({
+      country: row.country,
+      verifications: num(row.verifications),
+      percentage: percent(num(row.verifications), total) ?? 0,
+    }));
+  }
+
+  async function recent(partnerId: string): Promise<PartnerRecentVerification[]> {
+    const rows = await Verification.findAll({
+      where: { partner_id: partnerId },
+      attributes: ['id', 'user_id', 'site_id', 'status', 'verification_type', 'sandbox', 'created_at'],
+      order: [['created_at', 'DESC']],
+      limit: RECENT_LIMIT,
+    });
+    const revocations = await OAuthAuthorization.findAll({
+      where: { partner_id: partnerId, revoked_at: { [Op.ne]: null } },
+      attributes: ['id', 'user_id', 'site_id', 'revoked_at'],
+      order: [['revoked_at', 'DESC']],
+      limit: RECENT_LIMIT,
+    });
+    const userIds = [...new Set([...rows, ...revocations].map((row) => row.user_id))];
+    const users = userIds.length
+      ? await User.findAll({
+          where: { id: userIds },
+          attributes: ['id', 'location_country', 'location_state'],
+        })
+      : [];
+    const where = new Map(
+      users.map((user) => [
+        user.id,
+        user.location_country
+          ? [user.location_state, user.location_country].filter(Boolean).join(', ')
+          : null,
+      ]),
+    );
+    const subject = (userId: string) => pairwiseSubject(config.masterKey, partnerId, userId);
+    const items: PartnerRecentVerification[] = [
+      ...rows.map((row) => ({
+        id: row.id,
+        type: 'verification' as const,
+        user: subject(row.user_id),
+        location: where.get(row.user_id) ?? null,
+        status:
+          row.status === 'approved'
+            ? ('success' as const)
+            : row.status === 'pending'
+              ? ('pending' as const)
+              : ('failed' as const),
+        verification_type: row.verification_type,
+        site_id: row.site_id,
+        sandbox: row.sandbox,
+        timestamp: row.created_at.toISOString(),
+      })),
+      ...revocations.map((row) => ({
+        id: row.id,
+        type: 'token_revocation' as const,
+        user: subject(row.user_id),
+        location: where.get(row.user_id) ?? null,
+        status: 'success' as const,
+        verification_type: null,
+        site_id: row.site_id,
+        sandbox: false,
+        timestamp: (row.revoked_at as Date).toISOString(),
+      })),
+    ];
+    return items.sort((a, b) => b.timestamp.localeCompare(a.timestamp)).slice(0, RECENT_LIMIT);
+  }
+
+  return {
+    async forPartner(partnerId: string): Promise<PartnerStats> {
+      const partner = await Partner.findByPk(partnerId, { attributes: ['id', 'plan'] });
+      if (!partner) throw new AppError(404, 'partners.not_found', 'Partner not found');
+      const now = clock.now();
+      const [sum, countries, recentItems, totalSites, activeTokens, revokedTokens] = await Promise.all([
+        totals(partnerId, now),
+        topCountries(partnerId),
+        recent(partnerId),
+        Site.count({ where: { partner_id: partnerId, deleted_at: null } }),
+        OAuthAuthorization.count({
+          where: { partner_id: partnerId, revoked_at: null, expires_at: { [Op.gt]: now } },
+        }),
+        OAuthAuthorization.count({ where: { partner_id: partnerId, revoked_at: { [Op.ne]: null } } }),
+      ]);
+      const succeeded = num(sum.succeeded);
+      const failed = num(sum.failed);
+      const currentPeriod = num(sum.current_period);
+      const previousPeriod = num(sum.previous_period);
+      const responses = num(sum.response_count);
+      return {
+        total_sites: totalSites,
+        total_verifications: num(sum.verifications),
+        successful_verifications: succeeded,
+        failed_verifications: failed,
+        success_rate: percent(succeeded, succeeded + failed),
+        monthly_usage: {
+          current_month: num(sum.current_month),
+          previous_month: num(sum.previous_month),
+        },
+        trend: {
+          current_period: currentPeriod,
+          previous_period: previousPeriod,
+          change_percent:
+            previousPeriod > 0
+              ? Math.round(((currentPeriod - previousPeriod) / previousPeriod) * 1000) / 10
+              : null,
+        },
+        plan: partner.plan,
+        active_tokens: activeTokens,
+        revoked_tokens: revokedTokens,
+        avg_response_time_ms: responses > 0 ? Math.round(num(sum.response_ms_sum) / responses) : null,
+        top_countries: countries,
+        recent_verifications: recentItems,
+        sandbox_verifications: num(sum.sandbox),
+      };
+    },
+
+    /** Verification counts per site (the site cards), from the roll-ups. */
+    async siteVerificationCounts(partnerId: string): Promise<Map<string, number>> {
+      const rows = await db.sequelize.query<{ site_id: string; total: number | string }>(
+        `SELECT site_id, SUM(verifications) + SUM(sandbox) AS total FROM partner_stats_daily
+         WHERE partner_id = :partnerId AND site_id <> '' GROUP BY site_id`,
+        { type: QueryTypes.SELECT, replacements: { partnerId } },
+      );
+      return new Map(rows.map((row) => [row.site_id, num(row.total)]));
+    },
+
+    /** Adds one measured server-to-server call (API key) to today's roll-up: the dashboard's response time. */
+    async recordResponse(partnerId: string, ms: number): Promise<void> {
+      try {
+        await db.sequelize.query(
+          `INSERT INTO partner_stats_daily
+             (partner_id, site_id, day, verifications, succeeded, failed, sandbox, response_count, response_ms_sum)
+           VALUES (:partnerId, '', :day, 0, 0, 0, 0, 1, :ms)
+           ON CONFLICT (partner_id, site_id, day) DO UPDATE SET
+             response_count = partner_stats_daily.response_count + 1,
+             response_ms_sum = partner_stats_daily.response_ms_sum + excluded.response_ms_sum`,
+          { replacements: { partnerId, day: utcDay(clock.now()), ms } },
+        );
+      } catch (error) {
+        logger.warn({ err: error }, 'partner response time not recorded');
+      }
+    },
+
+    /**
+     * The partner and site a verification counts for: the OIDC interaction the user came from (the consent
+     * screen's "Verify now" sends its uid), when it is live and belongs to this user. Null otherwise.
+     */
+    async attributionFor(
+      userId: string,
+      interactionUid: string | null | undefined,
+    ): Promise<Attribution | null> {
+      if (!interactionUid || !/^[A-Za-z0-9_-]{1,64}$/.test(interactionUid)) return null;
+      const row = await OidcPayload.findOne({ where: { model: 'Interaction', id: interactionUid } });
+      if (!row || (row.expires_at && row.expires_at <= clock.now())) return null;
+      const payload = JSON.parse(row.payload) as {
+        params?: { client_id?: string };
+        session?: { accountId?: string };
+      };
+      if (payload.session?.accountId !== userId || !payload.params?.client_id) return null;
+      const site = await Site.findOne({
+        where: { client_id: payload.params.client_id, deleted_at: null },
+        attributes: ['id', 'partner_id', 'sandbox'],
+      });
+      return site ? { partnerId: site.partner_id, siteId: site.id, sandbox: site.sandbox } : null;
+    },
+
+    /** GET /partners/audit-logs: the partner's own entries, newest first, with search and filters (spec 01 §5). */
+    async auditLogs(partnerId: string, query: v.InferOutput<typeof partnerAuditQuery>) {
+      const where: Record<string | symbol, unknown> = { partner_id: partnerId };
+      if (query.event) where.event_type = query.event;
+      if (query.severity) where.severity = query.severity;
+      const range: Record<symbol, Date> = {};
+      if (query.start) range[Op.gte] = new Date(query.start);
+      if (query.end) range[Op.lte] = new Date(query.end);
+      if (query.start || query.end) where.created_at = range;
+      if (query.search) {
+        // LIKE wildcards are dropped rather than escaped: SQLite has no default escape character. The screen also
+        // matches the user column (pairwise subjects, which the database cannot search) on the page it shows.
+        const like = `%${query.search.replace(/[\\%_]/g, '')}%`;
+        where[Op.or] = [{ event_type: { [Op.like]: like } }, { ip_address: { [Op.like]: like } }];
+      }
+      const { rows, count } = await AuditLog.findAndCountAll({
+        where,
+        order: [['id', 'DESC']],
+        offset: query.skip,
+        limit: query.limit,
+      });
+      return { audit_logs: rows.map((row) => presentPartnerAudit(row, partnerId)), total_count: count };
+    },
+  };
+
+  function presentPartnerAudit(row: AuditLog, partnerId: string): PartnerAuditEntry {
+    let details: Record<string, unknown> = {};
+    try {
+      details = JSON.parse(row.details) as Record<string, unknown>;
+    } catch {
+      details = {};
+    }
+    return {
+      id: String(row.id),
+      event: row.event_type,
+      event_type: row.event_type,
+      severity: row.severity,
+      timestamp: row.created_at.toISOString(),
+      // A partner knows its users only by their pairwise subject (the `sub` its sites receive).
+      user_id: row.user_id ? pairwiseSubject(config.masterKey, partnerId, row.user_id) : null,
+      ip_address: row.ip_address,
+      user_agent: row.user_agent,
+      details,
+    };
+  }
+}
+export type PartnerStatsService = ReturnType<typeof createPartnerStatsService>;
