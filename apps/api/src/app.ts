@@ -15,6 +15,8 @@ import { securityHeaders } from './middleware/security-headers';
 import { staticWeb } from './middleware/static-web';
 import { apiKeyRoutes } from './modules/api-keys/routes';
 import { healthRoutes, type ReadinessCheck } from './modules/health/routes';
+import { adminRoutes } from './modules/admin';
+import { adminAuthRoutes } from './modules/admins/routes';
 import { docsRoutes } from './modules/docs/routes';
 import { grantRoutes } from './modules/grants/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
@@ -80,12 +82,16 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   api.use(webhookRoutes(services).routes());
   api.use(apiKeyRoutes(services).routes());
   api.use(partnerStatsRoutes(services).routes());
+  // Administrators (spec 02): sign-in with TOTP, then the back-office API.
+  api.use(adminAuthRoutes(services).routes());
+  api.use(adminRoutes(services.admin, services.requireAdmin).routes());
   api.all('/{*rest}', () => {
     throw new AppError(404, 'not_found', 'No such API endpoint');
   });
 
   app.use(requestContext(logger));
   app.use(metrics.middleware);
+  app.use(services.admin.system.requestCounter);
   app.use(securityHeaders({ https: config.publicUrl.startsWith('https:') }));
   app.use(errorEnvelope());
   if (config.corsOrigins.length > 0) {

@@ -1,6 +1,8 @@
 import type { Middleware } from 'koa';
 import type { Deps } from './deps';
 import { requireSession } from './middleware/auth';
+import { createAdminApi } from './modules/admin';
+import { createAdminService } from './modules/admins/service';
 import { requirePartnerCaller } from './modules/api-keys/middleware';
 import { createApiKeyService } from './modules/api-keys/service';
 import { createAuditService } from './modules/audit/service';
@@ -39,6 +41,11 @@ export function createServices(deps: Deps) {
     acceptApiKey: true,
     onApiCall: partnerStats.recordResponse,
   });
+  // Administrators (spec 02): a full admin session; the setup token opens only the two 2FA setup calls.
+  const admins = createAdminService(deps, { sessions, audit });
+  const requireAdmin: Middleware = requireSession(sessions, ['admin']);
+  const requireAdminSetup: Middleware = requireSession(sessions, ['admin_setup']);
+  const admin = createAdminApi(deps, { sessions, audit, users, verifications, grants, sites, apiKeys, partnerStats });
   return {
     ...deps,
     sessions,
@@ -58,6 +65,10 @@ export function createServices(deps: Deps) {
     partnerStats,
     requireActivePartner,
     requirePartnerOrApiKey,
+    admins,
+    requireAdmin,
+    requireAdminSetup,
+    admin,
   };
 }
 export type AppServices = ReturnType<typeof createServices>;

@@ -135,7 +135,7 @@ export const querySearch = v.optional(
 );
 
 /** An ISO 8601 date or date-time (`2026-11-26` or `2026-11-26T10:00:00Z`); anything else is a 422. */
-export const queryDate = (name: string) =>
+export const queryDate = (name: string, { endOfDay = false } = {}) =>
   v.optional(
     v.pipe(
       v.string(),
@@ -143,7 +143,12 @@ export const queryDate = (name: string) =>
         /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/,
         `${name} must be an ISO date such as 2026-11-26 or 2026-11-26T10:00:00Z`,
       ),
-      v.transform((value) => new Date(value)),
+      // A bare end date means the whole of that day (UTC).
+      v.transform((value) =>
+        endOfDay && value.length === 10
+          ? new Date(new Date(value).getTime() + 86_400_000 - 1)
+          : new Date(value),
+      ),
       v.check((value) => !Number.isNaN(value.getTime()), `${name} is not a valid date`),
     ),
   );
@@ -404,7 +409,12 @@ export interface AdminPartner {
   plan: string;
   api_key: string | null;
   webhook_url: string | null;
-  rate_limits: { api_calls_per_hour: number; verification_requests_per_day: number } | null;
+  /** From the partner's plan: requests per hour, and the monthly verification quota (no separate daily cap). */
+  rate_limits: {
+    api_calls_per_hour: number;
+    verification_requests_per_day: number | null;
+    verifications_per_month: number;
+  } | null;
   business_address: {
     street: string | null;
     city: string | null;
@@ -429,6 +439,8 @@ export interface AdminPartner {
 export interface AdminPartnerDetail extends AdminPartner {
   sites: AdminSite[];
   statistics: AdminPartnerStatistics;
+  /** Only in the answer to POST /partners: the first password, to hand to the partner (never stored in clear). */
+  temporary_password?: string;
 }
 
 export interface AdminPartnerList {
@@ -604,7 +616,7 @@ export const adminVerificationListQuery = v.pipe(
     user_id: uuidQuery('user_id'),
     search: querySearch,
     start_date: queryDate('start_date'),
-    end_date: queryDate('end_date'),
+    end_date: queryDate('end_date', { endOfDay: true }),
   }),
   v.check((input) => rangeInOrder(input), RANGE_MESSAGE),
 );
@@ -825,7 +837,7 @@ export const adminAuditListQuery = v.pipe(
     partner_id: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(64, 'partner_id is too long'))),
     admin_user_id: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(64, 'admin_user_id is too long'))),
     start_date: queryDate('start_date'),
-    end_date: queryDate('end_date'),
+    end_date: queryDate('end_date', { endOfDay: true }),
   }),
   v.check((input) => rangeInOrder(input), RANGE_MESSAGE),
 );

@@ -11,6 +11,7 @@ import * as createLoginFailuresMailOutbox from './20261126020000-create-login-fa
 import * as createWebhooksBilling from './20261126040000-create-webhooks-billing';
 import * as createApiKeys from './20261126030000-create-api-keys';
 import * as createPartnerStats from './20261126030100-create-partner-stats';
+import * as createAdmins from './20261126010000-create-admins';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the bundled server carries them. Append new ones
@@ -30,6 +31,7 @@ const modules: Array<
   ['20261126040000-create-webhooks-billing', createWebhooksBilling],
   ['20261126030000-create-api-keys', createApiKeys],
   ['20261126030100-create-partner-stats', createPartnerStats],
+  ['20261126010000-create-admins', createAdmins],
 ];
 
 export const migrations: RunnableMigration<QueryInterface>[] = modules.map(([name, module]) => ({

@@ -1,4 +1,7 @@
 import type { Sequelize } from 'sequelize';
+import { Admin } from './Admin';
+import { AdminBackupCode } from './AdminBackupCode';
+import { UserFlag } from './UserFlag';
 import { ApiKey } from './ApiKey';
 import { AuditLog } from './AuditLog';
 import { EventOutbox } from './EventOutbox';
@@ -26,6 +29,9 @@ import { WebhookEndpoint } from './WebhookEndpoint';
 
 export function initModels(sequelize: Sequelize) {
   return {
+    Admin: Admin.initModel(sequelize),
+    AdminBackupCode: AdminBackupCode.initModel(sequelize),
+    UserFlag: UserFlag.initModel(sequelize),
     User: User.initModel(sequelize),
     Session: Session.initModel(sequelize),
     AuditLog: AuditLog.initModel(sequelize),
@@ -62,3 +68,4 @@ export type { ReviewNote } from './Verification';
 export { PartnerSubscription, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export { PartnerSubscription, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export { EventOutbox, OAuthAuthorization, OidcPayload, OidcSigningKey, Partner, Site, SiteIcon };
+export { Admin, AdminBackupCode, UserFlag };

@@ -30,6 +30,16 @@ export interface SessionRecord {
 const TOUCH_INTERVAL_MS = 5 * 60_000;
 
 /**
+ * Kinds that also end after a spell without use (spec 02: admin sessions end after 30 minutes idle). Their
+ * `last_used_at` is refreshed every minute, so the idle limit holds to within a minute.
+ */
+export const IDLE_LIMIT_MS: Partial<Record<AccountKind, number>> = {
+  admin: 30 * 60_000,
+  admin_setup: 30 * 60_000,
+};
+const IDLE_TOUCH_INTERVAL_MS = 60_000;
+
+/**
  * Opaque bearer sessions for every account kind (DESIGN.md §3). A token is `<kind prefix><32 random bytes>`; only
  * its SHA-256 is stored, so a database leak yields no usable token. Looking a token up by its hash is also what
  * makes the comparison constant-time: there is no string comparison against a secret.
@@ -88,7 +98,11 @@ export function createSessionService({ db, config, clock }: Pick<Deps, 'db' | 'c
         }
       : null;
     if (!session || session.kind !== kind || session.expires_at <= now) return null;
-    if (!session.last_used_at || now.getTime() - session.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
+    const idleLimit = IDLE_LIMIT_MS[session.kind];
+    const idleFor = session.last_used_at ? now.getTime() - session.last_used_at.getTime() : 0;
+    if (idleLimit !== undefined && idleFor > idleLimit) return null;
+    const touchEvery = idleLimit !== undefined ? IDLE_TOUCH_INTERVAL_MS : TOUCH_INTERVAL_MS;
+    if (!session.last_used_at || idleFor > touchEvery) {
       await Session.update({ last_used_at: now }, { where: { id: session.id } });
     }
     return session;

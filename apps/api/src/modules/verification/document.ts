@@ -68,18 +68,19 @@ export function documentAnalysis(
   };
 }
 
-interface Outcome {
+export interface DocumentOutcome {
   status: VerificationStatus;
   needsReview: boolean;
   message: string;
   reason: string;
 }
 
-function decide(
+/** Exported for the back office's retrigger (re-analysis of kept media, modules/admin/verifications). */
+export function decideDocument(
   analysis: DocumentAnalysis,
   reading: DocumentReading,
   verificationType: 'age' | 'identity',
-): Outcome {
+): DocumentOutcome {
   const clean =
     analysis.format_valid &&
     analysis.check_digits_valid &&
@@ -144,7 +145,7 @@ export function createDocumentVerification(deps: Deps, verifications: Verificati
     const reading = await runAnalysis(() => engine.readDocument(upload.bytes, upload.mime));
     const now = deps.clock.now();
     const analysis = documentAnalysis(reading, upload, now);
-    const outcome = decide(analysis, reading, upload.verificationType);
+    const outcome = decideDocument(analysis, reading, upload.verificationType);
     // Authenticity is unchecked (AUTHENTICITY_NOTE), so even a perfect read is not worth more than 0.8.
     const confidence = outcome.status === 'approved' ? Math.min(0.8, reading.confidence) : reading.confidence;
     const row = await verifications.record(

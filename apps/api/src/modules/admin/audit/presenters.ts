@@ -1,0 +1,40 @@
+import type { AdminAuditLog, AuditSeverity } from '@attestly/contracts';
+import { toDate } from '../../../db/rows';
+
+export interface AuditRow {
+  id: number | string;
+  event_type: string;
+  severity: string;
+  user_id: string | null;
+  partner_id: string | null;
+  admin_user_id: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  details: string;
+  created_at: unknown;
+  prev_hash: string;
+  hash: string;
+}
+
+export function presentAuditLog(row: AuditRow): AdminAuditLog {
+  let details: Record<string, unknown> = {};
+  try {
+    details = JSON.parse(row.details) as Record<string, unknown>;
+  } catch {
+    details = { raw: row.details };
+  }
+  return {
+    id: String(row.id),
+    event_type: row.event_type,
+    event: row.event_type,
+    severity: (row.severity || 'info') as AuditSeverity,
+    timestamp: (toDate(row.created_at) as Date).toISOString(),
+    user_id: row.user_id,
+    partner_id: row.partner_id,
+    admin_user_id: row.admin_user_id,
+    ip_address: row.ip_address,
+    user_agent: row.user_agent,
+    details,
+    metadata: { hash: row.hash, prev_hash: row.prev_hash },
+  };
+}

@@ -1,0 +1,89 @@
+import type Router from '@koa/router';
+import * as v from 'valibot';
+import {
+  adminDeleteUserBody,
+  adminEditUserBody,
+  adminFlagUserBody,
+  adminIdParams,
+  adminLockUserBody,
+  adminUnflagUserBody,
+  adminUserListQuery,
+  adminUserVerificationsQuery,
+} from '@attestly/contracts';
+import { validate } from '../../../middleware/validate';
+import { actor, input } from '../common';
+import type { AdminVerificationService } from '../verifications/service';
+import type { AdminUserService } from './service';
+
+const idParams = adminIdParams.user;
+const emptyBody = v.object({});
+
+/** spec 02 §7 users calls, plus edit, lock, unlock and delete (real where the reference had notices). */
+export function mountUserRoutes(
+  router: Router,
+  service: AdminUserService,
+  verifications: AdminVerificationService,
+): void {
+  router.get('/users', validate({ query: adminUserListQuery }), async (ctx) => {
+    ctx.body = await service.list(input(ctx, 'query', adminUserListQuery));
+  });
+
+  router.get('/users/:id', validate({ params: idParams }), async (ctx) => {
+    ctx.body = await service.detail(input(ctx, 'params', idParams).id);
+  });
+
+  router.get(
+    '/users/:id/verifications',
+    validate({ params: idParams, query: adminUserVerificationsQuery }),
+    async (ctx) => {
+      const { id } = input(ctx, 'params', idParams);
+      await service.detail(id);
+      ctx.body = await verifications.list({
+        ...input(ctx, 'query', adminUserVerificationsQuery),
+        user_id: id,
+      });
+    },
+  );
+
+  router.post('/users/:id/flag', validate({ params: idParams, body: adminFlagUserBody }), async (ctx) => {
+    ctx.body = await service.flag(
+      input(ctx, 'params', idParams).id,
+      input(ctx, 'body', adminFlagUserBody),
+      actor(ctx),
+    );
+  });
+
+  router.post('/users/:id/unflag', validate({ params: idParams, body: adminUnflagUserBody }), async (ctx) => {
+    ctx.body = await service.unflag(
+      input(ctx, 'params', idParams).id,
+      input(ctx, 'body', adminUnflagUserBody),
+      actor(ctx),
+    );
+  });
+
+  router.put('/users/:id', validate({ params: idParams, body: adminEditUserBody }), async (ctx) => {
+    ctx.body = await service.edit(
+      input(ctx, 'params', idParams).id,
+      input(ctx, 'body', adminEditUserBody),
+      actor(ctx),
+    );
+  });
+
+  router.post('/users/:id/lock', validate({ params: idParams, body: adminLockUserBody }), async (ctx) => {
+    ctx.body = await service.lock(
+      input(ctx, 'params', idParams).id,
+      input(ctx, 'body', adminLockUserBody),
+      actor(ctx),
+    );
+  });
+
+  router.post('/users/:id/unlock', validate({ params: idParams, body: emptyBody }), async (ctx) => {
+    ctx.body = await service.unlock(input(ctx, 'params', idParams).id, actor(ctx));
+  });
+
+  router.delete('/users/:id', validate({ params: idParams, body: adminDeleteUserBody }), async (ctx) => {
+    const body = input(ctx, 'body', adminDeleteUserBody);
+    await service.remove(input(ctx, 'params', idParams).id, body.reason ?? null, actor(ctx));
+    ctx.status = 204;
+  });
+}

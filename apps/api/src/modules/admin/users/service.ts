@@ -1,0 +1,383 @@
+import { randomBytes } from 'node:crypto';
+import { Op, UniqueConstraintError, col, fn, where as sqlWhere } from 'sequelize';
+import type * as v from 'valibot';
+import type {
+  adminEditUserBody,
+  adminFlagUserBody,
+  adminLockUserBody,
+  adminUnflagUserBody,
+  adminUserListQuery,
+} from '@attestly/contracts';
+import { UNFLAGGED_BY_ADMIN, type AdminUserAuthorization } from '@attestly/contracts';
+import type { Deps } from '../../../deps';
+import { AppError, notFound } from '../../../errors';
+import type { AuditService } from '../../audit/service';
+import type { GrantService } from '../../grants/service';
+import type { SessionService } from '../../sessions/service';
+import { LIKE_ESCAPE, Where, countsBy, likePattern, page, type AdminActor } from '../common';
+import { USER_COLUMNS, asScopes, presentAdminUser, presentAdminUserDetail, type UserRow } from './presenters';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** "Until unlocked": a lock without a duration. */
+const FOREVER = new Date('9999-12-31T00:00:00Z');
+const FROM = 'users u LEFT JOIN user_flags f ON f.user_id = u.id AND f.resolved_at IS NULL';
+const HISTORY_LIMIT = 20;
+
+/** Optional: the oidc-sessions work adds `users.endAllSessions` (INTERFACES.md); used when present. */
+type EndAllSessions = (
+  userId: string,
+  options: { reason: string; revokeGrants: boolean },
+) => Promise<unknown>;
+
+/**
+ * Users as the back office sees them (spec 02 "Users"): lists with filters, details with history and grants,
+ * flags, and the actions the reference left out (edit, lock, unlock, delete). Locking and deleting end every
+ * sign-in of the user: Attestly sessions, the provider's sessions and (on delete) the grants to partners.
+ */
+export function createAdminUserService(
+  deps: Deps,
+  services: {
+    audit: AuditService;
+    sessions: SessionService;
+    grants: GrantService;
+    users: { endAllSessions?: EndAllSessions };
+  },
+) {
+  const { db, clock } = deps;
+  const { audit, sessions, grants } = services;
+  const { User, UserFlag, OAuthAuthorization, Verification } = db.models;
+
+  function verifiedClause(now: Date) {
+    return {
+      sql: `((u.proven_min_age IS NOT NULL AND u.age_verified_until > :now) OR u.location_verified_until > :now
+        OR u.identity_verified_until > :now)`,
+      params: { now },
+    };
+  }
+
+  async function list(query: v.InferOutput<typeof adminUserListQuery>) {
+    const now = clock.now();
+    const where = new Where().add('u.deleted_at IS NULL');
+    if (query.search) {
+      if (UUID.test(query.search)) where.add('u.id = :id', { id: query.search.toLowerCase() });
+      else {
+        where.add(
+          `(LOWER(u.email) LIKE :pattern ${LIKE_ESCAPE} OR LOWER(u.full_name) LIKE :pattern ${LIKE_ESCAPE})`,
+          {
+            pattern: likePattern(query.search),
+          },
+        );
+      }
+    }
+    if (query.country) where.add('u.country = :country', { country: query.country });
+    if (query.flagged_only) where.add('f.id IS NOT NULL');
+    const verified = verifiedClause(now);
+    if (query.verified_only || query.verification_status === 'verified')
+      where.add(verified.sql, verified.params);
+    if (query.verification_status === 'pending') {
+      where.add("EXISTS (SELECT 1 FROM verifications pv WHERE pv.user_id = u.id AND pv.status = 'pending')");
+    }
+    if (query.verification_status === 'unverified') {
+      where.add(`NOT ${verified.sql}`, verified.params);
+      where.add(
+        "NOT EXISTS (SELECT 1 FROM verifications pv WHERE pv.user_id = u.id AND pv.status = 'pending')",
+      );
+    }
+    const result = await page<UserRow>(
+      db,
+      {
+        select: USER_COLUMNS,
+        from: FROM,
+        where,
+        order: 'u.created_at DESC, u.id DESC',
+        countFrom: query.flagged_only ? FROM : 'users u',
+      },
+      query,
+    );
+    const ids = result.rows.map((row) => row.id);
+    const [verifications, authorizations] = await Promise.all([
+      countsBy(db, 'verifications', 'user_id', ids),
+      countsBy(db, 'oauth_authorizations', 'user_id', ids, 'AND revoked_at IS NULL AND expires_at > :now', {
+        now,
+      }),
+    ]);
+    return {
+      users: result.rows.map((row) =>
+        presentAdminUser(
+          row,
+          { verifications: verifications.get(row.id) ?? 0, authorizations: authorizations.get(row.id) ?? 0 },
+          now,
+        ),
+      ),
+      total_count: result.total,
+    };
+  }
+
+  async function findRow(id: string): Promise<UserRow> {
+    const [row] = await db.read<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM ${FROM} WHERE u.id = :id AND u.deleted_at IS NULL`,
+      {
+        id,
+      },
+    );
+    if (!row) throw notFound('User not found');
+    return row;
+  }
+
+  async function authorizationsOf(userId: string, now: Date): Promise<AdminUserAuthorization[]> {
+    const rows = await OAuthAuthorization.findAll({
+      where: { user_id: userId, revoked_at: null, expires_at: { [Op.gt]: now } },
+      order: [['created_at', 'DESC']],
+    });
+    const names = await grants.namesFor(rows);
+    return rows.map((row) => ({
+      id: row.id,
+      partner_id: row.partner_id,
+      partner_name: names.partner.get(row.partner_id)?.company_name ?? 'Unknown partner',
+      site_id: row.site_id,
+      site_name: names.site.get(row.site_id)?.site_name ?? 'Unknown site',
+      scopes: asScopes(row.scopes),
+      created_at: row.created_at.toISOString(),
+      expires_at: row.expires_at.toISOString(),
+      last_used_at: row.last_used_at?.toISOString() ?? null,
+    }));
+  }
+
+  async function detail(id: string) {
+    const now = clock.now();
+    const row = await findRow(id);
+    const [history, total, authorizations] = await Promise.all([
+      Verification.findAll({
+        where: { user_id: id },
+        attributes: ['id', 'verification_type', 'verification_method', 'status', 'created_at'],
+        order: [['created_at', 'DESC']],
+        limit: HISTORY_LIMIT,
+      }),
+      Verification.count({ where: { user_id: id } }),
+      authorizationsOf(id, now),
+    ]);
+    return presentAdminUserDetail(row, history, total, authorizations, now);
+  }
+
+  async function flag(id: string, body: v.InferOutput<typeof adminFlagUserBody>, who: AdminActor) {
+    await findRow(id);
+    const now = clock.now();
+    // One open flag per user (a partial unique index backs this): flagging again updates it.
+    const [updated] = await UserFlag.update(
+      {
+        reason: body.reason,
+        priority: body.priority,
+        reviewer_notes: body.reviewer_notes,
+        flagged_by: who.adminUserId,
+      },
+      { where: { user_id: id, resolved_at: null } },
+    );
+    if (updated === 0) {
+      try {
+        await UserFlag.create({
+          user_id: id,
+          reason: body.reason,
+          priority: body.priority,
+          reviewer_notes: body.reviewer_notes,
+          flagged_by: who.adminUserId,
+          created_at: now,
+          resolved_at: null,
+          resolved_by: null,
+          resolution_notes: null,
+        });
+      } catch (error) {
+        // A concurrent flag created the open one first: this request's flag becomes an update of it.
+        if (!(error instanceof UniqueConstraintError)) throw error;
+        await UserFlag.update(
+          {
+            reason: body.reason,
+            priority: body.priority,
+            reviewer_notes: body.reviewer_notes,
+            flagged_by: who.adminUserId,
+          },
+          { where: { user_id: id, resolved_at: null } },
+        );
+      }
+    }
+    await audit.recordSafely({
+      event: 'user_flagged',
+      severity: body.priority === 'critical' || body.priority === 'high' ? 'warning' : 'info',
+      userId: id,
+      adminUserId: who.adminUserId,
+      ip: who.ip,
+      userAgent: who.userAgent,
+      details: { reason: body.reason, priority: body.priority, reviewer_notes: body.reviewer_notes },
+    });
+    return detail(id);
+  }
+
+  async function unflag(id: string, body: v.InferOutput<typeof adminUnflagUserBody>, who: AdminActor) {
+    await findRow(id);
+    const notes = body.resolution_notes ?? UNFLAGGED_BY_ADMIN;
+    const [resolved] = await UserFlag.update(
+      { resolved_at: clock.now(), resolved_by: who.adminUserId, resolution_notes: notes },
+      { where: { user_id: id, resolved_at: null } },
+    );
+    if (resolved === 0) throw new AppError(409, 'users.not_flagged', 'This user is not flagged');
+    await audit.recordSafely({
+      event: 'user_unflagged',
+      userId: id,
+      adminUserId: who.adminUserId,
+      ip: who.ip,
+      userAgent: who.userAgent,
+      details: { resolution_notes: notes },
+    });
+    return detail(id);
+  }
+
+  async function edit(id: string, body: v.InferOutput<typeof adminEditUserBody>, who: AdminActor) {
+    await findRow(id);
+    const changes: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(body)) if (value !== undefined) changes[key] = value;
+    if (typeof changes.email === 'string') {
+      const taken = await User.findOne({
+        where: { [Op.and]: [sqlWhere(fn('LOWER', col('email')), changes.email), { id: { [Op.ne]: id } }] },
+        attributes: ['id'],
+      });
+      if (taken) {
+        throw new AppError(409, 'users.email_taken', 'An account with this email already exists', [
+          { path: 'email', message: 'An account with this email already exists' },
+        ]);
+      }
+      // A new address has not been confirmed by its owner.
+      const current = await User.findByPk(id, { attributes: ['email'] });
+      if (current?.email !== changes.email) changes.email_verified_at = null;
+    }
+    await User.update({ ...changes, updated_at: clock.now() }, { where: { id } });
+    await audit.recordSafely({
+      event: 'user_updated',
+      userId: id,
+      adminUserId: who.adminUserId,
+      ip: who.ip,
+      userAgent: who.userAgent,
+      details: { fields: Object.keys(body).filter((key) => body[key as keyof typeof body] !== undefined) },
+    });
+    return detail(id);
+  }
+
+  /** Ends every sign-in of the user: Attestly sessions and the provider's sessions; grants too when asked. */
+  async function endSignIns(userId: string, reason: string, revokeGrants: boolean, who: AdminActor) {
+    if (services.users.endAllSessions) {
+      await services.users.endAllSessions(userId, { reason, revokeGrants });
+      return;
+    }
+    await sessions.revokeAll('user', userId);
+    await db.models.OidcPayload.destroy({ where: { model: 'Session', account_id: userId } as never });
+    if (revokeGrants) {
+      const active = await OAuthAuthorization.findAll({
+        where: { user_id: userId, revoked_at: null },
+        attributes: ['id'],
+      });
+      for (const grant of active)
+        await grants.revoke(grant.id, 'admin_revoked', { adminUserId: who.adminUserId, origin: who });
+    }
+  }
+
+  async function lock(id: string, body: v.InferOutput<typeof adminLockUserBody>, who: AdminActor) {
+    await findRow(id);
+    const now = clock.now();
+    const until = body.duration_hours ? new Date(now.getTime() + body.duration_hours * 3600_000) : FOREVER;
+    await User.update({ locked_until: until, updated_at: now }, { where: { id } });
+    await endSignIns(id, 'locked_by_admin', false, who);
+    await audit.recordSafely({
+      event: 'user_locked',
+      severity: 'warning',
+      userId: id,
+      adminUserId: who.adminUserId,
+      ip: who.ip,
+      userAgent: who.userAgent,
+      details: { reason: body.reason, locked_until: until.toISOString() },
+    });
+    return detail(id);
+  }
+
+  async function unlock(id: string, who: AdminActor) {
+    await findRow(id);
+    await User.update({ locked_until: null, login_attempts: 0, updated_at: clock.now() }, { where: { id } });
+    await audit.recordSafely({
+      event: 'user_unlocked',
+      userId: id,
+      adminUserId: who.adminUserId,
+      ip: who.ip,
+      userAgent: who.userAgent,
+    });
+    return detail(id);
+  }
+
+  /**
+   * The same erasure as the user's own account deletion (users/service.ts deleteAccount): personal data goes, the
+   * anonymised row stays so audit entries and verification records keep their meaning; every sign-in and grant
+   * ends. The audit trail is kept.
+   */
+  async function remove(id: string, reason: string | null, who: AdminActor): Promise<void> {
+    await findRow(id);
+    await endSignIns(id, 'deleted_by_admin', true, who);
+    const now = clock.now();
+    await db.sequelize.transaction(async (transaction) => {
+      await db.models.UserPhoto.destroy({ where: { user_id: id }, transaction });
+      await db.models.OneTimeToken.destroy({ where: { subject_id: id }, transaction });
+      await db.models.Session.destroy({ where: { kind: 'user', subject_id: id }, transaction });
+      await db.models.VerificationMedia.destroy({
+        where: {
+          verification_id: {
+            [Op.in]: db.sequelize.literal(
+              `(SELECT id FROM verifications WHERE user_id = ${db.sequelize.escape(id)})`,
+            ),
+          },
+        },
+        transaction,
+      });
+      await UserFlag.update(
+        { resolved_at: now, resolved_by: who.adminUserId, resolution_notes: 'Account deleted' },
+        { where: { user_id: id, resolved_at: null }, transaction },
+      );
+      await User.update(
+        {
+          email: `deleted-${id}@deleted.invalid`,
+          password_hash: `deleted$${randomBytes(16).toString('hex')}`,
+          full_name: 'Deleted user',
+          phone: null,
+          pending_phone: null,
+          country: null,
+          state: null,
+          city: null,
+          profile_photo_key: null,
+          email_verified_at: null,
+          phone_verified_at: null,
+          proven_min_age: null,
+          age_verified_at: null,
+          age_verified_until: null,
+          location_country: null,
+          location_state: null,
+          location_verified_at: null,
+          location_verified_until: null,
+          identity_verified_at: null,
+          identity_verified_until: null,
+          login_attempts: 0,
+          locked_until: null,
+          last_login_at: null,
+          is_active: false,
+          deleted_at: now,
+        },
+        { where: { id }, transaction },
+      );
+    });
+    await audit.recordSafely({
+      event: 'user_deleted',
+      severity: 'warning',
+      userId: id,
+      adminUserId: who.adminUserId,
+      ip: who.ip,
+      userAgent: who.userAgent,
+      details: { reason },
+    });
+  }
+
+  return { list, detail, flag, unflag, edit, lock, unlock, remove };
+}
+export type AdminUserService = ReturnType<typeof createAdminUserService>;
