@@ -184,10 +184,65 @@ describe('public site', () => {
     }
   });
 
+  it('shows every code sample of the guide and SDK pages legibly (WCAG AA contrast against its own background)', async () => {
+    for (const path of ['/docs/guide', '/docs/sdk']) {
+      await page.goto(path);
+      await page.locator('pre code').first().waitFor();
+      const samples = await page.locator('pre code').evaluateAll((nodes) => {
+        // Tailwind 4 computes colours as oklch(): let a canvas turn any CSS colour into sRGB bytes.
+        const canvas = document.createElement('canvas');
+        canvas.width = canvas.height = 1;
+        const paint = canvas.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
+        const rgb = (value: string) => {
+          paint.clearRect(0, 0, 1, 1);
+          paint.fillStyle = value;
+          paint.fillRect(0, 0, 1, 1);
+          const [r = 0, g = 0, b = 0, a = 0] = paint.getImageData(0, 0, 1, 1).data;
+          return [r, g, b, a / 255];
+        };
+        const luminance = ([r = 0, g = 0, b = 0]: number[]) => {
+          const channel = (c: number) => {
+            const s = c / 255;
+            return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+          };
+          return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+        };
+        /** The first opaque background at or above the element: what the text is drawn on. */
+        const background = (element: Element | null): number[] => {
+          for (let node = element; node; node = node.parentElement) {
+            const [r, g, b, a = 1] = rgb(getComputedStyle(node).backgroundColor);
+            if (a > 0) return [r ?? 0, g ?? 0, b ?? 0];
+          }
+          return [255, 255, 255];
+        };
+        return nodes.map((node) => {
+          const [light, dark] = [
+            luminance(rgb(getComputedStyle(node).color)),
+            luminance(background(node)),
+          ].sort((x, y) => y - x) as [number, number];
+          return { text: (node.textContent ?? '').slice(0, 40), contrast: (light + 0.05) / (dark + 0.05) };
+        });
+      });
+      expect(samples.length, path).toBeGreaterThan(0);
+      for (const sample of samples)
+        expect(sample.contrast, `${path}: ${sample.text}`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
   it('works at 360 px: no horizontal scrolling, and the mobile menu opens and closes', async () => {
     const mobile = await newClient(browser, { mobile: true });
     const small = await mobile.newPage();
-    for (const path of ['/', '/news', '/news/1', '/docs', '/docs/api', '/login', '/register']) {
+    for (const path of [
+      '/',
+      '/news',
+      '/news/1',
+      '/docs',
+      '/docs/guide',
+      '/docs/sdk',
+      '/docs/api',
+      '/login',
+      '/register',
+    ]) {
       await small.goto(path);
       await small.locator('main').waitFor();
       await small.waitForLoadState('networkidle');
