@@ -4,6 +4,7 @@ import type { AppServices } from './services';
 import { purgeExpiredPayloads } from './oidc/adapter';
 import { MEDIA_PURGE_INTERVAL_MS } from './modules/verification/service';
 import { webhookJobs } from './modules/webhooks/jobs';
+import { webhookJobs } from './modules/webhooks/jobs';
 
 export interface Job {
   name: string;

@@ -10,5 +10,7 @@ export * from './webhooks';
 export * from './billing';
 export * from './webhooks';
 export * from './billing';
+export * from './webhooks';
+export * from './billing';
 export * from './web';
 export * from './admin';
