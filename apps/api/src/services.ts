@@ -17,14 +17,12 @@ import { createOneTimeTokens } from './modules/users/one-time-tokens';
 import { createUserService } from './modules/users/service';
 import { createVerificationModule } from './modules/verification/service';
 import { createWebhookService } from './modules/webhooks/service';
-import { createWebhookService } from './modules/webhooks/service';
 
 /** Builds every service once per app from the shared deps. */
 export function createServices(deps: Deps) {
   const sessions = createSessionService(deps);
   const audit = createAuditService(deps);
   const limiter = createRateLimiter(deps);
-  const webhooks = createWebhookService(deps, { audit });
   const webhooks = createWebhookService(deps, { audit });
   const tokens = createOneTimeTokens(deps);
   const users = createUserService(deps, { sessions, audit, limiter, tokens });
@@ -47,16 +45,7 @@ export function createServices(deps: Deps) {
   const admins = createAdminService(deps, { sessions, audit });
   const requireAdmin: Middleware = requireSession(sessions, ['admin']);
   const requireAdminSetup: Middleware = requireSession(sessions, ['admin_setup']);
-  const admin = createAdminApi(deps, {
-    sessions,
-    audit,
-    users,
-    verifications,
-    grants,
-    sites,
-    apiKeys,
-    partnerStats,
-  });
+  const admin = createAdminApi(deps, { sessions, audit, users, verifications, grants, sites, apiKeys, partnerStats });
   return {
     ...deps,
     sessions,

@@ -7,7 +7,6 @@ import * as createPartnersSites from './20261125010000-create-partners-sites';
 import * as createOidc from './20261125010100-create-oidc';
 import * as createVerifications from './20261125020000-create-verifications';
 import * as createWebhooksBilling from './20261126040000-create-webhooks-billing';
-import * as createWebhooksBilling from './20261126040000-create-webhooks-billing';
 import * as createLoginFailuresMailOutbox from './20261126020000-create-login-failures-mail-outbox';
 import * as createWebhooksBilling from './20261126040000-create-webhooks-billing';
 import * as createApiKeys from './20261126030000-create-api-keys';
@@ -27,7 +26,6 @@ const modules: Array<
   ['20261125010000-create-partners-sites', createPartnersSites],
   ['20261125010100-create-oidc', createOidc],
   ['20261125020000-create-verifications', createVerifications],
-  ['20261126040000-create-webhooks-billing', createWebhooksBilling],
   ['20261126040000-create-webhooks-billing', createWebhooksBilling],
   ['20261126020000-create-login-failures-mail-outbox', createLoginFailuresMailOutbox],
   ['20261126040000-create-webhooks-billing', createWebhooksBilling],

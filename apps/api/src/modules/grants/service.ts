@@ -7,7 +7,6 @@ import { AppError } from '../../errors';
 import { GRANTABLE_MODELS } from '../../oidc/adapter';
 import { pairwiseSubject } from '../../oidc/account';
 import { emitWebhookEvent } from '../webhooks/service';
-import { emitWebhookEvent } from '../webhooks/service';
 import type { AuditService } from '../audit/service';
 import type { RequestOrigin } from '../sessions/service';
 

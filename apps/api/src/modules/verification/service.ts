@@ -19,8 +19,6 @@ import { createFacialVerification } from './facial';
 import { createGeoLocator, createLocationVerification } from './location';
 import { chargeVerification } from '../billing/usage';
 import { emitVerificationEvent } from '../webhooks/events';
-import { chargeVerification } from '../billing/usage';
-import { emitVerificationEvent } from '../webhooks/events';
 
 /** What a verification proves once approved; stored in `result_details.proves` so a later review can apply it. */
 export interface ProvenFacts {
@@ -151,9 +149,6 @@ export function createVerificationService(
         },
         { transaction },
       );
-      // A partner's verification counts toward its monthly quota (429 past it) and is announced by webhook.
-      await chargeVerification(deps, created, transaction);
-      await emitVerificationEvent(deps, created, transaction);
       // A partner's verification counts toward its monthly quota (429 past it) and is announced by webhook.
       await chargeVerification(deps, created, transaction);
       await emitVerificationEvent(deps, created, transaction);
@@ -293,7 +288,6 @@ export function createVerificationService(
       found.changed('review_notes', true);
       await found.save({ transaction });
       await VerificationMedia.destroy({ where: { verification_id: found.id }, transaction });
-      await emitVerificationEvent(deps, found, transaction);
       await emitVerificationEvent(deps, found, transaction);
       return found;
     });
