@@ -40,6 +40,7 @@ import { Route as NewsletterUnsubscribeRouteImport } from './routes/newsletter/u
 import { Route as OauthConsentRouteImport } from './routes/oauth/consent'
 import { Route as OauthLoginRouteImport } from './routes/oauth/login'
 import { Route as BackofficeAdminIndexRouteImport } from './routes/backoffice/_admin/index'
+import { Route as BackofficeAdminUsersRouteImport } from './routes/backoffice/_admin/users'
 import { Route as BackofficeAdminVerificationsRouteImport } from './routes/backoffice/_admin/verifications'
 
 const IndexRoute = IndexRouteImport.update({
@@ -195,6 +196,11 @@ const BackofficeAdminIndexRoute = BackofficeAdminIndexRouteImport.update({
   path: '/',
   getParentRoute: () => BackofficeAdminRoute,
 } as any)
+const BackofficeAdminUsersRoute = BackofficeAdminUsersRouteImport.update({
+  id: '/users',
+  path: '/users',
+  getParentRoute: () => BackofficeAdminRoute,
+} as any)
 const BackofficeAdminVerificationsRoute =
   BackofficeAdminVerificationsRouteImport.update({
     id: '/verifications',
@@ -231,6 +237,7 @@ export interface FileRoutesByFullPath {
   '/oauth/login': typeof OauthLoginRoute
   '/docs/': typeof DocsIndexRoute
   '/news/': typeof NewsIndexRoute
+  '/backoffice/users': typeof BackofficeAdminUsersRoute
   '/backoffice/verifications': typeof BackofficeAdminVerificationsRoute
   '/backoffice/': typeof BackofficeAdminIndexRoute
 }
@@ -262,6 +269,7 @@ export interface FileRoutesByTo {
   '/oauth/login': typeof OauthLoginRoute
   '/docs': typeof DocsIndexRoute
   '/news': typeof NewsIndexRoute
+  '/backoffice/users': typeof BackofficeAdminUsersRoute
   '/backoffice/verifications': typeof BackofficeAdminVerificationsRoute
   '/backoffice': typeof BackofficeAdminIndexRoute
 }
@@ -297,6 +305,7 @@ export interface FileRoutesById {
   '/oauth/login': typeof OauthLoginRoute
   '/docs/': typeof DocsIndexRoute
   '/news/': typeof NewsIndexRoute
+  '/backoffice/_admin/users': typeof BackofficeAdminUsersRoute
   '/backoffice/_admin/verifications': typeof BackofficeAdminVerificationsRoute
   '/backoffice/_admin/': typeof BackofficeAdminIndexRoute
 }
@@ -331,6 +340,7 @@ export interface FileRouteTypes {
     | '/oauth/login'
     | '/docs/'
     | '/news/'
+    | '/backoffice/users'
     | '/backoffice/verifications'
     | '/backoffice/'
   fileRoutesByTo: FileRoutesByTo
@@ -362,6 +372,7 @@ export interface FileRouteTypes {
     | '/oauth/login'
     | '/docs'
     | '/news'
+    | '/backoffice/users'
     | '/backoffice/verifications'
     | '/backoffice'
   id:
@@ -396,6 +407,7 @@ export interface FileRouteTypes {
     | '/oauth/login'
     | '/docs/'
     | '/news/'
+    | '/backoffice/_admin/users'
     | '/backoffice/_admin/verifications'
     | '/backoffice/_admin/'
   fileRoutesById: FileRoutesById
@@ -645,6 +657,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof BackofficeAdminIndexRouteImport
       parentRoute: typeof BackofficeAdminRoute
     }
+    '/backoffice/_admin/users': {
+      id: '/backoffice/_admin/users'
+      path: '/users'
+      fullPath: '/backoffice/users'
+      preLoaderRoute: typeof BackofficeAdminUsersRouteImport
+      parentRoute: typeof BackofficeAdminRoute
+    }
     '/backoffice/_admin/verifications': {
       id: '/backoffice/_admin/verifications'
       path: '/verifications'
@@ -686,11 +705,13 @@ const UserRouteChildren: UserRouteChildren = {
 const UserRouteWithChildren = UserRoute._addFileChildren(UserRouteChildren)
 
 interface BackofficeAdminRouteChildren {
+  BackofficeAdminUsersRoute: typeof BackofficeAdminUsersRoute
   BackofficeAdminVerificationsRoute: typeof BackofficeAdminVerificationsRoute
   BackofficeAdminIndexRoute: typeof BackofficeAdminIndexRoute
 }
 
 const BackofficeAdminRouteChildren: BackofficeAdminRouteChildren = {
+  BackofficeAdminUsersRoute: BackofficeAdminUsersRoute,
   BackofficeAdminVerificationsRoute: BackofficeAdminVerificationsRoute,
   BackofficeAdminIndexRoute: BackofficeAdminIndexRoute,
 }

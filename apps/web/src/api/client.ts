@@ -67,8 +67,11 @@ export function configureApiClient(next: Partial<ClientHooks>): void {
   hooks = { ...hooks, ...next };
 }
 
-/** spec 01 §4: sign-in and sign-up answer 401 for a wrong password; that must not sign anybody out. */
-const CREDENTIAL_CALL = /\/(login|register)(\/|$)/;
+/**
+ * spec 01 §4: sign-in and sign-up answer 401 for a wrong password; that must not sign anybody out. The back office's
+ * second-factor calls answer 401 for a wrong code in the same way (spec 02 §4).
+ */
+const CREDENTIAL_CALL = /\/(login|register|verify-2fa|enable-2fa)(\/|$)/;
 
 function bearerFor(auth: Auth): string | null {
   if (auth === 'none') return null;

@@ -1,6 +1,6 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
@@ -17,6 +17,7 @@ import { storeAdminSession } from '../../auth/admin-session';
 import { AuthCard } from '../../components/auth/auth-card';
 import { Button } from '../../components/ui/button';
 import { FormError, TextField } from '../../components/ui/field';
+import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
@@ -36,6 +37,13 @@ export function AdminSetup2faPage() {
     <AuthCard
       title="Set up two-factor authentication"
       subtitle={done ? undefined : 'Two-factor authentication is required for every administrator.'}
+      footer={
+        done ? undefined : (
+          <Link to="/backoffice/login" className="font-semibold text-indigo-700 hover:text-indigo-900">
+            Back to sign in
+          </Link>
+        )
+      }
     >
       {done ? <Completed /> : setup ? <ShowSecret setup={setup} onEnabled={() => setDone(true)} /> : null}
       {!done && !setup ? <PasswordStep onReady={setSetup} /> : null}
@@ -55,9 +63,11 @@ function PasswordStep({ onReady }: { onReady(setup: Admin2faSetupResponse): void
     try {
       onReady(await adminAuthApi.setup2fa(values));
     } catch (error) {
-      const message = adminErrorMessage(error, ADMIN_MESSAGES.setupFailed);
-      setFailure(message);
-      toast.error(message);
+      if (!applyServerErrors(error, form.setError, ['password'])) {
+        const message = adminErrorMessage(error, ADMIN_MESSAGES.setupFailed);
+        setFailure(message);
+        toast.error(message);
+      }
     }
   });
   return (
