@@ -16,6 +16,8 @@ const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../.
 const entrypoint = path.join(root, 'appliance/entrypoint.sh');
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 const children: ChildProcessWithoutNullStreams[] = [];
+/** The key the first start generated: on PostgreSQL every start shares one database, whose keys it encrypts. */
+let generatedKey = '';
 
 beforeAll(async () => {
   const cliBuilt = existsSync(path.join(root, 'cli/dist/attestly.js'));
@@ -100,6 +102,7 @@ describe('appliance/entrypoint.sh', () => {
     // SIGTERM reaches the server itself (the script execs it) and it drains and exits cleanly.
     expect(await stopped(first.child)).toBe(0);
     const key = readFileSync(keyFile, 'utf8');
+    generatedKey = key.trim();
 
     const second = await serve(baseEnv(dataDir));
     expect(second.output()).not.toContain('generated a new master key');
@@ -111,7 +114,8 @@ describe('appliance/entrypoint.sh', () => {
   it('reads the master key from ATTESTLY_MASTER_KEY_FILE (a mounted secret) and writes none', async () => {
     const dataDir = path.join(database.dataDir, 'key-file');
     const secret = path.join(database.dataDir, 'master-key-secret');
-    writeFileSync(secret, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+    expect(generatedKey).toMatch(/^[0-9a-f]{64}$/);
+    writeFileSync(secret, `${generatedKey}\n`, { mode: 0o600 });
     const started = await serve(baseEnv(dataDir, { ATTESTLY_MASTER_KEY_FILE: secret }));
     expect(started.output()).toContain('using the master key from ATTESTLY_MASTER_KEY');
     expect(existsSync(path.join(dataDir, 'master.key'))).toBe(false);
@@ -132,11 +136,13 @@ describe('appliance/entrypoint.sh', () => {
       expect(twice.status).toBe(1);
       expect(twice.stderr).toContain('both ATTESTLY_MASTER_KEY and ATTESTLY_MASTER_KEY_FILE are set');
       const unreadable = spawnSync(entrypoint, [], {
-        env: baseEnv(dataDir, { DATABASE_URL_FILE: path.join(dataDir, 'missing') }),
+        env: baseEnv(dataDir, { ATTESTLY_SMTP_URL_FILE: path.join(dataDir, 'missing') }),
         encoding: 'utf8',
       });
       expect(unreadable.status).toBe(1);
-      expect(unreadable.stderr).toContain(`DATABASE_URL_FILE points at ${path.join(dataDir, 'missing')}`);
+      expect(unreadable.stderr).toContain(
+        `ATTESTLY_SMTP_URL_FILE points at ${path.join(dataDir, 'missing')}`,
+      );
       expect(existsSync(path.join(dataDir, 'master.key'))).toBe(false);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
