@@ -1,4 +1,4 @@
-import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { Link, createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import * as v from 'valibot';
 import { AuthCard } from '../components/auth/auth-card';
@@ -8,13 +8,15 @@ import { toast } from '../lib/toast';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 /** spec 01 §2 "OAuth callback", §5 and §9: processing → success (to /dashboard after 1 s) or error (to /login after 3 s). */
+const callbackSearch = v.object({
+  code: v.optional(v.string()),
+  state: v.optional(v.string()),
+  error: v.optional(v.string()),
+  error_description: v.optional(v.string()),
+});
+
 export const Route = createFileRoute('/callback')({
-  validateSearch: v.object({
-    code: v.optional(v.string()),
-    state: v.optional(v.string()),
-    error: v.optional(v.string()),
-    error_description: v.optional(v.string()),
-  }),
+  validateSearch: callbackSearch,
   component: CallbackPage,
 });
 
@@ -61,9 +63,46 @@ export async function completeAuthorization(search: {
   return (await userinfo.json()) as Record<string, unknown>;
 }
 
+/** A visit without any authorization response: someone opened the address by hand or from history. */
+const isBareVisit = (search: { code?: string; state?: string; error?: string }) =>
+  !search.code && !search.state && !search.error;
+
 function CallbackPage() {
-  useDocumentTitle('Completing sign-in');
   const search = Route.useSearch();
+  return isBareVisit(search) ? <NothingToComplete /> : <CompleteAuthorization search={search} />;
+}
+
+/**
+ * The spec's state check is for answers that arrive with the wrong state; a plain visit is no attack and gets an
+ * explanation and a way on instead of "possible CSRF attack" and a forced redirect.
+ */
+function NothingToComplete() {
+  useDocumentTitle('Nothing to complete');
+  return (
+    <AuthCard title="Nothing to complete here">
+      <div className="space-y-4 text-sm text-slate-700">
+        <p>
+          This page finishes a sign-in that a site started when it sent you to Attestly. You opened it
+          directly, so there is no sign-in in progress.
+        </p>
+        <p>
+          If a site sent you here, go back to it and start again.{' '}
+          <Link to="/dashboard" className="font-medium text-indigo-700 underline">
+            Go to your dashboard
+          </Link>{' '}
+          or{' '}
+          <Link to="/" className="font-medium text-indigo-700 underline">
+            the home page
+          </Link>
+          .
+        </p>
+      </div>
+    </AuthCard>
+  );
+}
+
+function CompleteAuthorization({ search }: { search: v.InferOutput<typeof callbackSearch> }) {
+  useDocumentTitle('Completing sign-in');
   const navigate = useNavigate();
   const [outcome, setOutcome] = useState<Outcome>({ status: 'processing' });
   const started = useRef(false);
