@@ -1,4 +1,6 @@
 import { Command, CommanderError } from 'commander';
+import { adminCommand } from './commands/admin';
+import { backupCommand } from './commands/backup';
 import { doctorCommand } from './commands/doctor';
 import { migrateCommand } from './commands/migrate';
 import { serveCommand } from './commands/serve';
@@ -39,15 +41,20 @@ Exit codes: 0 ok, 1 the operator's error (with a hint), 2 a bug (rerun with --de
   program.addCommand(serveCommand);
   program.addCommand(migrateCommand);
   program.addCommand(doctorCommand);
+  program.addCommand(adminCommand());
+  program.addCommand(backupCommand());
   return program;
 }
 
 /** Runs the CLI and resolves with the exit code (main.ts never calls process.exit itself; bin does). */
 export async function run(argv: string[]): Promise<number> {
   const program = buildProgram();
-  program.exitOverride();
-  // Subcommands inherit the override and the output configuration.
-  program.commands.forEach((command) => command.exitOverride());
+  // Commander would call process.exit itself; every level throws instead, so this function owns the exit code.
+  const override = (command: Command): void => {
+    command.exitOverride();
+    command.commands.forEach(override);
+  };
+  override(program);
   try {
     await program.parseAsync(argv);
     // Commands that report a failure as their result (doctor, backup verify) set the exit code themselves.

@@ -37,6 +37,11 @@ export function asUserError(error: unknown): UserError | null {
       ((error as { problems: string[] }).problems ?? []).join('; '),
       'Fix the configuration (environment variables or the config file written by `attestly setup`).',
     );
+  // The API's own AppError (apps/api/src/errors.ts): a 4xx is a refusal of the operator's input, in its words.
+  if (name === 'AppError' && (error as { status: number }).status < 500)
+    return new UserError((error as { detail: string }).detail);
+  if (name === 'ArchiveError') return new UserError((error as Error).message);
+  if (name === 'ValiError') return new UserError((error as Error).message);
   if (name === 'PendingMigrationsError')
     return new UserError((error as Error).message, 'Run `attestly migrate up`, then retry.');
   const code =

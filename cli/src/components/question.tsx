@@ -1,0 +1,39 @@
+import { useState } from 'react';
+import { Box, Text } from 'ink';
+import TextInput from 'ink-text-input';
+
+/** One question with a text field (masked for secrets); Enter submits. Used by prompts and the setup wizard. */
+export function Question({
+  label,
+  mask,
+  placeholder,
+  error,
+  onSubmit,
+}: {
+  label: string;
+  mask?: boolean | undefined;
+  placeholder?: string | undefined;
+  error?: string | null | undefined;
+  onSubmit: (value: string) => void;
+}) {
+  const [value, setValue] = useState('');
+  return (
+    <Box flexDirection="column">
+      <Box gap={1}>
+        <Text color="cyan">?</Text>
+        <Text bold>{label}</Text>
+        <TextInput
+          value={value}
+          onChange={setValue}
+          onSubmit={(submitted) => {
+            onSubmit(submitted);
+            setValue('');
+          }}
+          {...(mask ? { mask: '*' } : {})}
+          {...(placeholder ? { placeholder } : {})}
+        />
+      </Box>
+      {error ? <Text color="red">{`  ${error}`}</Text> : null}
+    </Box>
+  );
+}
