@@ -45,7 +45,7 @@ const url = (name: string, protocols: string[]) =>
     ),
   );
 
-const envSchema = v.object({
+export const envSchema = v.object({
   PORT: port('PORT', '8080'),
   HOST: v.pipe(v.optional(v.string(), '0.0.0.0'), v.nonEmpty('HOST must not be empty')),
   ATTESTLY_DATA_DIR: v.pipe(
