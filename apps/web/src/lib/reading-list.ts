@@ -52,6 +52,11 @@ export function toggleSaved(id: number): boolean {
   return saved;
 }
 
+/** The ids on the reading list, in the order they were saved; re-renders when this or another tab changes it. */
+export function useReadingList(): number[] {
+  return useSyncExternalStore(subscribe, getSnapshot, () => []);
+}
+
 export function useSavedArticle(id: number): [boolean, () => boolean] {
   const ids = useSyncExternalStore(subscribe, getSnapshot, () => []);
   return [ids.includes(id), useCallback(() => toggleSaved(id), [id])];

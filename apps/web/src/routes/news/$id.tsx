@@ -93,6 +93,13 @@ function ArticleView({ article }: { article: Article }) {
             <Button variant="secondary" onClick={() => void share(article)}>
               Share
             </Button>
+            <Link
+              to="/news"
+              search={{ saved: true }}
+              className="self-center px-2 text-sm font-medium text-indigo-700 underline"
+            >
+              Reading list
+            </Link>
           </div>
         </header>
         <ArticleImage id={article.id} className="mt-8 h-56 rounded-2xl sm:h-72" />

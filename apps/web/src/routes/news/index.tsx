@@ -1,15 +1,20 @@
-import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { Link, createFileRoute, useNavigate } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { ArticleCard } from '../../components/news/article-card';
 import { NewsletterForm } from '../../components/news/newsletter-form';
 import { PublicPage } from '../../components/layout/public-page';
 import { NEWS_FILTERS as FILTERS } from '../../components/news/categories';
 import { articlesByCategory } from '../../content/articles';
+import { useReadingList } from '../../lib/reading-list';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
-/** The category lives in the URL (?category=Compliance) so a filtered list can be shared; All is the default. */
+/**
+ * The category lives in the URL (?category=Compliance) so a filtered list can be shared; All is the default.
+ * `?saved=true` shows the reading list: the articles saved with the Save button (kept in this browser).
+ */
 const newsSearch = v.object({
   category: v.optional(v.fallback(v.picklist(FILTERS), 'All'), 'All'),
+  saved: v.optional(v.fallback(v.boolean(), false), false),
 });
 
 export const Route = createFileRoute('/news/')({
@@ -19,9 +24,12 @@ export const Route = createFileRoute('/news/')({
 
 function NewsPage() {
   useDocumentTitle('News & Insights');
-  const { category } = Route.useSearch();
+  const { category, saved } = Route.useSearch();
   const navigate = useNavigate({ from: '/news/' });
-  const articles = articlesByCategory(category);
+  const readingList = useReadingList();
+  const articles = saved
+    ? articlesByCategory('All').filter((article) => readingList.includes(article.id))
+    : articlesByCategory(category);
 
   return (
     <PublicPage>
@@ -40,12 +48,12 @@ function NewsPage() {
             <button
               key={filter}
               type="button"
-              aria-pressed={category === filter}
+              aria-pressed={!saved && category === filter}
               onClick={() =>
                 void navigate({ search: filter === 'All' ? {} : { category: filter }, resetScroll: false })
               }
               className={`rounded-full px-4 py-1.5 text-sm font-medium transition-colors ${
-                category === filter
+                !saved && category === filter
                   ? 'bg-indigo-700 text-white'
                   : 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50'
               }`}
@@ -53,6 +61,18 @@ function NewsPage() {
               {filter}
             </button>
           ))}
+          <button
+            type="button"
+            aria-pressed={saved}
+            onClick={() => void navigate({ search: saved ? {} : { saved: true }, resetScroll: false })}
+            className={`rounded-full px-4 py-1.5 text-sm font-medium transition-colors ${
+              saved
+                ? 'bg-amber-600 text-white'
+                : 'border border-amber-300 bg-amber-50 text-amber-900 hover:bg-amber-100'
+            }`}
+          >
+            Reading list ({readingList.length})
+          </button>
         </div>
         <p className="sr-only" aria-live="polite">
           {articles.length} articles
@@ -63,7 +83,15 @@ function NewsPage() {
             <ArticleCard key={article.id} article={article} />
           ))}
         </div>
-        {articles.length === 0 ? (
+        {articles.length === 0 && saved ? (
+          <p className="mt-8 text-slate-700">
+            Your reading list is empty. Open an article and press Save to keep it here; the list stays in this
+            browser.{' '}
+            <Link to="/news" className="font-medium text-indigo-700 underline">
+              Browse all articles
+            </Link>
+          </p>
+        ) : articles.length === 0 ? (
           <p className="mt-8 text-slate-700">No articles in this category yet.</p>
         ) : null}
         <div className="mt-16">
