@@ -42,6 +42,8 @@ import { Route as OauthLoginRouteImport } from './routes/oauth/login'
 import { Route as BackofficeAdminIndexRouteImport } from './routes/backoffice/_admin/index'
 import { Route as BackofficeAdminUsersRouteImport } from './routes/backoffice/_admin/users'
 import { Route as BackofficeAdminVerificationsRouteImport } from './routes/backoffice/_admin/verifications'
+import { Route as BackofficeAdminPartnersIndexRouteImport } from './routes/backoffice/_admin/partners/index'
+import { Route as BackofficeAdminPartnersPartnerIdRouteImport } from './routes/backoffice/_admin/partners/$partnerId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -207,6 +209,18 @@ const BackofficeAdminVerificationsRoute =
     path: '/verifications',
     getParentRoute: () => BackofficeAdminRoute,
   } as any)
+const BackofficeAdminPartnersIndexRoute =
+  BackofficeAdminPartnersIndexRouteImport.update({
+    id: '/partners/',
+    path: '/partners/',
+    getParentRoute: () => BackofficeAdminRoute,
+  } as any)
+const BackofficeAdminPartnersPartnerIdRoute =
+  BackofficeAdminPartnersPartnerIdRouteImport.update({
+    id: '/partners/$partnerId',
+    path: '/partners/$partnerId',
+    getParentRoute: () => BackofficeAdminRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -240,6 +254,8 @@ export interface FileRoutesByFullPath {
   '/backoffice/users': typeof BackofficeAdminUsersRoute
   '/backoffice/verifications': typeof BackofficeAdminVerificationsRoute
   '/backoffice/': typeof BackofficeAdminIndexRoute
+  '/backoffice/partners/$partnerId': typeof BackofficeAdminPartnersPartnerIdRoute
+  '/backoffice/partners/': typeof BackofficeAdminPartnersIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -272,6 +288,8 @@ export interface FileRoutesByTo {
   '/backoffice/users': typeof BackofficeAdminUsersRoute
   '/backoffice/verifications': typeof BackofficeAdminVerificationsRoute
   '/backoffice': typeof BackofficeAdminIndexRoute
+  '/backoffice/partners/$partnerId': typeof BackofficeAdminPartnersPartnerIdRoute
+  '/backoffice/partners': typeof BackofficeAdminPartnersIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -308,6 +326,8 @@ export interface FileRoutesById {
   '/backoffice/_admin/users': typeof BackofficeAdminUsersRoute
   '/backoffice/_admin/verifications': typeof BackofficeAdminVerificationsRoute
   '/backoffice/_admin/': typeof BackofficeAdminIndexRoute
+  '/backoffice/_admin/partners/$partnerId': typeof BackofficeAdminPartnersPartnerIdRoute
+  '/backoffice/_admin/partners/': typeof BackofficeAdminPartnersIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -343,6 +363,8 @@ export interface FileRouteTypes {
     | '/backoffice/users'
     | '/backoffice/verifications'
     | '/backoffice/'
+    | '/backoffice/partners/$partnerId'
+    | '/backoffice/partners/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -375,6 +397,8 @@ export interface FileRouteTypes {
     | '/backoffice/users'
     | '/backoffice/verifications'
     | '/backoffice'
+    | '/backoffice/partners/$partnerId'
+    | '/backoffice/partners'
   id:
     | '__root__'
     | '/'
@@ -410,6 +434,8 @@ export interface FileRouteTypes {
     | '/backoffice/_admin/users'
     | '/backoffice/_admin/verifications'
     | '/backoffice/_admin/'
+    | '/backoffice/_admin/partners/$partnerId'
+    | '/backoffice/_admin/partners/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -671,6 +697,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof BackofficeAdminVerificationsRouteImport
       parentRoute: typeof BackofficeAdminRoute
     }
+    '/backoffice/_admin/partners/': {
+      id: '/backoffice/_admin/partners/'
+      path: '/partners'
+      fullPath: '/backoffice/partners/'
+      preLoaderRoute: typeof BackofficeAdminPartnersIndexRouteImport
+      parentRoute: typeof BackofficeAdminRoute
+    }
+    '/backoffice/_admin/partners/$partnerId': {
+      id: '/backoffice/_admin/partners/$partnerId'
+      path: '/partners/$partnerId'
+      fullPath: '/backoffice/partners/$partnerId'
+      preLoaderRoute: typeof BackofficeAdminPartnersPartnerIdRouteImport
+      parentRoute: typeof BackofficeAdminRoute
+    }
   }
 }
 
@@ -708,12 +748,16 @@ interface BackofficeAdminRouteChildren {
   BackofficeAdminUsersRoute: typeof BackofficeAdminUsersRoute
   BackofficeAdminVerificationsRoute: typeof BackofficeAdminVerificationsRoute
   BackofficeAdminIndexRoute: typeof BackofficeAdminIndexRoute
+  BackofficeAdminPartnersPartnerIdRoute: typeof BackofficeAdminPartnersPartnerIdRoute
+  BackofficeAdminPartnersIndexRoute: typeof BackofficeAdminPartnersIndexRoute
 }
 
 const BackofficeAdminRouteChildren: BackofficeAdminRouteChildren = {
   BackofficeAdminUsersRoute: BackofficeAdminUsersRoute,
   BackofficeAdminVerificationsRoute: BackofficeAdminVerificationsRoute,
   BackofficeAdminIndexRoute: BackofficeAdminIndexRoute,
+  BackofficeAdminPartnersPartnerIdRoute: BackofficeAdminPartnersPartnerIdRoute,
+  BackofficeAdminPartnersIndexRoute: BackofficeAdminPartnersIndexRoute,
 }
 
 const BackofficeAdminRouteWithChildren = BackofficeAdminRoute._addFileChildren(

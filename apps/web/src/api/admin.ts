@@ -209,9 +209,13 @@ export const adminApi = {
   regenerateApiKey: (partnerId: string) =>
     adminFetch<AdminApiKeyResponse>(`/admin/partners/${id(partnerId)}/regenerate-api-key`, {
       method: 'POST',
+      body: {},
     }),
   createSite: (partnerId: string, body: AdminCreateSiteBody) =>
-    adminFetch<AdminSite>(`/admin/partners/${id(partnerId)}/sites`, { method: 'POST', body }),
+    adminFetch<AdminSite & { client_secret?: string | null }>(`/admin/partners/${id(partnerId)}/sites`, {
+      method: 'POST',
+      body,
+    }),
 
   flagUser: (userId: string, body: AdminFlagUserBody) =>
     adminFetch<AdminUser>(`/admin/users/${id(userId)}/flag`, { method: 'POST', body }),
@@ -222,7 +226,7 @@ export const adminApi = {
   lockUser: (userId: string, body: AdminLockUserBody) =>
     adminFetch<AdminUser>(`/admin/users/${id(userId)}/lock`, { method: 'POST', body }),
   unlockUser: (userId: string) =>
-    adminFetch<AdminUser>(`/admin/users/${id(userId)}/unlock`, { method: 'POST' }),
+    adminFetch<AdminUser>(`/admin/users/${id(userId)}/unlock`, { method: 'POST', body: {} }),
   deleteUser: (userId: string, body: AdminDeleteUserBody) =>
     adminFetch<unknown>(`/admin/users/${id(userId)}`, { method: 'DELETE', body }),
 
