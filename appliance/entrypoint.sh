@@ -62,7 +62,7 @@ prepare_data_dir() {
     (umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >"$tmp" && echo >>"$tmp")
     if ln -- "$tmp" "$data_dir/master.key" 2>/dev/null; then
       log "generated a new master key in $data_dir/master.key (mode 0600)."
-      log "BACK IT UP now (attestly backup create includes it): without it, encrypted data cannot be read."
+      log "BACK IT UP now, apart from the database backups: without it, encrypted data and backups cannot be read."
       log "To manage it yourself, set ATTESTLY_MASTER_KEY or ATTESTLY_MASTER_KEY_FILE instead."
     fi
     rm -f -- "$tmp"

@@ -94,7 +94,7 @@ if [ "$start" = yes ]; then
   systemctl enable attestly.service
   systemctl restart attestly.service
   log "attestly is running: systemctl status attestly; journalctl -u attestly -f"
-  log "first administrator: sudo attestly admin create; health check: sudo attestly doctor"
+  log "first administrator: sudo attestly admin create --email you@example.com; health check: sudo attestly doctor"
 else
   log "not started (--no-start/--root): systemctl daemon-reload && systemctl enable --now attestly"
 fi
