@@ -21,6 +21,7 @@ import { docsRoutes } from './modules/docs/routes';
 import { grantRoutes } from './modules/grants/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
 import { oauthInteractionRoutes } from './modules/oauth-interactions/routes';
+import { partnerIntegrationRoutes } from './modules/partner-integration/routes';
 import { partnerStatsRoutes } from './modules/partner-stats/routes';
 import { partnerRoutes } from './modules/partners/routes';
 import { siteRoutes } from './modules/sites/routes';
@@ -82,6 +83,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   api.use(webhookRoutes(services).routes());
   api.use(apiKeyRoutes(services).routes());
   api.use(partnerStatsRoutes(services).routes());
+  api.use(partnerIntegrationRoutes(services).routes());
   // Administrators (spec 02): sign-in with TOTP, then the back-office API.
   api.use(adminAuthRoutes(services).routes());
   api.use(adminRoutes(services.admin, services.requireAdmin).routes());

@@ -101,3 +101,24 @@ export interface PartnerAuditEntry {
   user_agent: string | null;
   details: Record<string, unknown>;
 }
+
+/** One check of POST /partners/sites/{id}/integration-test, timed. */
+export interface IntegrationCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+  duration_ms: number;
+}
+
+/** spec 01 §3 "Integration test … Result": success, message, details (domain, redirectUri, scopes, responseTime). */
+export interface IntegrationTestResult {
+  success: boolean;
+  message: string;
+  checks: IntegrationCheck[];
+  details: { domain: string; redirectUri: string; scopes: string[]; responseTime: number };
+  error?: string;
+}
+
+export const integrationTestBody = v.object({
+  redirect_uri: v.optional(v.pipe(v.string(), v.maxLength(2000, 'Redirect URI is too long'))),
+});

@@ -36,6 +36,28 @@ export function redirectUriProblem(value: string): string | null {
   return 'Redirect URIs must use https';
 }
 
+/**
+ * A redirect URI must lie on the site's declared domain or one of its subdomains, so the consent screen can name the
+ * real destination; loopback URIs (local development) only on sandbox sites. A site whose domain is itself a
+ * loopback host is a sandbox site. Null when the URI is fine.
+ */
+export function redirectUriOutsideDomain(uri: string, domain: string, sandbox: boolean): string | null {
+  let host: string;
+  try {
+    host = new URL(uri).hostname.toLowerCase();
+  } catch {
+    return null; // redirectUriProblem reports it
+  }
+  const declared = domain.toLowerCase().replace(/:\d+$/, '');
+  if (isLoopbackHost(host)) {
+    return sandbox || isLoopbackHost(declared)
+      ? null
+      : 'Loopback redirect URIs (localhost, 127.0.0.1) are allowed for sandbox sites only';
+  }
+  if (host === declared || host.endsWith(`.${declared}`)) return null;
+  return `Redirect URI ${uri} is not on ${domain} or one of its subdomains`;
+}
+
 const redirectUri = v.pipe(
   requiredText('Redirect URI is required', 2000),
   v.check(
@@ -82,18 +104,38 @@ export const siteDomain = v.pipe(
 export const CLIENT_TYPES = ['confidential', 'public'] as const;
 export type ClientType = (typeof CLIENT_TYPES)[number];
 
-/** spec 01 §7 "Partner": the create-site payload; `client_type` public is for browser or mobile apps (no secret). */
-export const createSiteBody = v.object({
-  site_name: requiredText('Site name is required', 120),
-  domain: siteDomain,
-  redirect_uris: redirectUris,
-  allowed_scopes: allowedScopes,
-  description: optionalText(1000),
-  client_type: v.optional(
-    v.picklist(CLIENT_TYPES, 'client_type must be confidential or public'),
-    'confidential',
+/**
+ * spec 01 §7 "Partner": the create-site payload; `client_type` public is for browser or mobile apps (no secret);
+ * `sandbox` sites may use loopback redirect URIs and their verifications never count.
+ */
+export const createSiteBody = v.pipe(
+  v.object({
+    site_name: requiredText('Site name is required', 120),
+    domain: siteDomain,
+    redirect_uris: redirectUris,
+    allowed_scopes: allowedScopes,
+    description: optionalText(1000),
+    client_type: v.optional(
+      v.picklist(CLIENT_TYPES, 'client_type must be confidential or public'),
+      'confidential',
+    ),
+    sandbox: v.optional(v.boolean('sandbox must be true or false'), false),
+  }),
+  v.forward(
+    v.check(
+      (site) => site.redirect_uris.every((uri) => !redirectUriOutsideDomain(uri, site.domain, site.sandbox)),
+      (issue) => {
+        const site = issue.input as { redirect_uris: string[]; domain: string; sandbox: boolean };
+        for (const uri of site.redirect_uris) {
+          const problem = redirectUriOutsideDomain(uri, site.domain, site.sandbox);
+          if (problem) return problem;
+        }
+        return 'Redirect URIs must be on the site domain';
+      },
+    ),
+    ['redirect_uris'],
   ),
-});
+);
 export type CreateSiteBody = v.InferInput<typeof createSiteBody>;
 
 export const updateSiteBody = v.object({

@@ -27,6 +27,7 @@ interface SiteRow {
   client_type: string;
   client_secret_hash: string | null;
   site_name: string;
+  domain: string;
   redirect_uris: string;
   allowed_scopes: string;
   icon_key: string | null;
@@ -141,7 +142,7 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
    */
   async function loadClient(clientId: string): Promise<AdapterPayload | undefined> {
     const [site] = await deps.db.read<SiteRow>(
-      `SELECT s.id, s.partner_id, s.client_id, s.client_type, s.client_secret_hash, s.site_name, s.redirect_uris,
+      `SELECT s.id, s.partner_id, s.client_id, s.client_type, s.client_secret_hash, s.site_name, s.domain, s.redirect_uris,
               s.allowed_scopes, s.icon_key, s.is_active, p.status AS partner_status
          FROM sites s JOIN partners p ON p.id = s.partner_id
         WHERE s.client_id = :clientId AND s.deleted_at IS NULL`,
@@ -168,6 +169,12 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
       // Protocol scopes are always allowed; product scopes only as the partner configured them (spec 01 §3).
       scope: ['openid', 'offline_access', ...allowedScopes].join(' '),
       subject_type: 'pairwise',
+      // Redirect URIs on several hosts (all within the declared domain, sites/service.ts) need a sector identifier
+      // for pairwise subjects (OpenID Connect Core §8.1): it is the declared domain. Subjects here are per partner
+      // (account.ts), so the sector document is never fetched (provider.ts sectorIdentifierUriValidate).
+      ...(new Set(redirectUris.map((uri) => new URL(uri).host)).size > 1
+        ? { sector_identifier_uri: `https://${site.domain}/` }
+        : {}),
       ...(site.icon_key ? { logo_uri: publicSiteIconUrl(deps.config.publicUrl, site.icon_key) } : {}),
       ...extras,
     };

@@ -68,6 +68,9 @@ export function providerConfiguration(config: Config, hooks: ProviderHooks): Con
     pairwiseIdentifier: (ctx, accountId, client) =>
       hooks.pairwiseIdentifier(ctx, accountId, client as { partner_id?: unknown }),
     extraClientMetadata: { properties: ['partner_id', 'site_id'] },
+    // Sector identifiers are derived from a site's declared domain (adapter.ts) and pairwise subjects are computed per
+    // partner, so there is no sector document to fetch.
+    sectorIdentifierUriValidate: () => false,
     responseTypes: ['code'],
     // RFC 9700 §2.1.1: PKCE for every client, confidential ones included; oidc-provider 9 accepts only S256.
     pkce: { required: () => true },

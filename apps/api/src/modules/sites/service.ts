@@ -1,6 +1,12 @@
 import { fn, col, Op } from 'sequelize';
 import type * as v from 'valibot';
-import type { TokenValidation, createSiteBody, updateSiteBody } from '@attestly/contracts';
+import {
+  isLoopbackHost,
+  redirectUriOutsideDomain,
+  type TokenValidation,
+  type createSiteBody,
+  type updateSiteBody,
+} from '@attestly/contracts';
 import type { Deps } from '../../deps';
 import type { Site } from '../../db/models';
 import { AppError } from '../../errors';
@@ -91,7 +97,12 @@ export function createSiteService(
       return { sites: rows, total: count, counts: await authorizationCounts(rows.map((row) => row.id)) };
     },
 
-    async create(partnerId: string, body: v.InferOutput<typeof createSiteBody>, origin: RequestOrigin) {
+    async create(
+      partnerId: string,
+      // `sandbox` is optional for callers other than the partner API (back office, CLI).
+      body: Omit<v.InferOutput<typeof createSiteBody>, 'sandbox'> & { sandbox?: boolean },
+      origin: RequestOrigin,
+    ) {
       const now = clock.now();
       const secret = body.client_type === 'confidential' ? newClientSecret() : null;
       const site = await Site.create({
@@ -104,6 +115,7 @@ export function createSiteService(
         description: body.description,
         redirect_uris: body.redirect_uris,
         allowed_scopes: body.allowed_scopes,
+        sandbox: (body.sandbox ?? false) || isLoopbackHost(body.domain.replace(/:\d+$/, '')),
         icon_key: null,
         deleted_at: null,
         created_at: now,
@@ -124,6 +136,16 @@ export function createSiteService(
     ) {
       const site = await ownSite(partnerId, siteId);
       const changes = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+      // The domain and the redirect URIs may change apart: check the site as it would be after the change.
+      const domain = body.domain ?? site.domain;
+      for (const uri of body.redirect_uris ?? site.redirect_uris) {
+        const problem = redirectUriOutsideDomain(uri, domain, site.sandbox);
+        if (problem) {
+          throw new AppError(422, 'validation.failed', problem, [
+            { path: 'redirect_uris', message: problem },
+          ]);
+        }
+      }
       await site.update({ ...changes, updated_at: clock.now() });
       forgetClient(db, site.client_id);
       await audited('partner.site_updated', partnerId, site, origin, { fields: Object.keys(changes) });

@@ -1,0 +1,39 @@
+import Router from '@koa/router';
+import type * as v from 'valibot';
+import { integrationTestBody, siteIdParams } from '@attestly/contracts';
+import { rateLimit } from '../../middleware/rate-limit';
+import { validate } from '../../middleware/validate';
+import type { AppServices } from '../../services';
+import { partnerId } from '../partners/routes';
+import { createIntegrationTest } from './service';
+
+/** POST /partners/sites/{id}/integration-test: the real integration test of /partner/integration. */
+export function partnerIntegrationRoutes(services: AppServices): Router {
+  const { requireActivePartner, limiter } = services;
+  const integration = createIntegrationTest(services, services);
+  const router = new Router();
+  router.post(
+    '/partners/sites/:id/integration-test',
+    requireActivePartner,
+    rateLimit(
+      limiter,
+      { name: 'integration-test:partner', limit: 30, windowMs: 60_000 },
+      partnerId,
+      'Too many integration tests. Please wait a minute and try again.',
+    ),
+    validate({ params: siteIdParams, body: integrationTestBody }),
+    async (ctx) => {
+      const { id } = ctx.state.input.params as v.InferOutput<typeof siteIdParams>;
+      const body = ctx.state.input.body as v.InferOutput<typeof integrationTestBody>;
+      const socket = ctx.req.socket;
+      ctx.body = await integration.run(partnerId(ctx), id, {
+        redirectUri: body.redirect_uri,
+        server: {
+          host: socket.localAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+          port: socket.localPort ?? 0,
+        },
+      });
+    },
+  );
+  return router;
+}
