@@ -2,6 +2,7 @@ import { Op } from 'sequelize';
 import type { Logger } from 'pino';
 import type { AppServices } from './services';
 import { purgeExpiredPayloads } from './oidc/adapter';
+import { mailOutboxFor } from './modules/notifications/outbox';
 import { MEDIA_PURGE_INTERVAL_MS } from './modules/verification/service';
 import { webhookJobs } from './modules/webhooks/jobs';
 
@@ -26,6 +27,10 @@ export function maintenanceJobs(services: AppServices): Job[] {
     { name: 'purge-expired-sessions', everyMs: HOUR, run: () => sessions.purgeExpired() },
     { name: 'purge-rate-limit-windows', everyMs: HOUR, run: () => limiter.purgeExpired(24 * HOUR) },
     { name: 'purge-login-failures', everyMs: HOUR, run: () => services.users.purgeLoginFailures() },
+    // Mail queued with its action (notifications/outbox.ts): what a crash or an SMTP outage left unsent, retried.
+    // Rows are claimed with a conditional update, so replicas never send one twice.
+    { name: 'deliver-mail', everyMs: 5_000, atStart: true, run: () => mailOutboxFor(services).deliverDue() },
+    { name: 'purge-sent-mail', everyMs: HOUR, run: () => mailOutboxFor(services).purgeSent() },
     {
       name: 'purge-one-time-tokens',
       everyMs: HOUR,

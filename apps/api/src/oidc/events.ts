@@ -10,6 +10,12 @@ const originOf = (ctx: KoaContextWithOIDC) => ({
 });
 const partnerOf = (client: unknown) => (client as { partner_id?: string } | undefined)?.partner_id ?? null;
 
+/** Work the provider's event handlers start that must be stored before the request is answered (index.ts). */
+export function waitBeforeResponse(ctx: KoaContextWithOIDC, work: Promise<unknown>): void {
+  const state = ctx.state as { beforeResponse?: Promise<unknown>[] };
+  (state.beforeResponse ??= []).push(work);
+}
+
 /**
  * Audit and outbox for what happens inside the provider (DESIGN.md §3, §6): tokens issued at the token endpoint,
  * grants the provider revokes itself (refresh token revoked at /revoke, a used code or a rotated refresh token
@@ -23,7 +29,10 @@ export function attachProviderEvents(
     const { AccessToken: accessToken, Client: client } = ctx.oidc.entities;
     if (!accessToken || !client) return;
     const grantId = accessToken.grantId;
-    void (async () => {
+    // Committed before the answer (issue 15 item 9): index.ts waits for `ctx.state.beforeResponse` after the
+    // provider's middleware, so an issued token always has its audit row (one group commit, shared by concurrent
+    // requests).
+    const recorded = (async () => {
       if (grantId) await grants.touch(grantId);
       await audit.recordSafely({
         event: 'oauth.token_issued',
@@ -41,16 +50,20 @@ export function attachProviderEvents(
         },
       });
     })().catch((error: unknown) => deps.logger.error({ err: error }, 'recording token issuance failed'));
+    waitBeforeResponse(ctx, recorded);
   });
 
   provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
     const reason: RevocationReason =
       ctx.oidc.route === 'revocation' ? 'refresh_token_revoked' : 'token_reuse_detected';
-    void grants
-      .revoke(grantId, reason, { partnerId: partnerOf(ctx.oidc.client), origin: originOf(ctx) })
-      .catch((error: unknown) =>
-        deps.logger.error({ err: error, grant_id: grantId }, 'recording grant revocation failed'),
-      );
+    waitBeforeResponse(
+      ctx,
+      grants
+        .revoke(grantId, reason, { partnerId: partnerOf(ctx.oidc.client), origin: originOf(ctx) })
+        .catch((error: unknown) =>
+          deps.logger.error({ err: error, grant_id: grantId }, 'recording grant revocation failed'),
+        ),
+    );
   });
 
   provider.on('server_error', (ctx: KoaContextWithOIDC, error: Error) => {

@@ -141,6 +141,9 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
       await runAll(current.provider.middleware as unknown as Compiled[], mounted);
     } finally {
       ctx.path = outerPath;
+      // Audit rows and grant revocations started by provider events (events.ts) are stored before the answer.
+      const pending = (ctx.state as { beforeResponse?: Promise<unknown>[] }).beforeResponse;
+      if (pending) await Promise.all(pending);
     }
     if (ctx.status === 404 && !ctx.body) {
       ctx.body = { error: 'invalid_request', error_description: 'unrecognized route or unsupported method' };

@@ -10,6 +10,7 @@ import type { RateLimiter } from '../rate-limit/service';
 import type { RequestOrigin, SessionService } from '../sessions/service';
 import { INVALID_CREDENTIALS, LOCKED_OUT } from '../users/service';
 import { createLoginLockout } from '../users/lockout';
+import { mailOutboxFor } from '../notifications/outbox';
 
 interface Services {
   sessions: SessionService;
@@ -19,7 +20,7 @@ interface Services {
 
 /** Partner accounts (spec 01 §1, §3, §7 "Partner"): registration, sign-in with lockout, profile. */
 export function createPartnerService(deps: Deps, { sessions, audit }: Services) {
-  const { db, config, clock, mailer, logger } = deps;
+  const { db, config, clock, logger } = deps;
   const { Partner } = db.models;
   const lockout = createLoginLockout(deps, 'partner');
 
@@ -39,15 +40,16 @@ export function createPartnerService(deps: Deps, { sessions, audit }: Services) 
     if (existing) {
       // Same answer as a new registration; the owner of the address hears about the attempt by mail instead.
       await decoyHash(config.passwordCost);
-      void mailer
-        .send({
+      // Queued in the mail outbox before the answer (sent right after, retried by the job runner).
+      await mailOutboxFor(deps)
+        .enqueue({
           to: existing.email,
           subject: 'Someone tried to register an Attestly partner account with your e-mail address',
           text:
             `Hello,\n\nSomeone tried to register a new Attestly partner account with this e-mail address, which already has one.\n` +
             `If it was you, sign in at ${config.publicUrl}/partner/login.\nIf it was not you, you can ignore this message.\n`,
         })
-        .catch((error: unknown) => logger.error({ err: error }, 'mail failed'));
+        .catch((error: unknown) => logger.error({ err: error }, 'queueing mail failed'));
       return;
     }
     const now = clock.now();
