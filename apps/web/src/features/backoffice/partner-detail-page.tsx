@@ -91,7 +91,7 @@ export function PartnerDetailPage({ partnerId }: { partnerId: string }) {
         </div>
       </div>
 
-      <Tabs label="Partner sections" tabs={TABS} value={tab} onChange={setTab}>
+      <Tabs<Tab> label="Partner sections" tabs={TABS} value={tab} onChange={setTab}>
         {tab === 'overview' ? <Overview partner={data} /> : null}
         {tab === 'sites' ? <Sites partner={data} onCreate={() => setCreatingSite(true)} /> : null}
         {tab === 'statistics' ? <Statistics partner={data} /> : null}
@@ -133,7 +133,15 @@ function Overview({ partner }: { partner: AdminPartnerDetail }) {
             [
               'Rate limits',
               partner.rate_limits
-                ? `${partner.rate_limits.api_calls_per_hour.toLocaleString()} API calls per hour, ${partner.rate_limits.verification_requests_per_day.toLocaleString()} verifications per day`
+                ? [
+                    `${partner.rate_limits.api_calls_per_hour.toLocaleString()} API calls per hour`,
+                    partner.rate_limits.verification_requests_per_day === null
+                      ? null
+                      : `${partner.rate_limits.verification_requests_per_day.toLocaleString()} verifications per day`,
+                    `${partner.rate_limits.verifications_per_month.toLocaleString()} verifications per month`,
+                  ]
+                    .filter(Boolean)
+                    .join(', ')
                 : 'Default limits',
             ],
           ]}

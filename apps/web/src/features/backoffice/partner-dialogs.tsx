@@ -286,13 +286,7 @@ export function RegenerateKeyDialog({
   );
 }
 
-type SiteValues = {
-  site_name: string;
-  domain: string;
-  description: string;
-  redirect_uris: string;
-  allowed_scopes: string[];
-};
+type SiteValues = v.InferInput<typeof adminCreateSiteBody>;
 
 /** spec 02 §5 "Create Site": name, domain and redirect URIs (one per line) required; scopes basic_info and AGE_18. */
 export function CreateSiteDialog({
