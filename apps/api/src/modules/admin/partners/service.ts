@@ -281,9 +281,12 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
           : `Your Attestly partner account has been ${event === 'partner_deactivated' ? 'deactivated' : 'suspended'}.` +
             (body.reason ? `\n\nReason: ${body.reason}` : '') +
             '\n\nYour API keys and sign-ins no longer work. Please contact support if you have questions.';
+      const word = event === 'partner_deactivated' ? 'deactivated' : 'suspended';
       await notify(
         partner,
-        target === 'active' ? 'Your Attestly partner account is active' : 'Your Attestly partner account',
+        target === 'active'
+          ? 'Your Attestly partner account is active'
+          : `Your Attestly partner account was ${word}`,
         text,
       );
     }

@@ -49,8 +49,10 @@ export function createAdminUserService(
 
   function verifiedClause(now: Date) {
     return {
-      sql: `((u.proven_min_age IS NOT NULL AND u.age_verified_until > :now) OR u.location_verified_until > :now
-        OR u.identity_verified_until > :now)`,
+      // Every term guards its NULLs, so that NOT (…) is true for a user with nothing proven.
+      sql: `((u.proven_min_age IS NOT NULL AND u.age_verified_until IS NOT NULL AND u.age_verified_until > :now)
+        OR (u.location_verified_until IS NOT NULL AND u.location_verified_until > :now)
+        OR (u.identity_verified_until IS NOT NULL AND u.identity_verified_until > :now))`,
       params: { now },
     };
   }

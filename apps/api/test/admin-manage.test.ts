@@ -1,0 +1,352 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyAuditChain } from '../src/modules/audit/service';
+import { createAdmin } from './admin-helpers';
+import { createTestApp, randomClientIp, signUp, type TestApp } from './helpers';
+import { createSite, registerPartner } from './oidc-helpers';
+
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof createAdmin>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await createAdmin(t);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const as = (path: string) => ({
+  get: () => t.request.get(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`),
+  post: (body: Record<string, unknown> = {}) =>
+    t.request.post(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
+  put: (body: Record<string, unknown>) =>
+    t.request.put(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
+  delete: (body: Record<string, unknown> = {}) =>
+    t.request.delete(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
+});
+
+/** The audit entries this admin wrote, newest last. */
+async function adminEvents(): Promise<string[]> {
+  const rows = await t.db.models.AuditLog.findAll({
+    where: { admin_user_id: admin.id },
+    order: [['id', 'ASC']],
+  });
+  return rows.map((row) => row.event_type);
+}
+
+describe('users', () => {
+  it('lists with filters and shows details with history and authorizations', async () => {
+    const user = await signUp(t, { full_name: 'Grace Filterable' });
+    await t.db.models.User.update({ country: 'CA' }, { where: { id: user.user.id } });
+    const list = await as(`/users?search=filterable`).get().expect(200);
+    expect(list.body).toMatchObject({
+      total_count: 1,
+      users: [expect.objectContaining({ id: user.user.id, country: 'CA' })],
+    });
+    expect((await as('/users?country=ca').get()).body.users.map((row: { id: string }) => row.id)).toEqual([
+      user.user.id,
+    ]);
+    expect((await as('/users?verified_only=true').get()).body.total_count).toBe(0);
+    expect((await as('/users?verification_status=unverified').get()).body.total_count).toBeGreaterThanOrEqual(
+      1,
+    );
+    const detail = await as(`/users/${user.user.id}`).get().expect(200);
+    expect(detail.body).toMatchObject({
+      email: user.email,
+      is_flagged: false,
+      verification_history: [],
+      oauth_authorizations: [],
+      age_verified: false,
+    });
+  });
+
+  it('flags and unflags with the spec’s notes and audit rows', async () => {
+    const user = await signUp(t);
+    const flagged = await as(`/users/${user.user.id}/flag`)
+      .post({ reason: 'Suspicious documents', priority: 'high', reviewer_notes: 'Check again' })
+      .expect(200);
+    expect(flagged.body).toMatchObject({
+      is_flagged: true,
+      flag: { reason: 'Suspicious documents', priority: 'high' },
+    });
+    expect(
+      (await as('/users?flagged_only=true').get()).body.users.map((row: { id: string }) => row.id),
+    ).toContain(user.user.id);
+    // Racing flags leave one open flag.
+    await Promise.all([1, 2, 3].map(() => as(`/users/${user.user.id}/flag`).post({ reason: 'Again' })));
+    expect(await t.db.models.UserFlag.count({ where: { user_id: user.user.id, resolved_at: null } })).toBe(1);
+    const unflagged = await as(`/users/${user.user.id}/unflag`).post({}).expect(200);
+    expect(unflagged.body.is_flagged).toBe(false);
+    const flag = await t.db.models.UserFlag.findOne({ where: { user_id: user.user.id } });
+    expect(flag?.resolution_notes).toBe('Unflagged by admin');
+    expect((await as(`/users/${user.user.id}/unflag`).post({})).status).toBe(409);
+    expect(await adminEvents()).toEqual(expect.arrayContaining(['user_flagged', 'user_unflagged']));
+  });
+
+  it('edits, locks (ending every session) and unlocks', async () => {
+    const user = await signUp(t);
+    const other = await signUp(t);
+    const edited = await as(`/users/${user.user.id}`)
+      .put({ full_name: 'Renamed', city: 'Leeds' })
+      .expect(200);
+    expect(edited.body).toMatchObject({ full_name: 'Renamed', city: 'Leeds' });
+    const taken = await as(`/users/${user.user.id}`).put({ email: other.email });
+    expect(taken.status).toBe(409);
+    const locked = await as(`/users/${user.user.id}/lock`)
+      .post({ reason: 'fraud', duration_hours: 24 })
+      .expect(200);
+    expect(locked.body.locked_until).not.toBeNull();
+    // The user's token stopped working and signing in is refused.
+    expect(
+      (await t.request.get('/api/v1/users/profile').set('Authorization', `Bearer ${user.token}`)).status,
+    ).toBe(401);
+    const login = await t.request
+      .post('/api/v1/users/login')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ email: user.email, password: user.password });
+    expect(login.status).toBe(429);
+    await as(`/users/${user.user.id}/unlock`).post({}).expect(200);
+    await t.request
+      .post('/api/v1/users/login')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ email: user.email, password: user.password })
+      .expect(200);
+    expect(await adminEvents()).toEqual(
+      expect.arrayContaining(['user_updated', 'user_locked', 'user_unlocked']),
+    );
+  });
+
+  it('deletes like self-deletion: personal data erased, sign-in ended, audit kept', async () => {
+    const user = await signUp(t);
+    await as(`/users/${user.user.id}`).delete({ reason: 'Requested by e-mail' }).expect(204);
+    const row = await t.db.models.User.findByPk(user.user.id);
+    expect(row).toMatchObject({ full_name: 'Deleted user', is_active: false });
+    expect(row?.email).toBe(`deleted-${user.user.id}@deleted.invalid`);
+    expect(
+      (await t.request.get('/api/v1/users/profile').set('Authorization', `Bearer ${user.token}`)).status,
+    ).toBe(401);
+    expect((await as(`/users/${user.user.id}`).get()).status).toBe(404);
+    const audit = await t.db.models.AuditLog.findAll({ where: { user_id: user.user.id } });
+    expect(audit.map((entry) => entry.event_type)).toEqual(
+      expect.arrayContaining(['user.registered', 'user_deleted']),
+    );
+  });
+});
+
+describe('partners', () => {
+  it('creates, lists, edits, approves, suspends and deactivates for real', async () => {
+    const email = `acme-${randomBytes(3).toString('hex')}@example.com`;
+    const created = await as('/partners')
+      .post({
+        partner_name: 'Acme Admin Created',
+        contact_email: email,
+        contact_name: 'Wile E.',
+        website: 'https://acme.example',
+      })
+      .expect(201);
+    expect(created.body).toMatchObject({
+      status: 'pending_verification',
+      plan: 'starter',
+      contact_email: email,
+    });
+    expect(created.body.temporary_password).toEqual(expect.any(String));
+    await t.smtp.waitFor(email, /partner account/);
+    const id = created.body.id as string;
+    expect(
+      (await as('/partners?status=pending_verification&search=admin created').get()).body.total_count,
+    ).toBe(1);
+    // Approve is real: the partner can sign in afterwards.
+    await as(`/partners/${id}/approve`).post({}).expect(200);
+    expect((await as(`/partners/${id}/approve`).post({})).status).toBe(409);
+    const login = await t.request
+      .post('/api/v1/partners/login')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ email, password: created.body.temporary_password })
+      .expect(200);
+    const updated = await as(`/partners/${id}`)
+      .put({ plan: 'growth', contact_name: 'Road Runner' })
+      .expect(200);
+    expect(updated.body).toMatchObject({ plan: 'growth', contact_name: 'Road Runner' });
+    // Suspend ends the partner's session.
+    await as(`/partners/${id}/suspend`).post({ reason: 'Unpaid' }).expect(200);
+    expect(
+      (
+        await t.request
+          .get('/api/v1/partners/profile')
+          .set('Authorization', `Bearer ${login.body.access_token}`)
+      ).status,
+    ).toBe(401);
+    await as(`/partners/${id}/approve`).post({}).expect(200);
+    const deactivated = await as(`/partners/${id}/deactivate`)
+      .post({ reason: 'Terms breach', notify_partner: true })
+      .expect(200);
+    expect(deactivated.body.status).toBe('suspended');
+    const mail = await t.smtp.waitFor(email, /was deactivated/);
+    expect(mail.text).toContain('Terms breach');
+    expect((await as(`/partners/${id}/deactivate`).post({})).status).toBe(409);
+    expect(await adminEvents()).toEqual(
+      expect.arrayContaining([
+        'partner_created',
+        'partner_approved',
+        'partner_updated',
+        'partner_suspended',
+        'partner_deactivated',
+      ]),
+    );
+  });
+
+  it('shows real statistics, sites, and regenerates the API key (shown once)', async () => {
+    const partner = await registerPartner(t);
+    const site = await createSite(t, partner.token);
+    const user = await signUp(t);
+    await t.services.grants.recordConsent({
+      grantId: `grant-${randomBytes(8).toString('hex')}`,
+      userId: user.user.id,
+      partnerId: partner.partner.id,
+      siteId: site.id,
+      clientId: site.client_id,
+      scopes: ['basic_info', 'AGE_18'],
+      expiresAt: new Date(t.clock.now().getTime() + 86400_000),
+      jurisdiction: null,
+    });
+    const detail = await as(`/partners/${partner.partner.id}`).get().expect(200);
+    expect(detail.body.statistics).toMatchObject({
+      total_sites: 1,
+      active_oauth_auths: 1,
+      pending_verifications: 0,
+    });
+    expect(detail.body.sites[0]).toMatchObject({ id: site.id, oauth_authorizations: 1 });
+    const created = await as(`/partners/${partner.partner.id}/sites`)
+      .post({
+        site_name: 'Admin Site',
+        domain: 'admin.example.com',
+        redirect_uris: 'https://admin.example.com/cb\nhttps://admin.example.com/cb2',
+      })
+      .expect(201);
+    expect(created.body).toMatchObject({
+      redirect_uris: ['https://admin.example.com/cb', 'https://admin.example.com/cb2'],
+      allowed_scopes: ['basic_info', 'AGE_18'],
+    });
+    expect((await as(`/partners/${partner.partner.id}/sites`).get()).body.sites).toHaveLength(2);
+    const first = await as(`/partners/${partner.partner.id}/regenerate-api-key`).post().expect(200);
+    expect(first.body.api_key).toMatch(/^atk_live_/);
+    const second = await as(`/partners/${partner.partner.id}/regenerate-api-key`).post().expect(200);
+    expect(second.body.api_key).not.toBe(first.body.api_key);
+    expect(await t.services.apiKeys.authenticate(first.body.api_key)).toBeNull();
+    expect(await t.services.apiKeys.authenticate(second.body.api_key)).toMatchObject({
+      partnerId: partner.partner.id,
+    });
+    expect((await as(`/partners/${partner.partner.id}`).get()).body.api_key).toMatch(/^atk_live_.+…$/);
+  });
+});
+
+describe('tokens and OAuth authorizations', () => {
+  it('lists authorizations by user, partner and state, and revokes with "Revoked by admin"', async () => {
+    const partner = await registerPartner(t);
+    const site = await createSite(t, partner.token);
+    const user = await signUp(t);
+    const grantId = `grant-${randomBytes(8).toString('hex')}`;
+    await t.services.grants.recordConsent({
+      grantId,
+      userId: user.user.id,
+      partnerId: partner.partner.id,
+      siteId: site.id,
+      clientId: site.client_id,
+      scopes: ['basic_info', 'AGE_18'],
+      expiresAt: new Date(t.clock.now().getTime() + 86400_000),
+      jurisdiction: null,
+    });
+    const active = await as(`/oauth-authorizations?user_id=${user.user.id}&active_only=true`)
+      .get()
+      .expect(200);
+    expect(active.body).toMatchObject({
+      total_count: 1,
+      authorizations: [
+        expect.objectContaining({
+          id: grantId,
+          partner_name: 'Acme Games',
+          site_name: 'Acme Shop',
+          is_active: true,
+        }),
+      ],
+    });
+    const revoked = await as(`/oauth-authorizations/${grantId}/revoke`)
+      .post({ notify_user: true })
+      .expect(200);
+    expect(revoked.body).toMatchObject({ is_active: false, revoked_reason: 'admin_revoked' });
+    await t.smtp.waitFor(user.email, /revoked/);
+    expect((await as(`/oauth-authorizations/${grantId}/revoke`).post({})).status).toBe(409);
+    expect(
+      (await as(`/oauth-authorizations?partner_id=${partner.partner.id}&active_only=false`).get()).body
+        .total_count,
+    ).toBe(1);
+    const entry = await t.db.models.AuditLog.findOne({
+      where: { event_type: 'token_revoked', admin_user_id: admin.id },
+      order: [['id', 'DESC']],
+    });
+    expect(JSON.parse(entry?.details ?? '{}')).toMatchObject({
+      reason: 'Revoked by admin',
+      authorization_id: grantId,
+    });
+    expect((await as('/tokens?active_only=true').get()).body).toMatchObject({ tokens: [], total_count: 0 });
+    expect((await as('/tokens/abcdefghijkl/revoke').post({})).status).toBe(404);
+  });
+});
+
+describe('system and audit', () => {
+  it('reports health in the spec’s shape from real checks', async () => {
+    const health = await as('/system/health').get().expect(200);
+    expect(health.body).toMatchObject({
+      overall_status: expect.stringMatching(/^(healthy|degraded|unhealthy)$/),
+      database: { status: 'healthy', error: null, latency_ms: expect.any(Number) },
+      services: {
+        migrations: { status: 'healthy' },
+        vision: { status: 'not_configured' },
+        mail: { status: 'healthy' },
+        disk: { status: expect.any(String), details: { free_bytes: expect.any(Number) } },
+        stripe: { status: 'not_configured' },
+      },
+      metrics: { recent_api_calls: expect.any(Number), active_users_last_hour: expect.any(Number) },
+    });
+    expect(health.body.metrics.recent_api_calls).toBeGreaterThan(0);
+    const stats = await as('/system/stats').get().expect(200);
+    expect(stats.body).toMatchObject({
+      total_users: expect.any(Number),
+      registrations_24h: expect.any(Number),
+      verifications_24h: expect.any(Number),
+      total_partners: expect.any(Number),
+    });
+    expect(stats.body.registrations_24h).toBe(stats.body.total_users);
+  });
+
+  it('filters audit logs by every field of §7 and the chain still verifies', async () => {
+    const all = await as(`/audit-logs?admin_user_id=${admin.id}`).get().expect(200);
+    expect(all.body.total_count).toBeGreaterThan(5);
+    expect(
+      all.body.audit_logs.every((row: { admin_user_id: string }) => row.admin_user_id === admin.id),
+    ).toBe(true);
+    expect(all.body.audit_logs[0]).toMatchObject({
+      event: expect.any(String),
+      severity: expect.any(String),
+      details: expect.any(Object),
+    });
+    const flagged = await as(`/audit-logs?event_type=user_flagged&admin_user_id=${admin.id}`)
+      .get()
+      .expect(200);
+    expect(
+      flagged.body.audit_logs.every((row: { event_type: string }) => row.event_type === 'user_flagged'),
+    ).toBe(true);
+    const today = t.clock.now().toISOString().slice(0, 10);
+    expect(
+      (await as(`/audit-logs?start_date=${today}&end_date=${today}`).get()).body.total_count,
+    ).toBeGreaterThan(0);
+    expect((await as('/audit-logs?end_date=2001-01-01').get()).body.total_count).toBe(0);
+    expect(
+      (await as('/audit-logs?severity=warning').get()).body.audit_logs.every(
+        (row: { severity: string }) => row.severity === 'warning',
+      ),
+    ).toBe(true);
+    expect((await as('/audit-logs?limit=2').get()).body.audit_logs).toHaveLength(2);
+    expect((await verifyAuditChain(t.db)).ok).toBe(true);
+  });
+});

@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyAuditChain } from '../src/modules/audit/service';
+import { createAdmin, signInAdmin } from './admin-helpers';
+import { createTestApp, signUp, type TestApp } from './helpers';
+
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof createAdmin>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await createAdmin(t);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const as = (path: string) => ({
+  get: () => t.request.get(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`),
+  post: (body: Record<string, unknown> = {}) =>
+    t.request.post(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
+});
+
+const DOCUMENT = Buffer.from('%PDF-1.4 pretend this is an unreadable passport scan');
+
+/** A case waiting for a person, made through the verification service as the document flow makes it. */
+async function pendingCase(userId: string, type: 'age' | 'identity' = 'age') {
+  return t.services.verifications.record(
+    {
+      userId,
+      type,
+      method: 'document',
+      status: 'pending',
+      confidence: 0.3,
+      ageThreshold: 18,
+      needsReview: true,
+      message: 'We could not read your document automatically, so a reviewer will check it.',
+      details: { decision: 'unclear' },
+      proves: type === 'identity' ? { identity: true } : { minAge: 18 },
+      media: { bytes: DOCUMENT, contentType: 'application/pdf' },
+      systemNote: 'Automatic reading unclear',
+    },
+    { ip: '10.0.0.1', userAgent: 'test' },
+  );
+}
+
+const status = (token: string) =>
+  t.request.get('/api/v1/users/verification-status').set('Authorization', `Bearer ${token}`).expect(200);
+
+describe('the review queue', () => {
+  it('lists cases needing review first, with filters and a total', async () => {
+    const user = await signUp(t);
+    await t.services.verifications.record(
+      {
+        userId: user.user.id,
+        type: 'location',
+        method: 'ip_geolocation',
+        status: 'approved',
+        confidence: 0.9,
+        ageThreshold: null,
+        message: 'ok',
+        details: {},
+        proves: { location: { country: 'GB', state: null } },
+      },
+      { ip: null, userAgent: null },
+    );
+    const waiting = await pendingCase(user.user.id);
+    const list = await as('/verifications').get().expect(200);
+    expect(list.body.total_count).toBe(2);
+    expect(list.body.verifications[0]).toMatchObject({
+      id: waiting.id,
+      needs_manual_review: true,
+      status: 'pending',
+      user_email: user.email,
+      has_media: true,
+    });
+    const filtered = await as(
+      '/verifications?needs_review=true&type=age&method=document&status=pending',
+    ).get();
+    expect(filtered.body.verifications.map((row: { id: string }) => row.id)).toEqual([waiting.id]);
+    expect((await as(`/verifications?search=${user.email}`).get()).body.total_count).toBe(2);
+    expect((await as(`/verifications?search=${waiting.id}`).get()).body.total_count).toBe(1);
+    const today = t.clock.now().toISOString().slice(0, 10);
+    expect(
+      (await as(`/verifications?start_date=${today}&end_date=${today}`).get()).body.total_count,
+    ).toBeGreaterThanOrEqual(2);
+    expect((await as('/verifications?end_date=2000-01-01').get()).body.total_count).toBe(0);
+    expect((await as('/verifications?limit=1&skip=1').get()).body.verifications).toHaveLength(1);
+  });
+
+  it('shows the kept media decrypted, never cached, and audits every view', async () => {
+    const user = await signUp(t);
+    const waiting = await pendingCase(user.user.id);
+    const detail = await as(`/verifications/${waiting.id}`).get().expect(200);
+    expect(detail.body.review_notes).toEqual([
+      expect.objectContaining({ note: 'Automatic reading unclear', timestamp: expect.any(String) }),
+    ]);
+    expect(detail.body.media).toHaveLength(1);
+    const media = await t.request
+      .get(detail.body.media[0].url)
+      .set('Authorization', `Bearer ${admin.token}`)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    expect(Buffer.compare(media.body as Buffer, DOCUMENT)).toBe(0);
+    expect(media.headers['cache-control']).toContain('no-store');
+    expect(media.headers['content-type']).toBe('application/pdf');
+    expect(media.headers['x-content-type-options']).toBe('nosniff');
+    // Not to anyone else.
+    expect(
+      (await t.request.get(detail.body.media[0].url).set('Authorization', `Bearer ${user.token}`)).status,
+    ).toBe(401);
+    const views = await t.db.models.AuditLog.findAll({
+      where: { event_type: 'verification_media_viewed', admin_user_id: admin.id },
+    });
+    expect(views.some((row) => JSON.parse(row.details).verification_id === waiting.id)).toBe(true);
+  });
+
+  it('approving an age document proves the age, tells the user by mail and deletes the media', async () => {
+    const user = await signUp(t);
+    const waiting = await pendingCase(user.user.id);
+    expect((await status(user.token)).body.age_verified).toBe(false);
+    const approved = await as(`/verifications/${waiting.id}/approve`)
+      .post({ reviewer_notes: 'Photo page readable by eye; born 1990', confidence_override: 0.95 })
+      .expect(200);
+    expect(approved.body).toMatchObject({
+      status: 'approved',
+      confidence_score: 0.95,
+      reviewed_by: admin.id,
+      media: [],
+    });
+    expect(approved.body.review_notes.at(-1)).toMatchObject({
+      note: 'Photo page readable by eye; born 1990',
+      admin_user_id: admin.id,
+    });
+    const after = (await status(user.token)).body;
+    expect(after).toMatchObject({ age_verified: true, proven_min_age: 18 });
+    const mail = await t.smtp.waitFor(user.email, /approved/);
+    expect(mail.text).toContain('age verification');
+    // A decided case cannot be decided again.
+    expect(
+      (await as(`/verifications/${waiting.id}/reject`).post({ rejection_reason: 'x', reviewer_notes: 'y' }))
+        .status,
+    ).toBe(409);
+    const rows = await t.db.models.AuditLog.findAll({ where: { event_type: 'verification_approved' } });
+    expect(rows.at(-1)).toMatchObject({ admin_user_id: admin.id, user_id: user.user.id });
+  });
+
+  it('approving an identity verification proves identity', async () => {
+    const user = await signUp(t);
+    const waiting = await pendingCase(user.user.id, 'identity');
+    await as(`/verifications/${waiting.id}/approve`).post({ reviewer_notes: 'Portrait matches' }).expect(200);
+    expect((await status(user.token)).body.identity_verified).toBe(true);
+  });
+
+  it('rejecting records the reason, tells the user and proves nothing', async () => {
+    const user = await signUp(t);
+    const waiting = await pendingCase(user.user.id);
+    const rejected = await as(`/verifications/${waiting.id}/reject`)
+      .post({ rejection_reason: 'Document is a photocopy', reviewer_notes: 'No security features visible' })
+      .expect(200);
+    expect(rejected.body).toMatchObject({
+      status: 'rejected',
+      message: 'Rejected by a reviewer: Document is a photocopy',
+    });
+    expect((await status(user.token)).body.age_verified).toBe(false);
+    const mail = await t.smtp.waitFor(user.email, /not approved/);
+    expect(mail.text).toContain('Document is a photocopy');
+    // Retrigger needs the media, which the decision deleted.
+    const retrigger = await as(`/verifications/${waiting.id}/retrigger`).post({ force_reprocess: true });
+    expect(retrigger.status).toBe(409);
+    expect(retrigger.body.code).toBe('verification.media_gone');
+  });
+
+  it('refuses to retrigger an approved case or a method with nothing to re-run', async () => {
+    const user = await signUp(t);
+    const waiting = await pendingCase(user.user.id);
+    await as(`/verifications/${waiting.id}/approve`).post({ reviewer_notes: 'ok' }).expect(200);
+    expect((await as(`/verifications/${waiting.id}/retrigger`).post({})).body.code).toBe(
+      'verification.not_retriggerable',
+    );
+    const card = await t.services.verifications.record(
+      {
+        userId: user.user.id,
+        type: 'age',
+        method: 'credit_card',
+        status: 'failed',
+        confidence: null,
+        ageThreshold: 18,
+        message: 'declined',
+        details: {},
+      },
+      { ip: null, userAgent: null },
+    );
+    expect((await as(`/verifications/${card.id}/retrigger`).post({})).body.code).toBe(
+      'verification.nothing_to_rerun',
+    );
+  });
+
+  it('raises a review-backlog alert after 24 hours and counts it in the stats', async () => {
+    const user = await signUp(t);
+    await pendingCase(user.user.id);
+    const before = await as('/system/alerts').get().expect(200);
+    expect(before.body.alerts.map((alert: { type: string }) => alert.type)).not.toContain('review_backlog');
+    t.clock.advance(25 * 3600_000);
+    // The admin session ended long ago (30 minutes idle): sign in again.
+    admin.token = await signInAdmin(t, admin.email, admin.secret);
+    const after = await as('/system/alerts').get().expect(200);
+    expect(after.body.alerts).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'review_backlog', severity: 'warning' })]),
+    );
+    const stats = await as('/system/stats').get().expect(200);
+    expect(stats.body.pending_reviews).toBeGreaterThanOrEqual(1);
+    expect(stats.body.success_rate).toBeGreaterThan(0);
+    expect((await verifyAuditChain(t.db)).ok).toBe(true);
+  });
+});
