@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { adminCommand } from './commands/admin';
+import { auditCommand } from './commands/audit/verify';
 import { backupCommand } from './commands/backup';
 import { doctorCommand } from './commands/doctor';
 import { migrateCommand } from './commands/migrate';
@@ -43,6 +44,7 @@ Exit codes: 0 ok, 1 the operator's error (with a hint), 2 a bug (rerun with --de
   program.addCommand(doctorCommand);
   program.addCommand(adminCommand());
   program.addCommand(backupCommand());
+  program.addCommand(auditCommand());
   return program;
 }
 

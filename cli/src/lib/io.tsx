@@ -19,7 +19,8 @@ export interface Progress {
   done(): void;
 }
 
-const columns = () => process.stdout.columns || 100;
+// Piped output is not wrapped: scripts and logs get each line whole.
+const columns = () => (process.stdout.isTTY ? process.stdout.columns || 100 : 1000);
 
 export function createIo(options: { json: boolean; debug: boolean }): Io {
   return {

@@ -178,7 +178,11 @@ export interface ChainVerification {
 }
 
 /** Walks the whole chain in id order, in pages, recomputing every hash. */
-export async function verifyAuditChain(db: Deps['db'], pageSize = 1000): Promise<ChainVerification> {
+export async function verifyAuditChain(
+  db: Deps['db'],
+  pageSize = 1000,
+  onPage?: (checked: number) => void,
+): Promise<ChainVerification> {
   const { AuditLog } = db.models;
   let prevHash = GENESIS_HASH;
   let lastId = 0;
@@ -191,6 +195,7 @@ export async function verifyAuditChain(db: Deps['db'], pageSize = 1000): Promise
       raw: true,
     });
     if (rows.length === 0) return { ok: true, checked };
+    onPage?.(checked);
     for (const row of rows) {
       const id = Number(row.id);
       if (row.prev_hash !== prevHash)
