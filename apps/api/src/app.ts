@@ -28,6 +28,7 @@ import { siteRoutes } from './modules/sites/routes';
 import { mediaRoutes, userRoutes } from './modules/users/routes';
 import { verificationRoutes } from './modules/verification/routes';
 import { webhookRoutes } from './modules/webhooks/routes';
+import { billingRoutes, STRIPE_WEBHOOK_PATH } from './modules/billing/routes';
 import { visionReadiness } from './modules/verification/vision';
 import type { Oidc } from './oidc';
 import { createServices, type AppServices } from './services';
@@ -81,6 +82,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   api.use(partnerRoutes(services).routes());
   api.use(siteRoutes(services).routes());
   api.use(webhookRoutes(services).routes());
+  api.use(billingRoutes(services).routes());
   api.use(apiKeyRoutes(services).routes());
   api.use(partnerStatsRoutes(services).routes());
   api.use(partnerIntegrationRoutes(services).routes());
@@ -120,7 +122,10 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   // OpenID Connect at /oauth2, ahead of any body parser: the provider reads its own bodies.
   if (options.oidc) app.use(options.oidc.middleware);
   // Body parsing only under /api: the OIDC provider reads its own bodies.
-  app.use(async (ctx, next) => (ctx.path.startsWith('/api/') ? parseJson(ctx, next) : next()));
+  // Stripe's webhook is read raw: its signature covers the exact bytes (modules/billing/routes.ts).
+  app.use(async (ctx, next) =>
+    ctx.path.startsWith('/api/') && ctx.path !== STRIPE_WEBHOOK_PATH ? parseJson(ctx, next) : next(),
+  );
   app.use(async (ctx, next) => {
     // Any non-empty body under /api (DELETE /users/account has one; a chunked one has no Content-Length) must be
     // JSON or multipart. An empty body (Content-Length: 0, as fetch sends for a bare POST) is no body.

@@ -17,6 +17,7 @@ import { createOneTimeTokens } from './modules/users/one-time-tokens';
 import { createUserService } from './modules/users/service';
 import { createVerificationModule } from './modules/verification/service';
 import { createWebhookService } from './modules/webhooks/service';
+import { createBillingService } from './modules/billing/service';
 
 /** Builds every service once per app from the shared deps. */
 export function createServices(deps: Deps) {
@@ -24,6 +25,7 @@ export function createServices(deps: Deps) {
   const audit = createAuditService(deps);
   const limiter = createRateLimiter(deps);
   const webhooks = createWebhookService(deps, { audit });
+  const billing = createBillingService(deps, { audit });
   const tokens = createOneTimeTokens(deps);
   const users = createUserService(deps, { sessions, audit, limiter, tokens });
   const newsletter = createNewsletterService(deps, { audit, limiter });
@@ -45,13 +47,23 @@ export function createServices(deps: Deps) {
   const admins = createAdminService(deps, { sessions, audit });
   const requireAdmin: Middleware = requireSession(sessions, ['admin']);
   const requireAdminSetup: Middleware = requireSession(sessions, ['admin_setup']);
-  const admin = createAdminApi(deps, { sessions, audit, users, verifications, grants, sites, apiKeys, partnerStats });
+  const admin = createAdminApi(deps, {
+    sessions,
+    audit,
+    users,
+    verifications,
+    grants,
+    sites,
+    apiKeys,
+    partnerStats,
+  });
   return {
     ...deps,
     sessions,
     audit,
     limiter,
     webhooks,
+    billing,
     tokens,
     users,
     newsletter,
