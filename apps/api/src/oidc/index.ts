@@ -9,7 +9,7 @@ import { createFindAccount, pairwiseSubject } from './account';
 import { cacheClientLookups, createAdapterFactory } from './adapter';
 import { attachProviderEvents } from './events';
 import { ensureSigningKeys, loadSigningKeys } from './keys';
-import { DEFAULT_TTL, providerConfiguration, type OidcTtl } from './provider';
+import { DEFAULT_TTL, isHttpsPublicUrl, providerConfiguration, type OidcTtl } from './provider';
 
 export const OIDC_MOUNT_PATH = '/oauth2';
 
@@ -67,6 +67,15 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
   const findAccount = createFindAccount(deps);
 
   await ensureSigningKeys(deps);
+  const secureCookies = isHttpsPublicUrl(config);
+  if (secureCookies && !config.trustProxy) {
+    logger.warn(
+      { public_url: config.publicUrl },
+      'ATTESTLY_PUBLIC_URL is https but ATTESTLY_TRUST_PROXY is off: behind a TLS proxy, client addresses (rate limits, ' +
+        'lockout, audit) will be the proxy’s and request URLs will read http. Set ATTESTLY_TRUST_PROXY=true when a ' +
+        'trusted proxy sets X-Forwarded-For/-Proto. Cookies are marked Secure either way.',
+    );
+  }
 
   // A subject is an HMAC of (partner, user) that never changes; userinfo and every token ask for it again.
   const subjects = new Map<string, string>();
@@ -137,6 +146,8 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
     // koa-mount semantics: the provider sees paths relative to /oauth2 and builds its URLs with mountPath.
     mounted.mountPath = OIDC_MOUNT_PATH;
     ctx.path = outerPath.slice(OIDC_MOUNT_PATH.length) || '/';
+    // Secure cookies over a request that reached us as plain HTTP (TLS ended at a proxy we do not trust).
+    if (secureCookies) ctx.cookies.secure = true;
     try {
       await runAll(current.provider.middleware as unknown as Compiled[], mounted);
     } finally {

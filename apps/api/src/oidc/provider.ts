@@ -42,11 +42,34 @@ export interface ProviderHooks {
   ttl: OidcTtl;
 }
 
+export const isHttpsPublicUrl = (config: Pick<Config, 'publicUrl'>) => config.publicUrl.startsWith('https:');
+
+const originsByClient = new WeakMap<object, Set<string>>();
+/** The origins of a client's redirect URIs (computed once per Client instance, which the adapter caches). */
+function redirectOrigins(client: object): Set<string> {
+  let origins = originsByClient.get(client);
+  if (!origins) {
+    origins = new Set();
+    for (const uri of (client as { redirectUris?: string[] }).redirectUris ?? []) {
+      try {
+        origins.add(new URL(uri).origin);
+      } catch {
+        // Not a URL: no origin to allow.
+      }
+    }
+    originsByClient.set(client, origins);
+  }
+  return origins;
+}
+
 /**
  * oidc-provider configuration (DESIGN.md §4). Configuration only: the functions it needs are built in account.ts,
  * adapter.ts, keys.ts and index.ts. Routes follow the spec's paths under /oauth2 (spec 01 §7 "OAuth2").
  */
 export function providerConfiguration(config: Config, hooks: ProviderHooks): Configuration {
+  // Behind a TLS proxy the request itself may look like plain HTTP (without ATTESTLY_TRUST_PROXY): the public URL,
+  // not the request's scheme, decides (issue 15 item 5). index.ts lets Koa send them over such a request.
+  const secure = isHttpsPublicUrl(config);
   return {
     adapter: hooks.adapter,
     findAccount: hooks.findAccount,
@@ -74,6 +97,9 @@ export function providerConfiguration(config: Config, hooks: ProviderHooks): Con
     responseTypes: ['code'],
     // RFC 9700 §2.1.1: PKCE for every client, confidential ones included; oidc-provider 9 accepts only S256.
     pkce: { required: () => true },
+    // CORS on the token, userinfo, introspection and revocation endpoints only for the origins of the client's
+    // registered redirect URIs (the provider's default reflects any Origin).
+    clientBasedCORS: (_ctx, origin, client) => redirectOrigins(client).has(origin),
     // Tokens follow their grant, not the browser session that started them (DESIGN.md §4: a user's "tokens" are
     // the grants on /tokens). A token lives until it expires (an hour for access tokens) or its grant is revoked —
     // by the user on /tokens, by the partner, or on reuse detection. Signing out at /oauth2/end_session ends the
@@ -123,10 +149,10 @@ export function providerConfiguration(config: Config, hooks: ProviderHooks): Con
     },
     cookies: {
       keys: hooks.cookieKeys,
-      long: { signed: true, httpOnly: true, sameSite: 'lax' },
+      long: { signed: true, httpOnly: true, sameSite: 'lax', secure },
       // Path '/' so the interaction cookie also reaches the JSON interaction API under /api/v1/oauth/interactions:
       // that API checks the cookie to bind each sign-in/consent step to the browser that started the request.
-      short: { signed: true, httpOnly: true, sameSite: 'lax', path: '/' },
+      short: { signed: true, httpOnly: true, sameSite: 'lax', path: '/', secure },
     },
     interactions: {
       url: (_ctx, interaction) =>

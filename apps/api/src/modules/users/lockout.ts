@@ -8,11 +8,12 @@ import type { Deps } from '../../deps';
  *
  * - per (account, client address): the fifth failure locks that pair for 15 minutes. A stranger who guesses wrong
  *   locks out only themselves; the owner, from their own address, still signs in.
- * - per client address, whatever the account: the twentieth failure locks the address out of sign-in for 15
- *   minutes (password spraying, and guessing one account from one address under many spellings).
+ * - per client address, whatever the account: the fiftieth failure without a 15-minute pause locks the address out
+ *   of sign-in for 15 minutes (password spraying; high enough for an office behind one NAT address, and above the
+ *   per-address limit of 30 sign-in attempts a minute, which answers bursts first).
  * - per account, from every address: from the tenth failure on, each failure makes the account wait before the
  *   next attempt (1 s, 2 s, 4 s … capped at a minute), and the hundredth locks it for 15 minutes. Reaching that
- *   takes a distributed attack (at most 19 failures per address per 15 minutes before its own lock), and even then
+ *   takes a distributed attack (at most 49 failures per address before its own lock), and even then
  *   the lock ends on its own; a password reset lifts every lock on the account.
  *
  * The subject is the address typed in, not an account row, so unknown addresses are counted and answered exactly
@@ -22,7 +23,7 @@ import type { Deps } from '../../deps';
  */
 export const LOGIN_LOCKOUT = {
   pair: { limit: 5, lockMs: 15 * 60_000, idleMs: 15 * 60_000 },
-  address: { limit: 20, lockMs: 15 * 60_000, idleMs: 15 * 60_000 },
+  address: { limit: 50, lockMs: 15 * 60_000, idleMs: 15 * 60_000 },
   account: {
     delayFrom: 10,
     firstDelayMs: 1000,
