@@ -157,6 +157,14 @@ async function main() {
         results.oidc as Record<string, unknown>,
       );
     }
+    const scaleOut = await optional('apps/api/bench/scale-out-bench.ts', 'runScaleOutBench');
+    if (scaleOut) {
+      results.scale_out = await (scaleOut as () => Promise<unknown>)();
+      table(
+        'Scale-out on PostgreSQL: OIDC flows/s with 1 and 3 replicas behind round robin',
+        results.scale_out as Record<string, unknown>,
+      );
+    }
     const vision = await optional('models/bench/vision-bench.ts', 'runVisionBench');
     if (vision) {
       results.vision = await (vision as () => Promise<unknown>)();
