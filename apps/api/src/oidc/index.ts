@@ -8,6 +8,7 @@ import { clientSecretMatches } from '../modules/sites/service';
 import { createFindAccount, pairwiseSubject } from './account';
 import { cacheClientLookups, createAdapterFactory } from './adapter';
 import { attachProviderEvents } from './events';
+import { createIssuerAnnouncer } from './issuers';
 import { ensureSigningKeys, loadSigningKeys } from './keys';
 import { DEFAULT_TTL, isHttpsPublicUrl, providerConfiguration, type OidcTtl } from './provider';
 
@@ -36,6 +37,8 @@ export interface Oidc {
   readonly middleware: Middleware;
   /** Rebuilds the provider when the signing keys in the database changed (after `rotateSigningKeys`). */
   reloadKeys(): Promise<boolean>;
+  /** Announces this replica's issuer in the database; returns other issuers live replicas announced (issuers.ts). */
+  announceIssuer(): Promise<string[]>;
   close(): void;
 }
 
@@ -67,6 +70,8 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
   const findAccount = createFindAccount(deps);
 
   await ensureSigningKeys(deps);
+  const announcer = createIssuerAnnouncer(deps, issuer);
+  await announcer.announce();
   const secureCookies = isHttpsPublicUrl(config);
   if (secureCookies && !config.trustProxy) {
     logger.warn(
@@ -175,6 +180,9 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
     interval > 0
       ? setInterval(() => {
           reloadKeys().catch((error: unknown) => logger.error({ err: error }, 'OIDC key reload failed'));
+          announcer
+            .announce()
+            .catch((error: unknown) => logger.warn({ err: error }, 'issuer announcement failed'));
         }, interval)
       : null;
   timer?.unref();
@@ -187,6 +195,7 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
     cookieKeys,
     middleware,
     reloadKeys,
+    announceIssuer: () => announcer.announce(),
     close() {
       if (timer) clearInterval(timer);
     },
