@@ -195,7 +195,8 @@ describe('attestly backup: round trip SQLite/PostgreSQL and bad archives', () =>
 
     const flipped = path.join(work, 'flipped.backup');
     const copy = Buffer.from(bytes);
-    copy[Math.floor(copy.length / 2)] ^= 0x01;
+    const middle = Math.floor(copy.length / 2);
+    copy.writeUInt8(copy.readUInt8(middle) ^ 0x01, middle);
     writeFileSync(flipped, copy);
     const tampered = await runCli(['backup', 'verify', flipped], { env: sourceEnv() });
     expect(tampered.code).toBe(1);
