@@ -12,15 +12,18 @@ import { Button } from '../ui/button';
 import { CheckboxField, FormError, TextField } from '../ui/field';
 import { AuthCard } from './auth-card';
 
-/** spec 01 §2 "User sign-in": email, password, remember me; success goes to /dashboard. */
-export function LoginForm() {
+/**
+ * spec 01 §2 "User sign-in": email, password, remember me; success goes to /dashboard. After sign-up the address is
+ * prefilled and a note says where the verification link went (a new link can be asked for once signed in).
+ */
+export function LoginForm({ email = '', registered = false }: { email?: string; registered?: boolean } = {}) {
   useDocumentTitle('Sign in');
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<LoginBody>({
     resolver: valibotResolver(loginBody),
-    defaultValues: { email: '', password: '', rememberMe: false },
+    defaultValues: { email, password: '', rememberMe: false },
   });
   const { errors, isSubmitting } = form.formState;
 
@@ -31,9 +34,8 @@ export function LoginForm() {
       toast.success('Login successful!');
       await navigate({ to: '/dashboard' });
     } catch (error) {
-      const message = errorMessage(error, 'Login failed');
-      setFailure(message);
-      toast.error(message);
+      // Shown once, beside the form it is about (not also as a toast).
+      setFailure(errorMessage(error, 'Login failed'));
     }
   });
 
@@ -50,6 +52,16 @@ export function LoginForm() {
         </>
       }
     >
+      {registered && email ? (
+        <div
+          role="status"
+          className="mb-4 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900"
+        >
+          We sent a verification link to <strong className="break-all">{email}</strong>. Open it to confirm
+          your address — you can sign in now, and ask for a new link from your dashboard if it does not
+          arrive.
+        </div>
+      ) : null}
       <form className="space-y-4" noValidate onSubmit={onSubmit}>
         <FormError message={failure} />
         <TextField

@@ -52,7 +52,7 @@ describe('sign-up form (spec 01 §5)', () => {
     expect(screen.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy');
   });
 
-  it('sends the account without confirmPassword or terms, then goes to /login with the toast', async () => {
+  it('sends the account without confirmPassword or terms, then goes to a prefilled /login that says where the link went', async () => {
     const calls = fakeApi({
       'POST /api/v1/users/register': {
         status: 201,
@@ -77,6 +77,11 @@ describe('sign-up form (spec 01 §5)', () => {
       phone: '+44 20 7946 0958',
     });
     expect(await screen.findByText('Account created successfully! Please sign in.')).toBeInTheDocument();
+    expect(router.state.location.search).toMatchObject({ email: 'ada@example.com', registered: true });
+    expect(await screen.findByLabelText('Email')).toHaveValue('ada@example.com');
+    expect(await screen.findByText(/We sent a verification link to/)).toHaveTextContent(
+      'We sent a verification link to ada@example.com.',
+    );
   });
 
   it("shows the server's field errors beside the fields and the detail in a toast", async () => {

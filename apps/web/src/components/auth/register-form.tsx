@@ -37,7 +37,7 @@ export function RegisterForm() {
     try {
       await usersApi.register({ full_name, email, password, ...(phone ? { phone } : {}) });
       toast.success('Account created successfully! Please sign in.');
-      await navigate({ to: '/login' });
+      await navigate({ to: '/login', search: { email, registered: true } });
     } catch (error) {
       applyServerErrors(error, form.setError, ['full_name', 'email', 'phone', 'password']);
       toast.error(errorMessage(error, 'Registration failed'));

@@ -10,6 +10,7 @@ import {
   formatDate,
   overallVerification,
 } from '../../components/user/verification-status';
+import { EmailConfirmationBanner } from '../../components/user/email-confirmation-banner';
 import { RecentTokens } from '../../components/user/recent-tokens';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
@@ -48,6 +49,8 @@ function DashboardPage() {
               </h1>
               <p className="mt-1 text-slate-700">Your verification status and account at a glance.</p>
             </div>
+
+            {!user.email_verified_at ? <EmailConfirmationBanner email={user.email} /> : null}
 
             {overall !== 'fully_verified' ? (
               <div className="flex flex-col gap-3 rounded-xl border border-indigo-200 bg-indigo-50 p-5 sm:flex-row sm:items-center sm:justify-between">
