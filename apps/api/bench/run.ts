@@ -165,6 +165,20 @@ async function main() {
         results.scale_out as Record<string, unknown>,
       );
     }
+    const admin = await optional('apps/api/bench/admin-bench.ts', 'runAdminBench');
+    if (admin) {
+      results.admin = await (admin as () => Promise<Record<string, unknown>>)();
+      for (const dialect of ['sqlite', 'postgres']) {
+        const outcome = (results.admin as Record<string, { pages: Record<string, unknown> } | undefined>)[
+          dialect
+        ];
+        if (!outcome) continue;
+        console.log(
+          `\nBack office lists on ${dialect} (100k users, 300k verifications, 1M audit rows): p50/p95 ms`,
+        );
+        console.table(outcome.pages);
+      }
+    }
     const vision = await optional('models/bench/vision-bench.ts', 'runVisionBench');
     if (vision) {
       results.vision = await (vision as () => Promise<unknown>)();

@@ -12,6 +12,7 @@ import * as createWebhooksBilling from './20261126040000-create-webhooks-billing
 import * as createApiKeys from './20261126030000-create-api-keys';
 import * as createPartnerStats from './20261126030100-create-partner-stats';
 import * as createAdmins from './20261126010000-create-admins';
+import * as adminListIndexes from './20261126010100-admin-list-indexes';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the bundled server carries them. Append new ones
@@ -32,6 +33,7 @@ const modules: Array<
   ['20261126030000-create-api-keys', createApiKeys],
   ['20261126030100-create-partner-stats', createPartnerStats],
   ['20261126010000-create-admins', createAdmins],
+  ['20261126010100-admin-list-indexes', adminListIndexes],
 ];
 
 export const migrations: RunnableMigration<QueryInterface>[] = modules.map(([name, module]) => ({

@@ -30,8 +30,8 @@ export function createAdminTokenService(
     const where = new Where().add(`p.model IN ${TOKEN_MODELS}`);
     if (query.user_id) where.add('a.user_id = :user', { user: query.user_id });
     if (query.partner_id) where.add('a.partner_id = :partner', { partner: query.partner_id });
-    const active =
-      '(p.consumed_at IS NULL AND a.revoked_at IS NULL AND (p.expires_at IS NULL OR p.expires_at > :now))';
+    // Revoking a grant deletes its tokens (grants service): an unconsumed, unexpired token row is live.
+    const active = '(p.consumed_at IS NULL AND p.expires_at > :now)';
     if (query.active_only === true) where.add(active, { now });
     if (query.active_only === false) where.add(`NOT ${active}`, { now });
     const result = await page<TokenRow>(
@@ -42,6 +42,8 @@ export function createAdminTokenService(
         from: 'oidc_payloads p LEFT JOIN oauth_authorizations a ON a.id = p.grant_id',
         where,
         order: 'p.expires_at DESC, p.id DESC',
+        // Without a user or partner filter the count reads the (model, expires_at) index alone.
+        countFrom: query.user_id || query.partner_id ? undefined : 'oidc_payloads p',
       },
       query,
     );

@@ -77,13 +77,12 @@ export function createAdminUserService(
     if (query.verified_only || query.verification_status === 'verified')
       where.add(verified.sql, verified.params);
     if (query.verification_status === 'pending') {
-      where.add("EXISTS (SELECT 1 FROM verifications pv WHERE pv.user_id = u.id AND pv.status = 'pending')");
+      // The pending set is small and indexed by status: looked up once rather than once per user.
+      where.add("u.id IN (SELECT pv.user_id FROM verifications pv WHERE pv.status = 'pending')");
     }
     if (query.verification_status === 'unverified') {
       where.add(`NOT ${verified.sql}`, verified.params);
-      where.add(
-        "NOT EXISTS (SELECT 1 FROM verifications pv WHERE pv.user_id = u.id AND pv.status = 'pending')",
-      );
+      where.add("u.id NOT IN (SELECT pv.user_id FROM verifications pv WHERE pv.status = 'pending')");
     }
     const result = await page<UserRow>(
       db,

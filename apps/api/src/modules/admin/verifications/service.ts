@@ -50,11 +50,17 @@ export function createAdminVerificationService(
         const id = query.search.toLowerCase();
         where.add('(v.id = :id OR v.user_id = :id)', { id });
       } else {
-        where.add(`LOWER(u.email) LIKE :pattern ${LIKE_ESCAPE}`, { pattern: likePattern(query.search) });
+        // Matching accounts first (one pass over users), then their verifications through the user index.
+        where.add(
+          `v.user_id IN (SELECT su.id FROM users su WHERE LOWER(su.email) LIKE :pattern ${LIKE_ESCAPE})`,
+          {
+            pattern: likePattern(query.search),
+          },
+        );
       }
     }
-    // Without a search the count needs no join.
-    const countFrom = query.search ? from : 'verifications v';
+    // Every filter is on verifications: the count needs no join.
+    const countFrom = 'verifications v';
     // The queue: cases waiting for a person first, newest first. With a status or review filter the first key
     // is constant, and ordering by created_at alone lets the (filter, created_at) index deliver the page.
     const order =
