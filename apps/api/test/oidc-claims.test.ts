@@ -11,6 +11,8 @@ beforeAll(async () => {
   site = await createSite(t, partner.token, {
     allowed_scopes: [
       'basic_info',
+      'profile',
+      'email',
       'AGE_12',
       'AGE_16',
       'AGE_18',
@@ -24,22 +26,53 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function userinfo(scope: string, facts: Parameters<typeof verifiedUser>[1]) {
+async function userinfo(scope: string, facts: Parameters<typeof verifiedUser>[1], consent?: string[]) {
   const user = await verifiedUser(t, facts);
-  const { config, tokens } = await fullFlow(t, site, user, { scope: `openid ${scope}` });
+  const { config, tokens } = await fullFlow(t, site, user, { scope: `openid ${scope}`, consent });
   const info = await client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck);
   return { info, user };
 }
 
 describe('claims per scope (DESIGN.md §4, minimal disclosure)', () => {
-  it('basic_info alone: sub, email, email_verified and name, nothing about age or place', async () => {
-    const { info, user } = await userinfo('basic_info', {
+  it('basic_info alone: only the pairwise subject, no name, e-mail, age or place', async () => {
+    const { info } = await userinfo('basic_info', {
       proven_min_age: 30,
       location_country: 'US',
       identity: true,
     });
-    expect(Object.keys(info).sort()).toEqual(['email', 'email_verified', 'name', 'sub']);
-    expect(info.email).toBe(user.email);
+    expect(Object.keys(info)).toEqual(['sub']);
+  });
+
+  it('profile adds only the name, email only the address and whether it is confirmed', async () => {
+    const named = await userinfo('basic_info profile', {});
+    expect(Object.keys(named.info).sort()).toEqual(['name', 'sub']);
+    const mailed = await userinfo('basic_info email', {});
+    expect(Object.keys(mailed.info).sort()).toEqual(['email', 'email_verified', 'sub']);
+    expect(mailed.info.email).toBe(mailed.user.email);
+  });
+
+  it('lets the user decline name and e-mail on the consent screen', async () => {
+    const { info } = await userinfo('basic_info profile email AGE_18', { proven_min_age: 30 }, [
+      'basic_info',
+      'AGE_18',
+    ]);
+    expect(info).not.toHaveProperty('name');
+    expect(info).not.toHaveProperty('email');
+    expect(info).toMatchObject({ age_verified: true });
+  });
+
+  it('releases verification times to the day only, so they cannot link a user across partners', async () => {
+    const { info } = await userinfo('basic_info AGE_18 identity_verification', {
+      proven_min_age: 30,
+      identity: true,
+    });
+    const day = `${t.clock.now().toISOString().slice(0, 10)}T00:00:00Z`;
+    expect(info.verification_timestamp).toBe(day);
+    const verification = (
+      info.verified_claims as { verification: { time: string; evidence: Array<{ time: string }> } }
+    ).verification;
+    expect(verification.time).toBe(day);
+    expect(verification.evidence[0]?.time).toBe(day);
   });
 
   it.each([
@@ -96,12 +129,15 @@ describe('claims per scope (DESIGN.md §4, minimal disclosure)', () => {
   });
 
   it('everything at once matches the spec sample userinfo fields', async () => {
-    const { info } = await userinfo('basic_info AGE_18 location_verification identity_verification', {
-      proven_min_age: 18,
-      location_country: 'GB',
-      location_state: 'Wales',
-      identity: true,
-    });
+    const { info } = await userinfo(
+      'basic_info profile email AGE_18 location_verification identity_verification',
+      {
+        proven_min_age: 18,
+        location_country: 'GB',
+        location_state: 'Wales',
+        identity: true,
+      },
+    );
     for (const field of [
       'sub',
       'email',

@@ -59,7 +59,15 @@ export async function createSite(
       // Redirect URIs must lie on the site's domain: by default the domain is the first redirect URI's host.
       domain: body.redirect_uris?.[0] ? new URL(body.redirect_uris[0]).hostname : 'shop.example.com',
       redirect_uris: ['https://shop.example.com/callback'],
-      allowed_scopes: ['basic_info', 'AGE_18', 'AGE_21', 'location_verification', 'identity_verification'],
+      allowed_scopes: [
+        'basic_info',
+        'profile',
+        'email',
+        'AGE_18',
+        'AGE_21',
+        'location_verification',
+        'identity_verification',
+      ],
       ...body,
     })
     .expect(201);

@@ -14,7 +14,7 @@ afterAll(async () => {
 
 async function replica(publicUrl: string) {
   const logs = logCapture();
-  const logger = createLogger({ ...t.config, publicUrl }, logs.stream);
+  const logger = createLogger(t.config, logs.stream);
   const oidc = await createOidc(
     { ...t.deps, config: { ...t.config, publicUrl }, logger },
     { keyCheckIntervalMs: 0 },

@@ -30,7 +30,7 @@ describe('OpenID Connect with oauth4webapi', () => {
     url.searchParams.set('client_id', rp.client_id);
     url.searchParams.set('redirect_uri', redirectUri);
     url.searchParams.set('response_type', 'code');
-    url.searchParams.set('scope', 'openid basic_info AGE_21');
+    url.searchParams.set('scope', 'openid basic_info email AGE_21');
     url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
     url.searchParams.set('code_challenge_method', 'S256');
     url.searchParams.set('state', state);

@@ -2,8 +2,15 @@
 
 export const API_BASE_PATH = '/api/v1';
 
+/**
+ * Product scopes. basic_info (always granted) yields only a pairwise subject; `profile` (the display name) and
+ * `email` (address and whether it is verified) are separate, optional and declinable on the consent screen, so
+ * partners cannot link users across partners through shared contact data (issue 15 item 4; DESIGN.md §4).
+ */
 export const SCOPES = [
   'basic_info',
+  'profile',
+  'email',
   'AGE_12',
   'AGE_16',
   'AGE_18',

@@ -4,7 +4,12 @@ import { email, currentPassword } from './fields';
 
 /** What each scope asks, in the words the consent screen uses (spec 01 §3 "Scopes"; DESIGN.md §4). */
 export const SCOPE_DESCRIPTIONS: Record<Scope, { title: string; description: string }> = {
-  basic_info: { title: 'Basic information', description: 'Your name and email address' },
+  basic_info: {
+    title: 'Basic information',
+    description: 'That you have an Attestly account (an identifier for this partner only)',
+  },
+  profile: { title: 'Your name', description: 'The name on your Attestly profile' },
+  email: { title: 'Your e-mail address', description: 'Your e-mail address and whether you confirmed it' },
   AGE_12: {
     title: 'Age 12 or over',
     description: 'Whether you are at least 12 years old (not your birth date)',

@@ -11,7 +11,11 @@ import { fromRow } from '../db/rows';
  */
 export const SCOPE_CLAIMS: Record<string, string[]> = {
   openid: ['sub'],
-  basic_info: ['email', 'email_verified', 'name'],
+  // Only the pairwise subject: name and e-mail are their own declinable scopes (issue 15 item 4), since the same
+  // address or name at every partner would undo pairwise subjects.
+  basic_info: [],
+  profile: ['name'],
+  email: ['email', 'email_verified'],
   ...Object.fromEntries(
     SCOPES.filter((scope) => scopeAgeThreshold(scope) !== null).map((scope) => [
       scope,
@@ -23,6 +27,12 @@ export const SCOPE_CLAIMS: Record<string, string[]> = {
 };
 
 const live = (until: Date | null, now: Date) => until !== null && until > now;
+
+/**
+ * Verification times are released to the day (midnight UTC): a time to the millisecond, identical at every partner
+ * the user signs in to, would link the user across partners as surely as an e-mail address (issue 15 item 4).
+ */
+export const dayOf = (time: Date): string => `${time.toISOString().slice(0, 10)}T00:00:00Z`;
 
 /** What the user has proven right now, per product scope (expired proofs do not count). */
 export function provenScopes(user: User, now: Date): Record<Scope, boolean> {
@@ -42,10 +52,10 @@ export function provenScopes(user: User, now: Date): Record<Scope, boolean> {
 /** The claims for the scopes of one token (DESIGN.md §4; spec 01 §3 sample userinfo). */
 export function claimsFor(user: User, scopes: readonly string[], now: Date): AccountClaims {
   const claims: AccountClaims = { sub: user.id };
-  if (scopes.includes('basic_info')) {
+  if (scopes.includes('profile')) claims.name = user.full_name;
+  if (scopes.includes('email')) {
     claims.email = user.email;
     claims.email_verified = user.email_verified_at !== null;
-    claims.name = user.full_name;
   }
   const thresholds = scopes.map(scopeAgeThreshold).filter((value): value is number => value !== null);
   if (thresholds.length) {
@@ -55,8 +65,7 @@ export function claimsFor(user: User, scopes: readonly string[], now: Date): Acc
     claims.age_threshold = threshold;
     claims.age_verified = proven >= threshold;
     for (const each of thresholds) claims[`age_over_${each}`] = proven >= each;
-    claims.verification_timestamp =
-      ageLive && user.age_verified_at ? user.age_verified_at.toISOString() : null;
+    claims.verification_timestamp = ageLive && user.age_verified_at ? dayOf(user.age_verified_at) : null;
   }
   if (scopes.includes('location_verification')) {
     const verified = live(user.location_verified_until, now) && !!user.location_country;
@@ -71,8 +80,8 @@ export function claimsFor(user: User, scopes: readonly string[], now: Date): Acc
       claims.verified_claims = {
         verification: {
           trust_framework: 'attestly',
-          time: user.identity_verified_at.toISOString(),
-          evidence: [{ type: 'document', time: user.identity_verified_at.toISOString() }],
+          time: dayOf(user.identity_verified_at),
+          evidence: [{ type: 'document', time: dayOf(user.identity_verified_at) }],
         },
         claims: { identity_verified: true },
       };

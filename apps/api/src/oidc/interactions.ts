@@ -17,6 +17,8 @@ import { provenScopes } from './account';
 import type { Oidc } from './index';
 
 const PROTOCOL_SCOPES = ['openid', 'offline_access'];
+/** Scopes that prove nothing and always hold: the subject, and the optional name and e-mail. */
+const CONTACT_SCOPES: string[] = ['basic_info', 'profile', 'email'];
 const isProductScope = (scope: string): scope is Scope => (SCOPES as readonly string[]).includes(scope);
 
 const expired = () =>
@@ -96,7 +98,7 @@ export function createInteractions(
         scope,
         ...SCOPE_DESCRIPTIONS[scope],
         required: scope === 'basic_info',
-        proven: proven ? proven[scope] : scope === 'basic_info',
+        proven: proven ? proven[scope] : CONTACT_SCOPES.includes(scope),
         previously_granted: previously.has(scope),
       })),
       unproven_scopes: unproven,

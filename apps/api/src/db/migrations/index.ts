@@ -8,6 +8,7 @@ import * as createOidc from './20261125010100-create-oidc';
 import * as createVerifications from './20261125020000-create-verifications';
 import * as createWebhooksBilling from './20261126040000-create-webhooks-billing';
 import * as createLoginFailuresMailOutbox from './20261126020000-create-login-failures-mail-outbox';
+import * as allowProfileEmailScopes from './20261126020100-allow-profile-email-scopes';
 import * as createWebhooksBilling from './20261126040000-create-webhooks-billing';
 import * as createApiKeys from './20261126030000-create-api-keys';
 import * as createPartnerStats from './20261126030100-create-partner-stats';
@@ -29,6 +30,7 @@ const modules: Array<
   ['20261125020000-create-verifications', createVerifications],
   ['20261126040000-create-webhooks-billing', createWebhooksBilling],
   ['20261126020000-create-login-failures-mail-outbox', createLoginFailuresMailOutbox],
+  ['20261126020100-allow-profile-email-scopes', allowProfileEmailScopes],
   ['20261126040000-create-webhooks-billing', createWebhooksBilling],
   ['20261126030000-create-api-keys', createApiKeys],
   ['20261126030100-create-partner-stats', createPartnerStats],

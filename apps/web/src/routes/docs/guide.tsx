@@ -190,13 +190,25 @@ export function verifyAttestlySignature(header, rawBody, secret, toleranceSecond
               <td>
                 <code>basic_info</code> (always required)
               </td>
-              <td>sub, email, email_verified, name</td>
+              <td>sub only: an identifier for your partner account, different at every partner</td>
+            </tr>
+            <tr>
+              <td>
+                <code>profile</code> (optional, the person may decline)
+              </td>
+              <td>name</td>
+            </tr>
+            <tr>
+              <td>
+                <code>email</code> (optional, the person may decline)
+              </td>
+              <td>email, email_verified</td>
             </tr>
             <tr>
               <td>
                 <code>AGE_12</code>, <code>AGE_16</code>, <code>AGE_18</code>, <code>AGE_21</code>
               </td>
-              <td>age_verified, age_threshold, age_over_NN, verification_timestamp</td>
+              <td>age_verified, age_threshold, age_over_NN, verification_timestamp (the day only)</td>
             </tr>
             <tr>
               <td>

@@ -74,7 +74,7 @@ function SdkPage() {
   "access_token": "…",
   "token_type": "Bearer",
   "expires_in": 3600,
-  "scope": "openid basic_info AGE_18",
+  "scope": "openid basic_info email AGE_18",
   "id_token": "…"
 }`}
             />
@@ -98,7 +98,7 @@ function SdkPage() {
   "age_over_18": true,
   "location_verified": true,
   "location": { "country": "GB", "state": null },
-  "verification_timestamp": "2025-07-14T09:12:00Z"
+  "verification_timestamp": "2025-07-14T00:00:00Z"
 }`}
             />
           </div>

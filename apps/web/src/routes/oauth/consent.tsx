@@ -41,9 +41,20 @@ function OAuthConsentPage() {
   );
 }
 
+/**
+ * Name and e-mail are optional (issue 15 item 4): shared with every partner they would link the user across partners,
+ * so they start unticked unless the user shared them with this site before.
+ */
+const OPTIONAL_CONTACT_SCOPES = new Set(['profile', 'email']);
+
 function ConsentForm({ uid, interaction }: { uid: string; interaction: InteractionDetails }) {
   const [selected, setSelected] = useState<Set<string>>(
-    () => new Set(interaction.scopes.map((scope) => scope.scope)),
+    () =>
+      new Set(
+        interaction.scopes
+          .filter((scope) => !OPTIONAL_CONTACT_SCOPES.has(scope.scope) || scope.previously_granted)
+          .map((scope) => scope.scope),
+      ),
   );
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState<'allow' | 'deny' | null>(null);
@@ -101,6 +112,8 @@ function ConsentForm({ uid, interaction }: { uid: string; interaction: Interacti
                 {scope.title}
                 {scope.required ? (
                   <span className="ml-2 text-xs font-normal text-slate-700">(required)</span>
+                ) : OPTIONAL_CONTACT_SCOPES.has(scope.scope) ? (
+                  <span className="ml-2 text-xs font-normal text-slate-700">(optional)</span>
                 ) : null}
               </span>
               <span className="block text-sm text-slate-700">{scope.description}</span>
