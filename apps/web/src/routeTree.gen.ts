@@ -39,9 +39,25 @@ import { Route as NewsletterConfirmRouteImport } from './routes/newsletter/confi
 import { Route as NewsletterUnsubscribeRouteImport } from './routes/newsletter/unsubscribe'
 import { Route as OauthConsentRouteImport } from './routes/oauth/consent'
 import { Route as OauthLoginRouteImport } from './routes/oauth/login'
+import { Route as PartnerPortalRouteImport } from './routes/partner/_portal'
+import { Route as PartnerDemoCallbackRouteImport } from './routes/partner/demo-callback'
+import { Route as PartnerLoginRouteImport } from './routes/partner/login'
 import { Route as BackofficeAdminIndexRouteImport } from './routes/backoffice/_admin/index'
+import { Route as BackofficeAdminAuditRouteImport } from './routes/backoffice/_admin/audit'
+import { Route as BackofficeAdminTokensRouteImport } from './routes/backoffice/_admin/tokens'
 import { Route as BackofficeAdminUsersRouteImport } from './routes/backoffice/_admin/users'
 import { Route as BackofficeAdminVerificationsRouteImport } from './routes/backoffice/_admin/verifications'
+import { Route as PartnerPortalApiKeysRouteImport } from './routes/partner/_portal/api-keys'
+import { Route as PartnerPortalAuditLogsRouteImport } from './routes/partner/_portal/audit-logs'
+import { Route as PartnerPortalDashboardRouteImport } from './routes/partner/_portal/dashboard'
+import { Route as PartnerPortalDemoRouteImport } from './routes/partner/_portal/demo'
+import { Route as PartnerPortalIntegrationRouteImport } from './routes/partner/_portal/integration'
+import { Route as PartnerPortalManagementRouteImport } from './routes/partner/_portal/management'
+import { Route as PartnerPortalPlansRouteImport } from './routes/partner/_portal/plans'
+import { Route as PartnerPortalSitesRouteImport } from './routes/partner/_portal/sites'
+import { Route as PartnerPortalSubscriptionRouteImport } from './routes/partner/_portal/subscription'
+import { Route as PartnerPortalSubscriptionSuccessRouteImport } from './routes/partner/_portal/subscription-success'
+import { Route as PartnerPortalWebhooksRouteImport } from './routes/partner/_portal/webhooks'
 import { Route as BackofficeAdminPartnersIndexRouteImport } from './routes/backoffice/_admin/partners/index'
 import { Route as BackofficeAdminPartnersPartnerIdRouteImport } from './routes/backoffice/_admin/partners/$partnerId'
 
@@ -193,9 +209,34 @@ const OauthLoginRoute = OauthLoginRouteImport.update({
   path: '/oauth/login',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PartnerPortalRoute = PartnerPortalRouteImport.update({
+  id: '/partner/_portal',
+  path: '/partner',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PartnerDemoCallbackRoute = PartnerDemoCallbackRouteImport.update({
+  id: '/partner/demo-callback',
+  path: '/partner/demo-callback',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PartnerLoginRoute = PartnerLoginRouteImport.update({
+  id: '/partner/login',
+  path: '/partner/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const BackofficeAdminIndexRoute = BackofficeAdminIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => BackofficeAdminRoute,
+} as any)
+const BackofficeAdminAuditRoute = BackofficeAdminAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => BackofficeAdminRoute,
+} as any)
+const BackofficeAdminTokensRoute = BackofficeAdminTokensRouteImport.update({
+  id: '/tokens',
+  path: '/tokens',
   getParentRoute: () => BackofficeAdminRoute,
 } as any)
 const BackofficeAdminUsersRoute = BackofficeAdminUsersRouteImport.update({
@@ -209,6 +250,64 @@ const BackofficeAdminVerificationsRoute =
     path: '/verifications',
     getParentRoute: () => BackofficeAdminRoute,
   } as any)
+const PartnerPortalApiKeysRoute = PartnerPortalApiKeysRouteImport.update({
+  id: '/api-keys',
+  path: '/api-keys',
+  getParentRoute: () => PartnerPortalRoute,
+} as any)
+const PartnerPortalAuditLogsRoute = PartnerPortalAuditLogsRouteImport.update({
+  id: '/audit-logs',
+  path: '/audit-logs',
+  getParentRoute: () => PartnerPortalRoute,
+} as any)
+const PartnerPortalDashboardRoute = PartnerPortalDashboardRouteImport.update({
+  id: '/dashboard',
+  path: '/dashboard',
+  getParentRoute: () => PartnerPortalRoute,
+} as any)
+const PartnerPortalDemoRoute = PartnerPortalDemoRouteImport.update({
+  id: '/demo',
+  path: '/demo',
+  getParentRoute: () => PartnerPortalRoute,
+} as any)
+const PartnerPortalIntegrationRoute =
+  PartnerPortalIntegrationRouteImport.update({
+    id: '/integration',
+    path: '/integration',
+    getParentRoute: () => PartnerPortalRoute,
+  } as any)
+const PartnerPortalManagementRoute = PartnerPortalManagementRouteImport.update({
+  id: '/management',
+  path: '/management',
+  getParentRoute: () => PartnerPortalRoute,
+} as any)
+const PartnerPortalPlansRoute = PartnerPortalPlansRouteImport.update({
+  id: '/plans',
+  path: '/plans',
+  getParentRoute: () => PartnerPortalRoute,
+} as any)
+const PartnerPortalSitesRoute = PartnerPortalSitesRouteImport.update({
+  id: '/sites',
+  path: '/sites',
+  getParentRoute: () => PartnerPortalRoute,
+} as any)
+const PartnerPortalSubscriptionRoute =
+  PartnerPortalSubscriptionRouteImport.update({
+    id: '/subscription',
+    path: '/subscription',
+    getParentRoute: () => PartnerPortalRoute,
+  } as any)
+const PartnerPortalSubscriptionSuccessRoute =
+  PartnerPortalSubscriptionSuccessRouteImport.update({
+    id: '/subscription-success',
+    path: '/subscription-success',
+    getParentRoute: () => PartnerPortalRoute,
+  } as any)
+const PartnerPortalWebhooksRoute = PartnerPortalWebhooksRouteImport.update({
+  id: '/webhooks',
+  path: '/webhooks',
+  getParentRoute: () => PartnerPortalRoute,
+} as any)
 const BackofficeAdminPartnersIndexRoute =
   BackofficeAdminPartnersIndexRouteImport.update({
     id: '/partners/',
@@ -249,10 +348,26 @@ export interface FileRoutesByFullPath {
   '/newsletter/unsubscribe': typeof NewsletterUnsubscribeRoute
   '/oauth/consent': typeof OauthConsentRoute
   '/oauth/login': typeof OauthLoginRoute
+  '/partner': typeof PartnerPortalRouteWithChildren
+  '/partner/demo-callback': typeof PartnerDemoCallbackRoute
+  '/partner/login': typeof PartnerLoginRoute
   '/docs/': typeof DocsIndexRoute
   '/news/': typeof NewsIndexRoute
+  '/backoffice/audit': typeof BackofficeAdminAuditRoute
+  '/backoffice/tokens': typeof BackofficeAdminTokensRoute
   '/backoffice/users': typeof BackofficeAdminUsersRoute
   '/backoffice/verifications': typeof BackofficeAdminVerificationsRoute
+  '/partner/api-keys': typeof PartnerPortalApiKeysRoute
+  '/partner/audit-logs': typeof PartnerPortalAuditLogsRoute
+  '/partner/dashboard': typeof PartnerPortalDashboardRoute
+  '/partner/demo': typeof PartnerPortalDemoRoute
+  '/partner/integration': typeof PartnerPortalIntegrationRoute
+  '/partner/management': typeof PartnerPortalManagementRoute
+  '/partner/plans': typeof PartnerPortalPlansRoute
+  '/partner/sites': typeof PartnerPortalSitesRoute
+  '/partner/subscription': typeof PartnerPortalSubscriptionRoute
+  '/partner/subscription-success': typeof PartnerPortalSubscriptionSuccessRoute
+  '/partner/webhooks': typeof PartnerPortalWebhooksRoute
   '/backoffice/': typeof BackofficeAdminIndexRoute
   '/backoffice/partners/$partnerId': typeof BackofficeAdminPartnersPartnerIdRoute
   '/backoffice/partners/': typeof BackofficeAdminPartnersIndexRoute
@@ -283,10 +398,26 @@ export interface FileRoutesByTo {
   '/newsletter/unsubscribe': typeof NewsletterUnsubscribeRoute
   '/oauth/consent': typeof OauthConsentRoute
   '/oauth/login': typeof OauthLoginRoute
+  '/partner': typeof PartnerPortalRouteWithChildren
+  '/partner/demo-callback': typeof PartnerDemoCallbackRoute
+  '/partner/login': typeof PartnerLoginRoute
   '/docs': typeof DocsIndexRoute
   '/news': typeof NewsIndexRoute
+  '/backoffice/audit': typeof BackofficeAdminAuditRoute
+  '/backoffice/tokens': typeof BackofficeAdminTokensRoute
   '/backoffice/users': typeof BackofficeAdminUsersRoute
   '/backoffice/verifications': typeof BackofficeAdminVerificationsRoute
+  '/partner/api-keys': typeof PartnerPortalApiKeysRoute
+  '/partner/audit-logs': typeof PartnerPortalAuditLogsRoute
+  '/partner/dashboard': typeof PartnerPortalDashboardRoute
+  '/partner/demo': typeof PartnerPortalDemoRoute
+  '/partner/integration': typeof PartnerPortalIntegrationRoute
+  '/partner/management': typeof PartnerPortalManagementRoute
+  '/partner/plans': typeof PartnerPortalPlansRoute
+  '/partner/sites': typeof PartnerPortalSitesRoute
+  '/partner/subscription': typeof PartnerPortalSubscriptionRoute
+  '/partner/subscription-success': typeof PartnerPortalSubscriptionSuccessRoute
+  '/partner/webhooks': typeof PartnerPortalWebhooksRoute
   '/backoffice': typeof BackofficeAdminIndexRoute
   '/backoffice/partners/$partnerId': typeof BackofficeAdminPartnersPartnerIdRoute
   '/backoffice/partners': typeof BackofficeAdminPartnersIndexRoute
@@ -321,10 +452,26 @@ export interface FileRoutesById {
   '/newsletter/unsubscribe': typeof NewsletterUnsubscribeRoute
   '/oauth/consent': typeof OauthConsentRoute
   '/oauth/login': typeof OauthLoginRoute
+  '/partner/_portal': typeof PartnerPortalRouteWithChildren
+  '/partner/demo-callback': typeof PartnerDemoCallbackRoute
+  '/partner/login': typeof PartnerLoginRoute
   '/docs/': typeof DocsIndexRoute
   '/news/': typeof NewsIndexRoute
+  '/backoffice/_admin/audit': typeof BackofficeAdminAuditRoute
+  '/backoffice/_admin/tokens': typeof BackofficeAdminTokensRoute
   '/backoffice/_admin/users': typeof BackofficeAdminUsersRoute
   '/backoffice/_admin/verifications': typeof BackofficeAdminVerificationsRoute
+  '/partner/_portal/api-keys': typeof PartnerPortalApiKeysRoute
+  '/partner/_portal/audit-logs': typeof PartnerPortalAuditLogsRoute
+  '/partner/_portal/dashboard': typeof PartnerPortalDashboardRoute
+  '/partner/_portal/demo': typeof PartnerPortalDemoRoute
+  '/partner/_portal/integration': typeof PartnerPortalIntegrationRoute
+  '/partner/_portal/management': typeof PartnerPortalManagementRoute
+  '/partner/_portal/plans': typeof PartnerPortalPlansRoute
+  '/partner/_portal/sites': typeof PartnerPortalSitesRoute
+  '/partner/_portal/subscription': typeof PartnerPortalSubscriptionRoute
+  '/partner/_portal/subscription-success': typeof PartnerPortalSubscriptionSuccessRoute
+  '/partner/_portal/webhooks': typeof PartnerPortalWebhooksRoute
   '/backoffice/_admin/': typeof BackofficeAdminIndexRoute
   '/backoffice/_admin/partners/$partnerId': typeof BackofficeAdminPartnersPartnerIdRoute
   '/backoffice/_admin/partners/': typeof BackofficeAdminPartnersIndexRoute
@@ -358,10 +505,26 @@ export interface FileRouteTypes {
     | '/newsletter/unsubscribe'
     | '/oauth/consent'
     | '/oauth/login'
+    | '/partner'
+    | '/partner/demo-callback'
+    | '/partner/login'
     | '/docs/'
     | '/news/'
+    | '/backoffice/audit'
+    | '/backoffice/tokens'
     | '/backoffice/users'
     | '/backoffice/verifications'
+    | '/partner/api-keys'
+    | '/partner/audit-logs'
+    | '/partner/dashboard'
+    | '/partner/demo'
+    | '/partner/integration'
+    | '/partner/management'
+    | '/partner/plans'
+    | '/partner/sites'
+    | '/partner/subscription'
+    | '/partner/subscription-success'
+    | '/partner/webhooks'
     | '/backoffice/'
     | '/backoffice/partners/$partnerId'
     | '/backoffice/partners/'
@@ -392,10 +555,26 @@ export interface FileRouteTypes {
     | '/newsletter/unsubscribe'
     | '/oauth/consent'
     | '/oauth/login'
+    | '/partner'
+    | '/partner/demo-callback'
+    | '/partner/login'
     | '/docs'
     | '/news'
+    | '/backoffice/audit'
+    | '/backoffice/tokens'
     | '/backoffice/users'
     | '/backoffice/verifications'
+    | '/partner/api-keys'
+    | '/partner/audit-logs'
+    | '/partner/dashboard'
+    | '/partner/demo'
+    | '/partner/integration'
+    | '/partner/management'
+    | '/partner/plans'
+    | '/partner/sites'
+    | '/partner/subscription'
+    | '/partner/subscription-success'
+    | '/partner/webhooks'
     | '/backoffice'
     | '/backoffice/partners/$partnerId'
     | '/backoffice/partners'
@@ -429,10 +608,26 @@ export interface FileRouteTypes {
     | '/newsletter/unsubscribe'
     | '/oauth/consent'
     | '/oauth/login'
+    | '/partner/_portal'
+    | '/partner/demo-callback'
+    | '/partner/login'
     | '/docs/'
     | '/news/'
+    | '/backoffice/_admin/audit'
+    | '/backoffice/_admin/tokens'
     | '/backoffice/_admin/users'
     | '/backoffice/_admin/verifications'
+    | '/partner/_portal/api-keys'
+    | '/partner/_portal/audit-logs'
+    | '/partner/_portal/dashboard'
+    | '/partner/_portal/demo'
+    | '/partner/_portal/integration'
+    | '/partner/_portal/management'
+    | '/partner/_portal/plans'
+    | '/partner/_portal/sites'
+    | '/partner/_portal/subscription'
+    | '/partner/_portal/subscription-success'
+    | '/partner/_portal/webhooks'
     | '/backoffice/_admin/'
     | '/backoffice/_admin/partners/$partnerId'
     | '/backoffice/_admin/partners/'
@@ -460,6 +655,9 @@ export interface RootRouteChildren {
   NewsletterUnsubscribeRoute: typeof NewsletterUnsubscribeRoute
   OauthConsentRoute: typeof OauthConsentRoute
   OauthLoginRoute: typeof OauthLoginRoute
+  PartnerPortalRoute: typeof PartnerPortalRouteWithChildren
+  PartnerDemoCallbackRoute: typeof PartnerDemoCallbackRoute
+  PartnerLoginRoute: typeof PartnerLoginRoute
   DocsIndexRoute: typeof DocsIndexRoute
   NewsIndexRoute: typeof NewsIndexRoute
 }
@@ -676,11 +874,46 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OauthLoginRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/partner/_portal': {
+      id: '/partner/_portal'
+      path: '/partner'
+      fullPath: '/partner'
+      preLoaderRoute: typeof PartnerPortalRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/partner/demo-callback': {
+      id: '/partner/demo-callback'
+      path: '/partner/demo-callback'
+      fullPath: '/partner/demo-callback'
+      preLoaderRoute: typeof PartnerDemoCallbackRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/partner/login': {
+      id: '/partner/login'
+      path: '/partner/login'
+      fullPath: '/partner/login'
+      preLoaderRoute: typeof PartnerLoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/backoffice/_admin/': {
       id: '/backoffice/_admin/'
       path: '/'
       fullPath: '/backoffice/'
       preLoaderRoute: typeof BackofficeAdminIndexRouteImport
+      parentRoute: typeof BackofficeAdminRoute
+    }
+    '/backoffice/_admin/audit': {
+      id: '/backoffice/_admin/audit'
+      path: '/audit'
+      fullPath: '/backoffice/audit'
+      preLoaderRoute: typeof BackofficeAdminAuditRouteImport
+      parentRoute: typeof BackofficeAdminRoute
+    }
+    '/backoffice/_admin/tokens': {
+      id: '/backoffice/_admin/tokens'
+      path: '/tokens'
+      fullPath: '/backoffice/tokens'
+      preLoaderRoute: typeof BackofficeAdminTokensRouteImport
       parentRoute: typeof BackofficeAdminRoute
     }
     '/backoffice/_admin/users': {
@@ -696,6 +929,83 @@ declare module '@tanstack/react-router' {
       fullPath: '/backoffice/verifications'
       preLoaderRoute: typeof BackofficeAdminVerificationsRouteImport
       parentRoute: typeof BackofficeAdminRoute
+    }
+    '/partner/_portal/api-keys': {
+      id: '/partner/_portal/api-keys'
+      path: '/api-keys'
+      fullPath: '/partner/api-keys'
+      preLoaderRoute: typeof PartnerPortalApiKeysRouteImport
+      parentRoute: typeof PartnerPortalRoute
+    }
+    '/partner/_portal/audit-logs': {
+      id: '/partner/_portal/audit-logs'
+      path: '/audit-logs'
+      fullPath: '/partner/audit-logs'
+      preLoaderRoute: typeof PartnerPortalAuditLogsRouteImport
+      parentRoute: typeof PartnerPortalRoute
+    }
+    '/partner/_portal/dashboard': {
+      id: '/partner/_portal/dashboard'
+      path: '/dashboard'
+      fullPath: '/partner/dashboard'
+      preLoaderRoute: typeof PartnerPortalDashboardRouteImport
+      parentRoute: typeof PartnerPortalRoute
+    }
+    '/partner/_portal/demo': {
+      id: '/partner/_portal/demo'
+      path: '/demo'
+      fullPath: '/partner/demo'
+      preLoaderRoute: typeof PartnerPortalDemoRouteImport
+      parentRoute: typeof PartnerPortalRoute
+    }
+    '/partner/_portal/integration': {
+      id: '/partner/_portal/integration'
+      path: '/integration'
+      fullPath: '/partner/integration'
+      preLoaderRoute: typeof PartnerPortalIntegrationRouteImport
+      parentRoute: typeof PartnerPortalRoute
+    }
+    '/partner/_portal/management': {
+      id: '/partner/_portal/management'
+      path: '/management'
+      fullPath: '/partner/management'
+      preLoaderRoute: typeof PartnerPortalManagementRouteImport
+      parentRoute: typeof PartnerPortalRoute
+    }
+    '/partner/_portal/plans': {
+      id: '/partner/_portal/plans'
+      path: '/plans'
+      fullPath: '/partner/plans'
+      preLoaderRoute: typeof PartnerPortalPlansRouteImport
+      parentRoute: typeof PartnerPortalRoute
+    }
+    '/partner/_portal/sites': {
+      id: '/partner/_portal/sites'
+      path: '/sites'
+      fullPath: '/partner/sites'
+      preLoaderRoute: typeof PartnerPortalSitesRouteImport
+      parentRoute: typeof PartnerPortalRoute
+    }
+    '/partner/_portal/subscription': {
+      id: '/partner/_portal/subscription'
+      path: '/subscription'
+      fullPath: '/partner/subscription'
+      preLoaderRoute: typeof PartnerPortalSubscriptionRouteImport
+      parentRoute: typeof PartnerPortalRoute
+    }
+    '/partner/_portal/subscription-success': {
+      id: '/partner/_portal/subscription-success'
+      path: '/subscription-success'
+      fullPath: '/partner/subscription-success'
+      preLoaderRoute: typeof PartnerPortalSubscriptionSuccessRouteImport
+      parentRoute: typeof PartnerPortalRoute
+    }
+    '/partner/_portal/webhooks': {
+      id: '/partner/_portal/webhooks'
+      path: '/webhooks'
+      fullPath: '/partner/webhooks'
+      preLoaderRoute: typeof PartnerPortalWebhooksRouteImport
+      parentRoute: typeof PartnerPortalRoute
     }
     '/backoffice/_admin/partners/': {
       id: '/backoffice/_admin/partners/'
@@ -745,6 +1055,8 @@ const UserRouteChildren: UserRouteChildren = {
 const UserRouteWithChildren = UserRoute._addFileChildren(UserRouteChildren)
 
 interface BackofficeAdminRouteChildren {
+  BackofficeAdminAuditRoute: typeof BackofficeAdminAuditRoute
+  BackofficeAdminTokensRoute: typeof BackofficeAdminTokensRoute
   BackofficeAdminUsersRoute: typeof BackofficeAdminUsersRoute
   BackofficeAdminVerificationsRoute: typeof BackofficeAdminVerificationsRoute
   BackofficeAdminIndexRoute: typeof BackofficeAdminIndexRoute
@@ -753,6 +1065,8 @@ interface BackofficeAdminRouteChildren {
 }
 
 const BackofficeAdminRouteChildren: BackofficeAdminRouteChildren = {
+  BackofficeAdminAuditRoute: BackofficeAdminAuditRoute,
+  BackofficeAdminTokensRoute: BackofficeAdminTokensRoute,
   BackofficeAdminUsersRoute: BackofficeAdminUsersRoute,
   BackofficeAdminVerificationsRoute: BackofficeAdminVerificationsRoute,
   BackofficeAdminIndexRoute: BackofficeAdminIndexRoute,
@@ -762,6 +1076,38 @@ const BackofficeAdminRouteChildren: BackofficeAdminRouteChildren = {
 
 const BackofficeAdminRouteWithChildren = BackofficeAdminRoute._addFileChildren(
   BackofficeAdminRouteChildren,
+)
+
+interface PartnerPortalRouteChildren {
+  PartnerPortalApiKeysRoute: typeof PartnerPortalApiKeysRoute
+  PartnerPortalAuditLogsRoute: typeof PartnerPortalAuditLogsRoute
+  PartnerPortalDashboardRoute: typeof PartnerPortalDashboardRoute
+  PartnerPortalDemoRoute: typeof PartnerPortalDemoRoute
+  PartnerPortalIntegrationRoute: typeof PartnerPortalIntegrationRoute
+  PartnerPortalManagementRoute: typeof PartnerPortalManagementRoute
+  PartnerPortalPlansRoute: typeof PartnerPortalPlansRoute
+  PartnerPortalSitesRoute: typeof PartnerPortalSitesRoute
+  PartnerPortalSubscriptionRoute: typeof PartnerPortalSubscriptionRoute
+  PartnerPortalSubscriptionSuccessRoute: typeof PartnerPortalSubscriptionSuccessRoute
+  PartnerPortalWebhooksRoute: typeof PartnerPortalWebhooksRoute
+}
+
+const PartnerPortalRouteChildren: PartnerPortalRouteChildren = {
+  PartnerPortalApiKeysRoute: PartnerPortalApiKeysRoute,
+  PartnerPortalAuditLogsRoute: PartnerPortalAuditLogsRoute,
+  PartnerPortalDashboardRoute: PartnerPortalDashboardRoute,
+  PartnerPortalDemoRoute: PartnerPortalDemoRoute,
+  PartnerPortalIntegrationRoute: PartnerPortalIntegrationRoute,
+  PartnerPortalManagementRoute: PartnerPortalManagementRoute,
+  PartnerPortalPlansRoute: PartnerPortalPlansRoute,
+  PartnerPortalSitesRoute: PartnerPortalSitesRoute,
+  PartnerPortalSubscriptionRoute: PartnerPortalSubscriptionRoute,
+  PartnerPortalSubscriptionSuccessRoute: PartnerPortalSubscriptionSuccessRoute,
+  PartnerPortalWebhooksRoute: PartnerPortalWebhooksRoute,
+}
+
+const PartnerPortalRouteWithChildren = PartnerPortalRoute._addFileChildren(
+  PartnerPortalRouteChildren,
 )
 
 const rootRouteChildren: RootRouteChildren = {
@@ -786,6 +1132,9 @@ const rootRouteChildren: RootRouteChildren = {
   NewsletterUnsubscribeRoute: NewsletterUnsubscribeRoute,
   OauthConsentRoute: OauthConsentRoute,
   OauthLoginRoute: OauthLoginRoute,
+  PartnerPortalRoute: PartnerPortalRouteWithChildren,
+  PartnerDemoCallbackRoute: PartnerDemoCallbackRoute,
+  PartnerLoginRoute: PartnerLoginRoute,
   DocsIndexRoute: DocsIndexRoute,
   NewsIndexRoute: NewsIndexRoute,
 }
