@@ -118,7 +118,22 @@ describe('users', () => {
 
   it('deletes like self-deletion: personal data erased, sign-in ended, audit kept', async () => {
     const user = await signUp(t);
+    const partner = await registerPartner(t);
+    const site = await createSite(t, partner.token);
+    const grantId = `grant-${randomBytes(8).toString('hex')}`;
+    await t.services.grants.recordConsent({
+      grantId,
+      userId: user.user.id,
+      partnerId: partner.partner.id,
+      siteId: site.id,
+      clientId: site.client_id,
+      scopes: ['basic_info', 'AGE_18'],
+      expiresAt: new Date(t.clock.now().getTime() + 86400_000),
+      jurisdiction: null,
+    });
     await as(`/users/${user.user.id}`).delete({ reason: 'Requested by e-mail' }).expect(204);
+    // Partners lose the grant (and hear of it by webhook).
+    expect((await t.db.models.OAuthAuthorization.findByPk(grantId))?.revoked_at).not.toBeNull();
     const row = await t.db.models.User.findByPk(user.user.id);
     expect(row).toMatchObject({ full_name: 'Deleted user', is_active: false });
     expect(row?.email).toBe(`deleted-${user.user.id}@deleted.invalid`);

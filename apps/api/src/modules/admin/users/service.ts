@@ -23,10 +23,15 @@ const FOREVER = new Date('9999-12-31T00:00:00Z');
 const FROM = 'users u LEFT JOIN user_flags f ON f.user_id = u.id AND f.resolved_at IS NULL';
 const HISTORY_LIMIT = 20;
 
-/** Optional: the oidc-sessions work adds `users.endAllSessions` (INTERFACES.md); used when present. */
+/** `users.endAllSessions` (INTERFACES.md, sessions/end-sessions.ts); a fallback below covers its absence. */
 type EndAllSessions = (
   userId: string,
-  options: { reason: string; revokeGrants: boolean },
+  options: {
+    reason: 'account_locked' | 'account_deleted';
+    revokeGrants: boolean | 'tokens';
+    adminUserId?: string | null;
+    origin?: { ip: string | null; userAgent: string | null };
+  },
 ) => Promise<unknown>;
 
 /**
@@ -262,20 +267,35 @@ export function createAdminUserService(
   }
 
   /** Ends every sign-in of the user: Attestly sessions and the provider's sessions; grants too when asked. */
-  async function endSignIns(userId: string, reason: string, revokeGrants: boolean, who: AdminActor) {
+  /**
+   * Ends every sign-in of the user: Attestly sessions and the provider's browser sessions; with 'tokens' also the
+   * partners' tokens (the consent stays), with true the grants too (users.endAllSessions, INTERFACES.md).
+   */
+  async function endSignIns(
+    userId: string,
+    reason: 'account_locked' | 'account_deleted',
+    revokeGrants: boolean | 'tokens',
+    who: AdminActor,
+  ) {
     if (services.users.endAllSessions) {
-      await services.users.endAllSessions(userId, { reason, revokeGrants });
+      await services.users.endAllSessions(userId, {
+        reason,
+        revokeGrants,
+        adminUserId: who.adminUserId,
+        origin: { ip: who.ip, userAgent: who.userAgent },
+      });
       return;
     }
     await sessions.revokeAll('user', userId);
     await db.models.OidcPayload.destroy({ where: { model: 'Session', account_id: userId } as never });
-    if (revokeGrants) {
+    if (revokeGrants === true) {
       const active = await OAuthAuthorization.findAll({
         where: { user_id: userId, revoked_at: null },
         attributes: ['id'],
       });
-      for (const grant of active)
+      for (const grant of active) {
         await grants.revoke(grant.id, 'admin_revoked', { adminUserId: who.adminUserId, origin: who });
+      }
     }
   }
 
@@ -284,7 +304,8 @@ export function createAdminUserService(
     const now = clock.now();
     const until = body.duration_hours ? new Date(now.getTime() + body.duration_hours * 3600_000) : FOREVER;
     await User.update({ locked_until: until, updated_at: now }, { where: { id } });
-    await endSignIns(id, 'locked_by_admin', false, who);
+    // A lock ends the partners' tokens too; the consents stay for when the lock ends.
+    await endSignIns(id, 'account_locked', 'tokens', who);
     await audit.recordSafely({
       event: 'user_locked',
       severity: 'warning',
@@ -317,7 +338,7 @@ export function createAdminUserService(
    */
   async function remove(id: string, reason: string | null, who: AdminActor): Promise<void> {
     await findRow(id);
-    await endSignIns(id, 'deleted_by_admin', true, who);
+    await endSignIns(id, 'account_deleted', true, who);
     const now = clock.now();
     await db.sequelize.transaction(async (transaction) => {
       await db.models.UserPhoto.destroy({ where: { user_id: id }, transaction });
