@@ -5,7 +5,7 @@ import { migrateUp } from './db/migrator';
 import type { Deps } from './deps';
 import { systemClock, type Clock } from './lib/clock';
 import { createMailer, type Mailer } from './modules/notifications/mailer';
-import { createLogPhoneNotifier, type PhoneNotifier } from './modules/notifications/phone';
+import { createPhoneNotifier, type PhoneNotifier } from './modules/notifications/phone';
 
 /** Opens the database, brings its schema up to date (under the migration lock) and assembles the deps. */
 export async function bootstrap(
@@ -20,12 +20,13 @@ export async function bootstrap(
   });
   const applied = await migrateUp(db, logger);
   if (applied.length > 0) logger.info({ applied }, 'database migrated');
+  const mailer = overrides.mailer ?? createMailer(config, logger);
   return {
     config,
     db,
     logger,
     clock: overrides.clock ?? systemClock,
-    mailer: overrides.mailer ?? createMailer(config, logger),
-    phone: overrides.phone ?? createLogPhoneNotifier(logger),
+    mailer,
+    phone: overrides.phone ?? createPhoneNotifier(config, logger, mailer),
   };
 }

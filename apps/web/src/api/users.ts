@@ -59,7 +59,7 @@ export const usersApi = {
   verifyEmail: (token: string) =>
     apiFetch<MessageResponse>('/users/verify-email', { method: 'POST', body: { token }, auth: 'none' }),
   sendPhoneVerification: (phone?: string) =>
-    apiFetch<MessageResponse>('/users/send-phone-verification', {
+    apiFetch<MessageResponse & { delivery?: 'sms' | 'log' }>('/users/send-phone-verification', {
       method: 'POST',
       body: phone ? { phone } : {},
       auth: 'user',

@@ -39,6 +39,8 @@ function EmailVerification({ email, verified }: { email: string; verified: boole
 function PhoneVerification({ phone, verified }: { phone: string | null; verified: boolean }) {
   const queryClient = useQueryClient();
   const [codeSent, setCodeSent] = useState(false);
+  /** 'log': the appliance has no SMS gateway, so the code went to its operator instead of this phone. */
+  const [delivery, setDelivery] = useState<'sms' | 'log' | null>(null);
   const form = useForm<{ code: string }>({
     resolver: valibotResolver(phoneCodeForm),
     defaultValues: { code: '' },
@@ -47,6 +49,7 @@ function PhoneVerification({ phone, verified }: { phone: string | null; verified
     mutationFn: () => usersApi.sendPhoneVerification(),
     onSuccess: (answer) => {
       setCodeSent(true);
+      setDelivery(answer.delivery ?? null);
       toast.success(answer.message);
     },
     onError: (error) => toast.error(errorMessage(error, 'Failed to send the code')),
@@ -94,6 +97,12 @@ function PhoneVerification({ phone, verified }: { phone: string | null; verified
           </Button>
         ) : null}
       </div>
+      {codeSent && !verified && delivery === 'log' ? (
+        <p role="note" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950">
+          This appliance has no SMS gateway configured, so no text message was sent: the code was written to
+          the server log for its operator. Ask your administrator for the code, or verify your phone later.
+        </p>
+      ) : null}
       {codeSent && !verified ? (
         <form
           className="flex flex-col gap-3 sm:flex-row sm:items-end"
