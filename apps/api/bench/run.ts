@@ -179,6 +179,14 @@ async function main() {
         console.table(outcome.pages);
       }
     }
+    const webhooks = await optional('apps/api/bench/webhooks-bench.ts', 'runWebhooksBench');
+    if (webhooks) {
+      results.webhooks = await (webhooks as () => Promise<unknown>)();
+      table(
+        'Webhooks: signed deliveries/s, event-to-delivery latency under verification load, quota check',
+        results.webhooks as Record<string, unknown>,
+      );
+    }
     const vision = await optional('models/bench/vision-bench.ts', 'runVisionBench');
     if (vision) {
       results.vision = await (vision as () => Promise<unknown>)();
