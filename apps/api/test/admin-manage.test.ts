@@ -252,6 +252,7 @@ describe('partners', () => {
       partnerId: partner.partner.id,
     });
     expect((await as(`/partners/${partner.partner.id}`).get()).body.api_key).toMatch(/^atk_live_.+…$/);
+    expect(await adminEvents()).toEqual(expect.arrayContaining(['site_created', 'api_key_regenerated']));
   });
 });
 

@@ -168,6 +168,11 @@ describe('the review queue', () => {
     expect((await status(user.token)).body.age_verified).toBe(false);
     const mail = await t.smtp.waitFor(user.email, /not approved/);
     expect(mail.text).toContain('Document is a photocopy');
+    const entry = await t.db.models.AuditLog.findOne({
+      where: { event_type: 'verification_rejected', user_id: user.user.id },
+    });
+    expect(entry).toMatchObject({ admin_user_id: admin.id, severity: 'warning' });
+    expect(JSON.parse(entry?.details ?? '{}')).toMatchObject({ rejection_reason: 'Document is a photocopy' });
     // Retrigger needs the media, which the decision deleted.
     const retrigger = await as(`/verifications/${waiting.id}/retrigger`).post({ force_reprocess: true });
     expect(retrigger.status).toBe(409);
