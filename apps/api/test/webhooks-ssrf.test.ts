@@ -7,6 +7,7 @@ import {
   urlProblem,
 } from '../src/modules/webhooks/outbound-guard';
 import { createWebhookSender } from '../src/modules/webhooks/sender';
+import { loadConfig } from '../src/config';
 import { startReceiver } from './webhook-receiver';
 
 const PRIVATE = 'Webhook URL must not point at a private, loopback or link-local address';
@@ -113,5 +114,37 @@ describe('outbound guard for webhook URLs (SSRF)', () => {
     } finally {
       sender.close();
     }
+  });
+});
+
+describe('webhook and Stripe configuration', () => {
+  const base = { ATTESTLY_MASTER_KEY: 'a'.repeat(64), ATTESTLY_DATA_DIR: '/tmp/attestly-config-test' };
+
+  it('parses the allowlist and refuses entries that are not hosts, IPs or CIDRs', () => {
+    const config = loadConfig({ ...base, ATTESTLY_WEBHOOK_ALLOWLIST: 'hooks.internal, 10.0.0.0/8 ,::1' });
+    expect(config.webhooks.allowlist).toEqual(['hooks.internal', '10.0.0.0/8', '::1']);
+    expect(() => loadConfig({ ...base, ATTESTLY_WEBHOOK_ALLOWLIST: 'http://x/y' })).toThrow(
+      /ATTESTLY_WEBHOOK_ALLOWLIST must be a comma-separated list/,
+    );
+    expect(() => loadConfig({ ...base, ATTESTLY_WEBHOOK_ALLOWLIST: '10.0.0.0/33' })).toThrow(
+      /ATTESTLY_WEBHOOK_ALLOWLIST/,
+    );
+  });
+
+  it('turns billing on only with both Stripe secrets, and maps prices to plans', () => {
+    expect(loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1' }).stripe).toBeNull();
+    const config = loadConfig({
+      ...base,
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      ATTESTLY_STRIPE_PRICES: 'starter=price_a, growth=price_b',
+    });
+    expect(config.stripe).toMatchObject({ prices: { starter: 'price_a', growth: 'price_b' }, apiUrl: null });
+    expect(() => loadConfig({ ...base, STRIPE_SECRET_KEY: 'pk_live_1' })).toThrow(
+      /STRIPE_SECRET_KEY must start/,
+    );
+    expect(() => loadConfig({ ...base, ATTESTLY_STRIPE_PRICES: 'starter' })).toThrow(
+      /ATTESTLY_STRIPE_PRICES/,
+    );
   });
 });
