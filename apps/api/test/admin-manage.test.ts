@@ -305,6 +305,49 @@ describe('tokens and OAuth authorizations', () => {
       authorization_id: grantId,
     });
     expect((await as('/tokens?active_only=true').get()).body).toMatchObject({ tokens: [], total_count: 0 });
+    // An access token the provider issued under another (live) grant of this user: listed, then revoked.
+    const liveGrant = `grant-${randomBytes(8).toString('hex')}`;
+    await t.services.grants.recordConsent({
+      grantId: liveGrant,
+      userId: user.user.id,
+      partnerId: partner.partner.id,
+      siteId: site.id,
+      clientId: site.client_id,
+      scopes: ['basic_info', 'AGE_18'],
+      expiresAt: new Date(t.clock.now().getTime() + 86400_000),
+      jurisdiction: null,
+    });
+    const tokenId = `tok${randomBytes(12).toString('hex')}`;
+    await t.db.models.OidcPayload.create({
+      model: 'AccessToken',
+      id: tokenId,
+      payload: JSON.stringify({ clientId: site.client_id, scope: 'openid basic_info', iat: 1_764_000_000 }),
+      grant_id: liveGrant,
+      user_code: null,
+      uid: null,
+      expires_at: new Date(t.clock.now().getTime() + 3600_000),
+      consumed_at: null,
+    } as never);
+    const tokens = await as(`/tokens?user_id=${user.user.id}&active_only=true`).get().expect(200);
+    expect(tokens.body).toMatchObject({
+      total_count: 1,
+      tokens: [
+        expect.objectContaining({
+          id: tokenId,
+          partner_id: partner.partner.id,
+          is_active: true,
+          scopes: ['openid', 'basic_info'],
+        }),
+      ],
+    });
+    expect((await as(`/tokens?partner_id=${partner.partner.id}`).get()).body.total_count).toBe(1);
+    const gone = await as(`/tokens/${tokenId}/revoke`)
+      .post({ reason: 'Leaked in a log', notify_partner: true })
+      .expect(200);
+    expect(gone.body.is_active).toBe(false);
+    expect(await t.db.models.OidcPayload.count({ where: { id: tokenId } })).toBe(0);
+    await t.smtp.waitFor(partner.email, /access token was revoked/);
+    expect((await as(`/tokens/${tokenId}/revoke`).post({})).status).toBe(404);
     expect((await as('/tokens/abcdefghijkl/revoke').post({})).status).toBe(404);
   });
 });

@@ -202,6 +202,15 @@ describe('the review queue', () => {
     expect((await as(`/verifications/${card.id}/retrigger`).post({})).body.code).toBe(
       'verification.nothing_to_rerun',
     );
+    // A kept document with no vision engine loaded on this server: 503, and the case is left as it was.
+    const kept = await pendingCase(user.user.id);
+    const unavailable = await as(`/verifications/${kept.id}/retrigger`).post({ force_reprocess: true });
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.body.code).toBe('verification.unavailable');
+    expect((await as(`/verifications/${kept.id}`).get()).body).toMatchObject({
+      status: 'pending',
+      media: [expect.any(Object)],
+    });
   });
 
   it('raises a review-backlog alert after 24 hours and counts it in the stats', async () => {
