@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppError } from '../src/errors';
 import { chargeVerification } from '../src/modules/billing/usage';
+import { createVerificationService } from '../src/modules/verification/service';
 import { createTestApp, signUp, type TestApp } from './helpers';
 import { registerPartner } from './oidc-helpers';
 
@@ -143,5 +144,54 @@ describe('monthly quota', () => {
       },
     );
     expect(Number(row?.used)).toBe(100);
+  });
+});
+
+describe('verifications made for a partner', () => {
+  it('count toward the quota and are announced; past the quota the verification is refused and not stored', async () => {
+    const partner = await registerPartner(t);
+    await t.services.billing.setPartnerPlan(partner.partner.id, 'free');
+    const siteId = randomUUID();
+    // The verification service as the app builds it, with the partner attribution fixed (partner-stats decides it).
+    const verifications = createVerificationService(t.deps, {
+      audit: t.services.audit,
+      attribution: async () => ({ partnerId: partner.partner.id, siteId, sandbox: false }),
+    });
+    const user = await signUp(t);
+    const attempt = () =>
+      verifications.record(
+        {
+          userId: user.user.id,
+          type: 'age',
+          method: 'credit_card',
+          status: 'approved',
+          confidence: 0.95,
+          ageThreshold: 18,
+          message: 'Card accepted',
+          details: {},
+        },
+        { ip: null, userAgent: null },
+      );
+    for (let i = 0; i < 99; i += 1) await t.services.billing.recordUsage(partner.partner.id);
+    const row = await attempt();
+    expect(row.partner_id).toBe(partner.partner.id);
+    const event = await t.db.models.EventOutbox.findOne({
+      where: { partner_id: partner.partner.id, event: 'verification.completed' },
+    });
+    expect(JSON.parse(event?.payload ?? '{}').data).toMatchObject({
+      verification_id: row.id,
+      site_id: siteId,
+      status: 'approved',
+      age_threshold: 18,
+    });
+    const before = await t.db.models.Verification.count({ where: { user_id: user.user.id } });
+    const refused = await caught(attempt());
+    expect(refused?.status).toBe(429);
+    expect(await t.db.models.Verification.count({ where: { user_id: user.user.id } })).toBe(before);
+    expect(
+      await t.db.models.EventOutbox.count({
+        where: { partner_id: partner.partner.id, event: 'verification.completed' },
+      }),
+    ).toBe(1);
   });
 });
