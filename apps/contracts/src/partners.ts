@@ -217,6 +217,8 @@ export interface PartnerProfile {
   website: string | null;
   business_type: string | null;
   status: string;
+  /** Whether the partner opened the verification link sent at registration. */
+  email_verified: boolean;
   plan: string;
   created_at: string;
   updated_at: string;

@@ -12,6 +12,7 @@ import * as allowProfileEmailScopes from './20261126020100-allow-profile-email-s
 import * as createWebhooksBilling from './20261126040000-create-webhooks-billing';
 import * as createApiKeys from './20261126030000-create-api-keys';
 import * as createPartnerStats from './20261126030100-create-partner-stats';
+import * as addPartnerEmailVerified from './20261126030200-add-partner-email-verified';
 import * as createAdmins from './20261126010000-create-admins';
 import * as adminListIndexes from './20261126010100-admin-list-indexes';
 
@@ -34,6 +35,7 @@ const modules: Array<
   ['20261126040000-create-webhooks-billing', createWebhooksBilling],
   ['20261126030000-create-api-keys', createApiKeys],
   ['20261126030100-create-partner-stats', createPartnerStats],
+  ['20261126030200-add-partner-email-verified', addPartnerEmailVerified],
   ['20261126010000-create-admins', createAdmins],
   ['20261126010100-admin-list-indexes', adminListIndexes],
 ];

@@ -8,7 +8,12 @@ import {
 } from 'sequelize';
 
 export type OneTimeTokenPurpose =
-  'password_reset' | 'email_verification' | 'phone_verification' | 'newsletter_confirm';
+  | 'password_reset'
+  | 'email_verification'
+  | 'phone_verification'
+  | 'newsletter_confirm'
+  | 'partner_email_verification'
+  | 'partner_password_reset';
 
 /** Single-use, expiring secrets sent by mail or SMS. Only a keyed hash is stored. */
 export class OneTimeToken extends Model<

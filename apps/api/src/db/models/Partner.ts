@@ -24,6 +24,8 @@ export class Partner extends Model<InferAttributes<Partner>, InferCreationAttrib
   declare login_attempts: CreationOptional<number>;
   declare locked_until: Date | null;
   declare last_login_at: Date | null;
+  /** When the partner opened the verification link sent at registration; null until then. */
+  declare email_verified_at: CreationOptional<Date | null>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 
@@ -43,6 +45,7 @@ export class Partner extends Model<InferAttributes<Partner>, InferCreationAttrib
         login_attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         locked_until: DataTypes.DATE,
         last_login_at: DataTypes.DATE,
+        email_verified_at: DataTypes.DATE,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },

@@ -31,6 +31,7 @@ export const partnerProfileSchema = v.object({
   website: v.nullable(v.string()),
   business_type: v.nullable(v.string()),
   status: v.string(),
+  email_verified: v.boolean(),
   plan: v.string(),
   created_at: isoDate,
   updated_at: isoDate,

@@ -12,6 +12,7 @@ export function presentPartner(partner: Partner): PartnerProfile {
     website: partner.website,
     business_type: partner.business_type,
     status: partner.status,
+    email_verified: partner.email_verified_at !== null && partner.email_verified_at !== undefined,
     plan: partner.plan,
     created_at: partner.created_at.toISOString(),
     updated_at: partner.updated_at.toISOString(),

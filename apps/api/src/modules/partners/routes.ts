@@ -2,6 +2,9 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type * as v from 'valibot';
 import {
+  forgotPasswordBody,
+  resetPasswordBody,
+  verifyEmailBody,
   partnerLoginBody,
   partnerProfileBody,
   partnerRegisterBody,
@@ -13,6 +16,7 @@ import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
 import type { AppServices } from '../../services';
 import { origin } from '../users/routes';
+import { RESET_REQUESTED } from './account';
 import { presentPartner } from './presenters';
 
 const minute = 60_000;
@@ -77,6 +81,61 @@ export function partnerRoutes(services: AppServices): Router {
       await partners.updateProfile(partnerId(ctx), body(ctx, partnerProfileBody), origin(ctx)),
     );
   });
+
+  router.post('/partners/send-email-verification', requirePartner, async (ctx) => {
+    await partners.requestVerification(partnerId(ctx), origin(ctx));
+    ctx.body = { message: 'Verification email sent. Please check your inbox.' };
+  });
+
+  router.post(
+    '/partners/verify-email',
+    rateLimit(
+      limiter,
+      { name: 'partner-verify-email:ip', limit: 30, windowMs: 60 * minute },
+      (ctx) => ctx.ip,
+    ),
+    validate({ body: verifyEmailBody }),
+    async (ctx) => {
+      const partner = await partners.verifyEmail(body(ctx, verifyEmailBody).token, origin(ctx));
+      ctx.body = {
+        message:
+          partner.status === 'active'
+            ? 'Your email address is verified and your partner account is active.'
+            : 'Your email address is verified.',
+        partner: presentPartner(partner),
+      };
+    },
+  );
+
+  router.post(
+    '/partners/forgot-password',
+    rateLimit(
+      limiter,
+      { name: 'partner-forgot-password:ip', limit: 20, windowMs: 60 * minute },
+      (ctx) => ctx.ip,
+    ),
+    validate({ body: forgotPasswordBody }),
+    async (ctx) => {
+      await partners.forgotPassword(body(ctx, forgotPasswordBody).email, origin(ctx));
+      ctx.status = 202;
+      ctx.body = { message: RESET_REQUESTED };
+    },
+  );
+
+  router.post(
+    '/partners/reset-password',
+    rateLimit(
+      limiter,
+      { name: 'partner-reset-password:ip', limit: 30, windowMs: 60 * minute },
+      (ctx) => ctx.ip,
+    ),
+    validate({ body: resetPasswordBody }),
+    async (ctx) => {
+      const input = body(ctx, resetPasswordBody);
+      await partners.resetPassword(input.token, input.new_password, origin(ctx));
+      ctx.body = { message: 'Your password has been reset. Please sign in.' };
+    },
+  );
 
   router.post(
     '/partners/validate-token',

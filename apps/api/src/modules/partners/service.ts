@@ -11,6 +11,7 @@ import type { RequestOrigin, SessionService } from '../sessions/service';
 import { INVALID_CREDENTIALS, LOCKED_OUT } from '../users/service';
 import { createLoginLockout } from '../users/lockout';
 import { mailOutboxFor } from '../notifications/outbox';
+import { createPartnerAccount } from './account';
 
 interface Services {
   sessions: SessionService;
@@ -19,10 +20,11 @@ interface Services {
 }
 
 /** Partner accounts (spec 01 §1, §3, §7 "Partner"): registration, sign-in with lockout, profile. */
-export function createPartnerService(deps: Deps, { sessions, audit }: Services) {
+export function createPartnerService(deps: Deps, { sessions, audit, limiter }: Services) {
   const { db, config, clock, logger } = deps;
   const { Partner } = db.models;
   const lockout = createLoginLockout(deps, 'partner');
+  const account = createPartnerAccount(deps, { audit, sessions, limiter });
 
   async function findActive(id: string): Promise<Partner> {
     const partner = await Partner.findByPk(id);
@@ -62,6 +64,8 @@ export function createPartnerService(deps: Deps, { sessions, audit }: Services) 
         phone: body.phone,
         website: body.website,
         business_type: body.business_type,
+        // Pending until the e-mail link or an administrator activates it, where the operator chose so (config).
+        status: config.partnerInitialStatus,
         locked_until: null,
         last_login_at: null,
         created_at: now,
@@ -72,7 +76,10 @@ export function createPartnerService(deps: Deps, { sessions, audit }: Services) 
         partnerId: partner.id,
         ip: origin.ip,
         userAgent: origin.userAgent,
+        details: { status: partner.status },
       });
+      // Spec 01 §8: 'Registration successful! Please check your email to verify your account.'
+      await account.sendVerification(partner, origin);
     } catch (error) {
       if (error instanceof UniqueConstraintError) return;
       throw error;
@@ -171,6 +178,7 @@ export function createPartnerService(deps: Deps, { sessions, audit }: Services) 
   }
 
   return {
+    ...account,
     findActive,
     register,
     login,

@@ -1,0 +1,11 @@
+import { DataTypes } from 'sequelize';
+import type { Migration } from '../migrator';
+
+/** Partner e-mail verification (issue 10): when the partner proved its address by the link sent at registration. */
+export const up: Migration = async ({ context: qi }) => {
+  await qi.addColumn('partners', 'email_verified_at', { type: DataTypes.DATE, allowNull: true });
+};
+
+export const down: Migration = async ({ context: qi }) => {
+  await qi.removeColumn('partners', 'email_verified_at');
+};
