@@ -3,6 +3,10 @@ import { adminCommand } from './commands/admin';
 import { auditCommand } from './commands/audit/verify';
 import { backupCommand } from './commands/backup';
 import { doctorCommand } from './commands/doctor';
+import { keysCommand } from './commands/keys';
+import { modelsCommand } from './commands/models/eval';
+import { partnerCommand } from './commands/partner';
+import { siteCommand } from './commands/site';
 import { migrateCommand } from './commands/migrate';
 import { serveCommand } from './commands/serve';
 import { asUserError, EXIT_BUG, EXIT_USER } from './lib/errors';
@@ -45,6 +49,10 @@ Exit codes: 0 ok, 1 the operator's error (with a hint), 2 a bug (rerun with --de
   program.addCommand(adminCommand());
   program.addCommand(backupCommand());
   program.addCommand(auditCommand());
+  program.addCommand(partnerCommand());
+  program.addCommand(siteCommand());
+  program.addCommand(keysCommand());
+  program.addCommand(modelsCommand());
   return program;
 }
 
