@@ -84,7 +84,7 @@ export function AuditPage() {
     <div className="space-y-6">
       <PageHeader title="Audit Logs">
         <span className="text-sm text-slate-700">Auto-refresh every 30 seconds</span>
-        <Button variant="secondary" busy={logs.isFetching} onClick={() => void logs.refetch()}>
+        <Button variant="secondary" onClick={() => void logs.refetch()}>
           Refresh Now
         </Button>
       </PageHeader>

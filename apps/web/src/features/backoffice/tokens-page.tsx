@@ -137,7 +137,7 @@ export function TokensPage() {
   return (
     <div className="space-y-6">
       <PageHeader title="Tokens & OAuth">
-        <Button variant="secondary" busy={active.isFetching} onClick={() => void active.refetch()}>
+        <Button variant="secondary" onClick={() => void active.refetch()}>
           Refresh
         </Button>
       </PageHeader>

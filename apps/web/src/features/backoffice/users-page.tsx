@@ -153,7 +153,7 @@ export function UsersPage() {
         ← Back to Dashboard
       </Link>
       <PageHeader title="Users Management">
-        <Button variant="secondary" busy={list.isFetching} onClick={() => void list.refetch()}>
+        <Button variant="secondary" onClick={() => void list.refetch()}>
           Refresh
         </Button>
       </PageHeader>

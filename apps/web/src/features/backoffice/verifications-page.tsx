@@ -95,7 +95,7 @@ export function VerificationsPage() {
   return (
     <div className="space-y-6">
       <PageHeader title="Verifications">
-        <Button variant="secondary" onClick={() => void list.refetch()} busy={list.isFetching}>
+        <Button variant="secondary" onClick={() => void list.refetch()}>
           Refresh
         </Button>
       </PageHeader>
