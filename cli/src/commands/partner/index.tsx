@@ -3,13 +3,12 @@ import { Box, Text } from 'ink';
 import * as v from 'valibot';
 import { ADMIN_PARTNER_PLANS } from '@attestly/contracts';
 import { Details, Table } from '../../components/table';
+import type { CommandContext } from '../../lib/api';
 import { defineCommand, examples, withContext } from '../../lib/command';
 import { UserError } from '../../lib/errors';
 import { CLI_ACTOR, partnerId } from './shared';
 
-type PartnerDetail = Awaited<
-  ReturnType<import('../../lib/api').CommandContext['services']['admin']['partners']['detail']>
->;
+type PartnerDetail = Awaited<ReturnType<CommandContext['services']['admin']['partners']['detail']>>;
 
 function PartnerView({ partner }: { partner: PartnerDetail }) {
   return (
