@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Context } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppError } from '../src/errors';
+import { planRateLimit } from '../src/modules/billing/plan-rate-limit';
 import { chargeVerification } from '../src/modules/billing/usage';
 import { createVerificationService } from '../src/modules/verification/service';
 import { createTestApp, signUp, type TestApp } from './helpers';
@@ -193,5 +195,26 @@ describe('verifications made for a partner', () => {
         where: { partner_id: partner.partner.id, event: 'verification.completed' },
       }),
     ).toBe(1);
+  });
+});
+
+describe('API rate limit per plan', () => {
+  it("allows the plan's requests per minute, then answers 429 until the minute is over", async () => {
+    const partner = await registerPartner(t);
+    await t.services.billing.setPartnerPlan(partner.partner.id, 'free');
+    const limit = planRateLimit(t.deps, t.services.limiter, () => partner.partner.id);
+    let served = 0;
+    const call = () => limit({} as Context, async () => void (served += 1));
+    for (let i = 0; i < 60; i += 1) await call();
+    const refused = await caught(call());
+    expect(refused?.status).toBe(429);
+    expect(refused?.detail).toBe(
+      'API rate limit of the Free plan reached (60 requests per minute). Please slow down or upgrade your plan.',
+    );
+    expect(Number(refused?.headers?.['Retry-After'])).toBeGreaterThan(0);
+    expect(served).toBe(60);
+    t.clock.advance(61_000);
+    await call();
+    expect(served).toBe(61);
   });
 });

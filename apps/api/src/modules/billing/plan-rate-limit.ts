@@ -1,0 +1,47 @@
+import type { Context, Middleware } from 'koa';
+import type { Deps } from '../../deps';
+import { tooManyRequests } from '../../errors';
+import type { RateLimiter } from '../rate-limit/service';
+import { planOf } from './usage';
+
+const PLAN_CACHE_MS = 10_000;
+
+/**
+ * The per-minute API rate limit of the partner's plan (contracts PLANS `rate_limit_per_minute`), counted in the
+ * database like every other limit so that replicas share it. Mount after the middleware that identifies the
+ * partner; `partnerOf` reads its id from the context (null: not a partner call, no limit). The plan is cached per
+ * process for a few seconds: a plan change takes effect within that time.
+ */
+export function planRateLimit(
+  { db, clock }: Pick<Deps, 'db' | 'clock'>,
+  limiter: RateLimiter,
+  partnerOf: (ctx: Context) => string | null,
+): Middleware {
+  const plans = new Map<string, { plan: string; until: number }>();
+  return async (ctx, next) => {
+    const partnerId = partnerOf(ctx);
+    if (!partnerId) return next();
+    const now = clock.now().getTime();
+    let cached = plans.get(partnerId);
+    if (!cached || cached.until < now) {
+      const [row] = await db.read<{ plan: string }>('SELECT plan FROM partners WHERE id = :id', {
+        id: partnerId,
+      });
+      if (plans.size > 10_000) plans.clear();
+      cached = { plan: row?.plan ?? '', until: now + PLAN_CACHE_MS };
+      plans.set(partnerId, cached);
+    }
+    const plan = planOf(cached.plan);
+    const state = await limiter.hit(
+      { name: 'partner-api:plan', limit: plan.rate_limit_per_minute, windowMs: 60_000 },
+      partnerId,
+    );
+    if (!state.allowed) {
+      throw tooManyRequests(
+        `API rate limit of the ${plan.name} plan reached (${plan.rate_limit_per_minute} requests per minute). Please slow down or upgrade your plan.`,
+        state.retryAfterSeconds,
+      );
+    }
+    await next();
+  };
+}
