@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
+import { readConfigFile } from './cli/config-file';
 import { allowlistEntryProblem } from './modules/webhooks/outbound-guard';
 
 /**
@@ -331,10 +332,17 @@ function loadOrCreateMasterKey(dataDir: string): Buffer {
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  // Empty strings mean "unset", as in most shells' `VAR= command`.
-  const input = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
-  );
+  // Empty strings mean "unset", as in most shells' `VAR= command`. The config file (`attestly setup`) fills in
+  // what the environment leaves unset; the environment wins.
+  let file: Record<string, string>;
+  try {
+    file = readConfigFile(env);
+  } catch (error) {
+    throw new ConfigError([(error as Error).message]);
+  }
+  const set = (values: Record<string, string | undefined>) =>
+    Object.entries(values).filter(([, value]) => value !== undefined && value !== '');
+  const input = Object.fromEntries([...set(file), ...set(env)]);
   const result = v.safeParse(envSchema, input);
   if (!result.success) {
     throw new ConfigError(
