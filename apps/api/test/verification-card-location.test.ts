@@ -115,32 +115,38 @@ describe('credit card verification', () => {
     expect(month.body.detail).toBe('Expiry month must be between 01 and 12');
   });
 
-  it('records a format-level check that grants no age, keeping only brand, last four and a fingerprint', async () => {
+  it('decides a format-level check at once as rejected (never pending), keeping only brand, last four and a fingerprint', async () => {
     const { token, user } = await signUp(t);
     const response = await t.request
       .post('/api/v1/users/verify/credit-card')
       .set(auth(token))
       .send(card())
       .expect(201);
-    expect(response.body.status).toBe('pending');
-    expect(response.body.message).toMatch(/format only/);
-    expect(response.body.message).toMatch(/issuer has not confirmed/);
+    expect(response.body.status).toBe('rejected');
+    expect(response.body.message).toMatch(/A card cannot verify your age on this server/);
+    expect(response.body.message).toMatch(/no card issuer has confirmed the card/);
     expect(response.body.verification).toMatchObject({
       verification_type: 'age',
       verification_method: 'credit_card',
-      status: 'pending',
+      status: 'rejected',
       confidence_score: 0,
       needs_manual_review: false,
       details: {
         check: 'format_only',
-        issuer_check: 'not_performed',
+        issuer_check: 'not_available',
         brand: 'visa',
         last4: '4242',
         card_seen_on_other_accounts: 0,
       },
     });
     const status = await t.request.get('/api/v1/users/verification-status').set(auth(token)).expect(200);
-    expect(status.body.age_verified).toBe(false);
+    expect(status.body).toMatchObject({ age_verified: false, pending_reviews: 0 });
+    // Nothing is left waiting: no pending card check exists that nobody could decide.
+    expect(
+      await t.db.models.Verification.count({
+        where: { verification_method: 'credit_card', status: 'pending' },
+      }),
+    ).toBe(0);
 
     const row = await t.db.models.Verification.findByPk(response.body.verification_id as string);
     expect(row?.user_id).toBe(user.id);

@@ -36,6 +36,8 @@ export const VERIFICATION_LIMITS = {
   documentBytes: 10 * 1024 * 1024,
   documentTooLargeMessage: 'File size must be less than 10MB',
   documentRequiredMessage: 'Please select a document to upload',
+  /** The live challenge video sent with a document (field `selfie_video`). */
+  selfieVideoTypeMessage: 'The live video must be a WebM or MP4 recording',
   documentTypeMessage: 'Please upload an image (JPEG, PNG or WebP) or a PDF',
 } as const;
 
@@ -264,6 +266,26 @@ export interface DocumentAnalysis {
   document_number_last4: string | null;
   read_confidence: number;
   reasons: string[];
+  /**
+   * Whether the document is bound to the person who sent it (issue 14): a portrait on the document, a live
+   * challenge video in the same flow, their face match, the printed fields against the MRZ, and reuse of the same
+   * document (keyed hash of its number) on other accounts. `review_reasons` says why a person must check it.
+   */
+  holder_binding?: {
+    portrait_found: boolean;
+    portrait_problem: string | null;
+    live_video: 'passed' | 'failed' | 'missing' | 'unusable';
+    liveness_reasons: string[];
+    face_match: { similarity: number; threshold: number; match: boolean } | null;
+    printed_fields: {
+      date_of_birth: 'agrees' | 'conflicts' | 'unreadable';
+      expiry_date: 'agrees' | 'conflicts' | 'unreadable';
+      name: 'agrees' | 'unreadable';
+    } | null;
+    document_used_by_other_accounts: number;
+    bound: boolean;
+    review_reasons: string[];
+  };
 }
 
 /** A verification as its owner sees it. */

@@ -9,12 +9,12 @@ import * as createVerifications from './20261125020000-create-verifications';
 import * as createWebhooksBilling from './20261126040000-create-webhooks-billing';
 import * as createLoginFailuresMailOutbox from './20261126020000-create-login-failures-mail-outbox';
 import * as allowProfileEmailScopes from './20261126020100-allow-profile-email-scopes';
-import * as createWebhooksBilling from './20261126040000-create-webhooks-billing';
 import * as createApiKeys from './20261126030000-create-api-keys';
 import * as createPartnerStats from './20261126030100-create-partner-stats';
 import * as addPartnerEmailVerified from './20261126030200-add-partner-email-verified';
 import * as createAdmins from './20261126010000-create-admins';
 import * as adminListIndexes from './20261126010100-admin-list-indexes';
+import * as createDocumentClaims from './20261126050000-create-document-claims';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the bundled server carries them. Append new ones
@@ -32,12 +32,12 @@ const modules: Array<
   ['20261126040000-create-webhooks-billing', createWebhooksBilling],
   ['20261126020000-create-login-failures-mail-outbox', createLoginFailuresMailOutbox],
   ['20261126020100-allow-profile-email-scopes', allowProfileEmailScopes],
-  ['20261126040000-create-webhooks-billing', createWebhooksBilling],
   ['20261126030000-create-api-keys', createApiKeys],
   ['20261126030100-create-partner-stats', createPartnerStats],
   ['20261126030200-add-partner-email-verified', addPartnerEmailVerified],
   ['20261126010000-create-admins', createAdmins],
   ['20261126010100-admin-list-indexes', adminListIndexes],
+  ['20261126050000-create-document-claims', createDocumentClaims],
 ];
 
 export const migrations: RunnableMigration<QueryInterface>[] = modules.map(([name, module]) => ({

@@ -27,15 +27,16 @@ export function cardFingerprint(masterKey: Buffer, digits: string): string {
 }
 
 export const CARD_FORMAT_ONLY_MESSAGE =
-  'Card details checked (format only: number checksum, expiry date and security code). No payment processor is ' +
-  'connected, so the card issuer has not confirmed the card, and a card on its own proves an age only where the ' +
-  'issuer requires its holders to be adults. To verify your age now, upload an identity document or record a short video.';
+  'A card cannot verify your age on this server: only the card format could be checked (number checksum, expiry ' +
+  'date and security code), no card issuer has confirmed the card, and a card proves an age only where its issuer ' +
+  'requires holders to be adults. Please verify your age with an identity document and a short video instead.';
 
 /**
- * Credit-card verification at format level (DESIGN.md §5): Luhn, brand, expiry and CVV format. The card number and
- * CVV are used in memory only — the row keeps brand, last four digits and a keyed fingerprint. Without an issuer
- * check nothing is proven, so the row stays pending (awaiting the issuer check the billing issue will add) and no
- * fact is granted: a number that passes Luhn is trivial to make up.
+ * Credit-card check at format level (DESIGN.md §5): Luhn, brand, expiry and CVV format. The card number and CVV are
+ * used in memory only — the row keeps brand, last four digits and a keyed fingerprint. No issuer check is built
+ * (a Stripe SetupIntent needs Stripe.js in the browser, which the appliance does not load), so a card is not offered
+ * as an age method in the app, and a check sent to the API is decided at once as 'rejected' with the reason (issue
+ * 14: nothing may wait for a decision nobody can make): a number that passes Luhn is trivial to make up.
  */
 export function createCardVerification(deps: Deps, verifications: VerificationService) {
   const { config, clock, db } = deps;
@@ -65,7 +66,7 @@ export function createCardVerification(deps: Deps, verifications: VerificationSe
         userId,
         type: 'age',
         method: 'credit_card',
-        status: 'pending',
+        status: 'rejected',
         // Nothing about the holder's age follows from a format check.
         confidence: 0,
         ageThreshold: 18,
@@ -73,7 +74,8 @@ export function createCardVerification(deps: Deps, verifications: VerificationSe
         message: CARD_FORMAT_ONLY_MESSAGE,
         details: {
           check: 'format_only',
-          issuer_check: 'not_performed',
+          issuer_check: 'not_available',
+          decision: 'a format-level card check cannot prove an age',
           brand,
           last4: card.card_number.slice(-4),
           expiry_month: String(card.expiry_month).padStart(2, '0'),

@@ -1,4 +1,5 @@
-import type { DocumentReading } from '@attestly/models';
+import type { DocumentReading, HolderCheck } from '@attestly/models';
+import { Op, QueryTypes } from 'sequelize';
 import type {
   AgeThreshold,
   DocumentAnalysis,
@@ -7,14 +8,16 @@ import type {
   VerificationSummary,
 } from '@attestly/contracts';
 import type { Deps } from '../../deps';
-import type { RequestOrigin } from '../sessions/service';
+import { deriveKey, hmacSha256 } from '../../lib/crypto';
 import { presentVerification } from './presenters';
-import type { VerificationService } from './service';
+import { DocumentClaimedError, type VerificationOrigin, type VerificationService } from './service';
 import { requireEngine, runAnalysis } from './vision';
 
 export interface DocumentUpload {
   bytes: Uint8Array;
   mime: string;
+  /** The live challenge video recorded in the same flow (5 s, head turn and blink). */
+  video?: { bytes: Uint8Array; mime: string } | null;
   documentType: DocumentType;
   threshold: AgeThreshold;
   verificationType: 'age' | 'identity';
@@ -75,11 +78,65 @@ export interface DocumentOutcome {
   reason: string;
 }
 
-/** Exported for the back office's retrigger (re-analysis of kept media, modules/admin/verifications). */
+/**
+ * What ties a document to the person submitting it (issue 14): the portrait on the document, a live challenge
+ * video recorded in the same flow, their face match, the printed fields against the MRZ and whether the document
+ * already proves another account. Absent (e.g. the back office re-reading a kept image) → not bound → review.
+ */
+export interface HolderBinding {
+  holder: HolderCheck | null;
+  /** Other accounts this document (keyed hash of its number) is proving or waiting to prove. */
+  otherAccounts: number;
+}
+
+export const BOUND_REVIEW_MESSAGE =
+  'Your document was read, but we could not confirm automatically that it belongs to you, so a reviewer will check it.';
+
+/** Reasons, for the reviewer, why a document with a clean MRZ is not bound to its holder; empty when it is. */
+export function bindingProblems(reading: DocumentReading, binding: HolderBinding | undefined): string[] {
+  const problems: string[] = [];
+  const holder = binding?.holder ?? null;
+  if (!holder) {
+    problems.push('no live video of the holder was recorded with the document');
+  } else {
+    if (!holder.portrait.found) {
+      problems.push(`no portrait face found on the document (${holder.portrait.problem ?? 'not detected'})`);
+    }
+    if (!holder.video) {
+      problems.push(`the live video could not be used: ${holder.video_problem?.message ?? 'unreadable'}`);
+    } else if (!holder.video.is_live) {
+      problems.push(
+        `the live video did not pass the liveness challenge (${holder.video.video_liveness.reasons.join(', ') || 'not live'})`,
+      );
+    }
+    if (holder.face_match && !holder.face_match.match) {
+      problems.push(
+        `the face in the video does not match the document portrait (similarity ${holder.face_match.similarity} < ${holder.face_match.threshold})`,
+      );
+    } else if (!holder.face_match && holder.portrait.found && holder.video) {
+      problems.push('the portrait could not be compared with the video');
+    }
+  }
+  if (reading.printed) problems.push(...reading.printed.conflicts);
+  if (binding && binding.otherAccounts > 0) {
+    problems.push(
+      `this document already proves or is waiting to prove ${binding.otherAccounts} other account${binding.otherAccounts === 1 ? '' : 's'}`,
+    );
+  }
+  if (!reading.document_key) problems.push('the document number could not be read');
+  return problems;
+}
+
+/**
+ * The decision on a document (exported for the back office's retrigger, modules/admin/verifications). A claim is
+ * approved automatically only when the MRZ reads cleanly, the document is valid and shows the age, AND the document
+ * is bound to its holder (bindingProblems is empty); everything short of that goes to a reviewer with the reasons.
+ */
 export function decideDocument(
   analysis: DocumentAnalysis,
   reading: DocumentReading,
   verificationType: 'age' | 'identity',
+  binding?: HolderBinding,
 ): DocumentOutcome {
   const clean =
     analysis.format_valid &&
@@ -104,17 +161,7 @@ export function decideDocument(
       reason: 'document expired',
     };
   }
-  if (verificationType === 'identity') {
-    // No on-box face match between the portrait and the holder exists yet, so identity always goes to a person.
-    return {
-      status: 'pending',
-      needsReview: true,
-      message: 'Your document was read successfully. A reviewer will confirm your identity shortly.',
-      reason:
-        'Identity verification needs a reviewer to compare the document portrait with the account holder',
-    };
-  }
-  if (!analysis.threshold_met) {
+  if (verificationType === 'age' && !analysis.threshold_met) {
     return {
       status: 'rejected',
       needsReview: false,
@@ -122,67 +169,189 @@ export function decideDocument(
       reason: 'below threshold',
     };
   }
+  const problems = bindingProblems(reading, binding);
+  if (problems.length) {
+    return {
+      status: 'pending',
+      needsReview: true,
+      message: BOUND_REVIEW_MESSAGE,
+      reason: `Not bound to the holder: ${problems.join('; ')}`,
+    };
+  }
+  if (verificationType === 'identity') {
+    return {
+      status: 'approved',
+      needsReview: false,
+      message: 'Your identity is verified: your document is valid and matches your live video.',
+      reason: 'machine-readable zone valid; portrait matches the live video',
+    };
+  }
   return {
     status: 'approved',
     needsReview: false,
     message: `Your age is verified from your document: ${analysis.age_threshold}+.`,
-    reason: 'machine-readable zone valid',
+    reason: 'machine-readable zone valid; portrait matches the live video',
   };
 }
 
+/** The keyed hash of a document's state, type and number: the same document reads the same on this installation only. */
+export function documentFingerprint(masterKey: Buffer, documentKey: string): string {
+  return hmacSha256(deriveKey(masterKey, 'document-number'), documentKey);
+}
+
+/** The binding facts as the analysis shows them to the user and the reviewer (never the number or descriptors). */
+function holderSummary(reading: DocumentReading, binding: HolderBinding, problems: string[]) {
+  const h = binding.holder;
+  return {
+    portrait_found: h?.portrait.found ?? false,
+    portrait_problem: h?.portrait.problem ?? null,
+    live_video: !h ? 'missing' : !h.video ? 'unusable' : h.video.is_live ? 'passed' : 'failed',
+    liveness_reasons: h?.video?.video_liveness.reasons ?? [],
+    face_match: h?.face_match
+      ? { similarity: h.face_match.similarity, threshold: h.face_match.threshold, match: h.face_match.match }
+      : null,
+    printed_fields: reading.printed
+      ? {
+          date_of_birth: reading.printed.date_of_birth,
+          expiry_date: reading.printed.expiry_date,
+          name: reading.printed.name,
+        }
+      : null,
+    document_used_by_other_accounts: binding.otherAccounts,
+    bound: problems.length === 0,
+    review_reasons: problems,
+  } satisfies DocumentAnalysis['holder_binding'];
+}
+
 /**
- * Document verification (DESIGN.md §5): reads the ICAO 9303 MRZ on the box, validates check digits and expiry,
- * computes the age. Clean reads are decided at once and the image is dropped; unclear reads and identity checks
- * wait for a reviewer, and only then is the image kept — encrypted — until the review or the retention limit.
+ * Document verification (DESIGN.md §5, issue 14): reads the ICAO 9303 MRZ on the box, validates check digits and
+ * expiry, computes the age, and binds the document to its holder with the live challenge video sent in the same
+ * request (portrait found, liveness passed, faces match, printed fields agree, document not proving another
+ * account). Bound, valid documents are decided at once and the media dropped; everything else waits for a reviewer
+ * with the reasons recorded, and only then are the document and the video kept — encrypted — until the review or
+ * the retention limit.
  */
 export function createDocumentVerification(deps: Deps, verifications: VerificationService) {
+  const { db, config } = deps;
+
+  /**
+   * Other accounts this document proves (document_claims) or is waiting to prove (pending document rows). When the
+   * document already proves this account, others' attempts do not hold its owner back (they went to review).
+   */
+  async function otherAccounts(userId: string, fingerprint: string): Promise<number> {
+    const claims = (await db.sequelize.query(
+      'SELECT user_id FROM document_claims WHERE fingerprint = :fingerprint',
+      { replacements: { fingerprint }, type: QueryTypes.SELECT },
+    )) as { user_id: string }[];
+    if (claims.some((c) => c.user_id === userId)) return 0;
+    const rows = await db.models.Verification.count({
+      where: {
+        subject_fingerprint: fingerprint,
+        verification_method: 'document',
+        status: { [Op.in]: ['approved', 'pending'] },
+        user_id: { [Op.ne]: userId },
+      },
+      distinct: true,
+      col: 'user_id',
+    });
+    return Math.max(claims.length, rows);
+  }
+
   async function verify(
     userId: string,
     upload: DocumentUpload,
-    origin: RequestOrigin,
+    origin: VerificationOrigin,
   ): Promise<{ verification: VerificationSummary; document_analysis: DocumentAnalysis; message: string }> {
     const engine = requireEngine(deps.vision, 'Document verification');
-    const reading = await runAnalysis(() => engine.readDocument(upload.bytes, upload.mime));
+    const video = upload.video ?? null;
+    const [reading, holder] = await Promise.all([
+      runAnalysis(() => engine.readDocument(upload.bytes, upload.mime)),
+      video
+        ? runAnalysis(() => engine.checkHolder(upload.bytes, video.bytes, { thresholds: [upload.threshold] }))
+        : Promise.resolve(null),
+    ]);
     const now = deps.clock.now();
+    const fingerprint = reading.document_key
+      ? documentFingerprint(config.masterKey, reading.document_key)
+      : null;
+    const binding: HolderBinding = {
+      holder,
+      otherAccounts: fingerprint ? await otherAccounts(userId, fingerprint) : 0,
+    };
     const analysis = documentAnalysis(reading, upload, now);
-    const outcome = decideDocument(analysis, reading, upload.verificationType);
-    // Authenticity is unchecked (AUTHENTICITY_NOTE), so even a perfect read is not worth more than 0.8.
-    const confidence = outcome.status === 'approved' ? Math.min(0.8, reading.confidence) : reading.confidence;
-    const row = await verifications.record(
-      {
-        userId,
-        type: upload.verificationType,
-        method: 'document',
-        status: outcome.status,
-        confidence,
-        ageThreshold: upload.threshold,
-        needsReview: outcome.needsReview,
-        message: outcome.message,
-        details: {
-          ocr_passes: reading.ocr_passes,
-          decision: outcome.reason,
-          media_stored: outcome.needsReview,
-        },
-        documentAnalysis: analysis,
-        proves:
-          upload.verificationType === 'identity'
-            ? {
-                identity: true,
-                ...(analysis.threshold_met && analysis.calculated_age !== null
-                  ? { minAge: analysis.calculated_age }
-                  : {}),
-              }
-            : analysis.calculated_age !== null
+    let outcome = decideDocument(analysis, reading, upload.verificationType, binding);
+    let problems = bindingProblems(reading, binding);
+    const media = [
+      { bytes: upload.bytes, contentType: upload.mime },
+      ...(video ? [{ bytes: video.bytes, contentType: video.mime }] : []),
+    ];
+    const proves =
+      upload.verificationType === 'identity'
+        ? {
+            identity: true,
+            ...(analysis.threshold_met && analysis.calculated_age !== null
               ? { minAge: analysis.calculated_age }
-              : { minAge: upload.threshold },
-        media: outcome.needsReview ? { bytes: upload.bytes, contentType: upload.mime } : null,
-        systemNote: outcome.needsReview ? outcome.reason : undefined,
-      },
-      origin,
-    );
+              : {}),
+          }
+        : analysis.calculated_age !== null
+          ? { minAge: analysis.calculated_age }
+          : { minAge: upload.threshold };
+    const save = () => {
+      const withBinding: DocumentAnalysis = {
+        ...analysis,
+        holder_binding: holderSummary(reading, binding, problems),
+      };
+      // Authenticity is unchecked (AUTHENTICITY_NOTE), so even a perfect read is not worth more than 0.8.
+      const confidence =
+        outcome.status === 'approved' ? Math.min(0.8, reading.confidence) : reading.confidence;
+      return verifications
+        .record(
+          {
+            userId,
+            type: upload.verificationType,
+            method: 'document',
+            status: outcome.status,
+            confidence,
+            ageThreshold: upload.threshold,
+            needsReview: outcome.needsReview,
+            message: outcome.message,
+            details: {
+              ocr_passes: reading.ocr_passes,
+              decision: outcome.reason,
+              media_stored: outcome.needsReview,
+              live_video_sent: !!video,
+              ...(holder?.video
+                ? {
+                    video_liveness: holder.video.video_liveness,
+                    video_estimated_age: holder.video.age,
+                  }
+                : {}),
+            },
+            documentAnalysis: withBinding,
+            fingerprint,
+            proves,
+            media: outcome.needsReview ? media : null,
+            systemNote: outcome.needsReview ? outcome.reason : undefined,
+            claim: fingerprint && outcome.status === 'approved' ? { fingerprint } : null,
+          },
+          origin,
+        )
+        .then((row) => ({ row, withBinding }));
+    };
+    let saved;
+    try {
+      saved = await save();
+    } catch (error) {
+      if (!(error instanceof DocumentClaimedError)) throw error;
+      // Another account claimed this document between the check and the approval: a person decides.
+      binding.otherAccounts = Math.max(1, binding.otherAccounts);
+      problems = bindingProblems(reading, binding);
+      outcome = decideDocument(analysis, reading, upload.verificationType, binding);
+      saved = await save();
+    }
     return {
-      verification: presentVerification(row, now),
-      document_analysis: analysis,
+      verification: presentVerification(saved.row, now),
+      document_analysis: saved.withBinding,
       message: outcome.message,
     };
   }

@@ -122,22 +122,34 @@ export function verificationRoutes(services: AppServices): Router {
     ),
     async (ctx) => {
       const { files, fields } = await readMultipart(ctx, {
-        fileFields: ['file'],
-        maxFileBytes: VERIFICATION_LIMITS.documentBytes,
+        // The document, and the live challenge video recorded in the same flow (issue 14: bound to the holder).
+        fileFields: ['file', 'selfie_video'],
+        maxFileBytes: Math.max(VERIFICATION_LIMITS.documentBytes, LIMITS.videoBytes),
         tooLargeMessage: VERIFICATION_LIMITS.documentTooLargeMessage,
-        accept: [...IMAGE_TYPES, 'application/pdf'],
+        accept: [...IMAGE_TYPES, 'application/pdf', ...VIDEO_TYPES],
         wrongTypeMessage: VERIFICATION_LIMITS.documentTypeMessage,
       });
       const input = parseFields(documentVerificationFields, fields);
-      const file = files[0];
+      const file = files.find((f) => f.field === 'file');
       assert(file, 422, 'validation.failed', VERIFICATION_LIMITS.documentRequiredMessage, [
         { path: 'file', message: VERIFICATION_LIMITS.documentRequiredMessage },
       ]);
+      if (VIDEO_TYPES.includes(file.mime)) {
+        throw new AppError(415, 'upload.unsupported_type', VERIFICATION_LIMITS.documentTypeMessage);
+      }
+      if (file.bytes.length > VERIFICATION_LIMITS.documentBytes) {
+        throw new AppError(413, 'upload.too_large', VERIFICATION_LIMITS.documentTooLargeMessage);
+      }
+      const video = files.find((f) => f.field === 'selfie_video') ?? null;
+      if (video && !VIDEO_TYPES.includes(video.mime)) {
+        throw new AppError(415, 'upload.unsupported_type', VERIFICATION_LIMITS.selfieVideoTypeMessage);
+      }
       const result = await verifications.document.verify(
         userId(ctx),
         {
           bytes: file.bytes,
           mime: file.mime,
+          video: video ? { bytes: video.bytes, mime: video.mime } : null,
           documentType: input.document_type,
           threshold: input.age_threshold,
           verificationType: input.verification_type,

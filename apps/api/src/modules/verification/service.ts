@@ -1,4 +1,4 @@
-import { Op, type Transaction } from 'sequelize';
+import { Op, QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import type {
   DocumentAnalysis,
   VerificationMethod,
@@ -41,9 +41,22 @@ export interface NewVerification {
   fingerprint?: string | null;
   /** Applied to the user now when approved, or later by a reviewer when pending. */
   proves?: ProvenFacts;
-  /** Kept (encrypted) only for a case a person must review. */
-  media?: { bytes: Uint8Array; contentType: string } | null;
+  /** Kept (encrypted) only for a case a person must review: one file, or several (a document and its video). */
+  media?: { bytes: Uint8Array; contentType: string } | { bytes: Uint8Array; contentType: string }[] | null;
   systemNote?: string;
+  /**
+   * A document this approval binds to the account (keyed hash of its number). Held by another account → the
+   * record fails with DocumentClaimedError and nothing is written, so the caller can send the case to review.
+   */
+  claim?: { fingerprint: string } | null;
+}
+
+/** The document of an approval already proves another account (document_claims). */
+export class DocumentClaimedError extends Error {
+  constructor() {
+    super('document already proves another account');
+    this.name = 'DocumentClaimedError';
+  }
 }
 
 const RECENT_LIMIT = 10;
@@ -121,59 +134,92 @@ export function createVerificationService(
     const notes: ReviewNote[] = input.systemNote
       ? [{ timestamp: now.toISOString(), note: input.systemNote, author: 'system' }]
       : [];
-    const row = await db.sequelize.transaction(async (transaction) => {
-      const user = await User.findByPk(input.userId, { transaction, lock: db.dialect === 'postgres' });
-      if (!user) throw notFound('User not found');
-      const created = await Verification.create(
-        {
-          user_id: input.userId,
-          verification_type: input.type,
-          verification_method: input.method,
-          status: input.status,
-          confidence_score: input.confidence,
-          age_threshold: input.ageThreshold,
-          needs_manual_review: input.needsReview ?? false,
-          message: input.message.slice(0, 500),
-          result_details: { ...input.details, ...(input.proves ? { proves: input.proves } : {}) },
-          document_analysis: input.documentAnalysis ?? null,
-          review_notes: notes,
-          subject_fingerprint: input.fingerprint ?? null,
-          partner_id: forPartner?.partnerId ?? null,
-          site_id: forPartner?.siteId ?? null,
-          sandbox: forPartner?.sandbox ?? false,
-          reviewed_at: null,
-          reviewed_by: null,
-          expires_at: null,
-          created_at: now,
-          updated_at: now,
-        },
-        { transaction },
-      );
-      // A partner's verification counts toward its monthly quota (429 past it) and is announced by webhook.
-      await chargeVerification(deps, created, transaction);
-      await emitVerificationEvent(deps, created, transaction);
-      if (input.status === 'approved' && input.proves) {
-        created.expires_at = await applyFacts(user, input.proves, now, transaction);
-        await created.save({ transaction });
-      }
-      if (input.media && input.needsReview) {
-        const sealed = sealMedia(key, input.media.bytes, mediaContext(created.id));
-        await VerificationMedia.create(
+    const row = await db.sequelize
+      .transaction(async (transaction) => {
+        const user = await User.findByPk(input.userId, { transaction, lock: db.dialect === 'postgres' });
+        if (!user) throw notFound('User not found');
+        let claimHeld = false;
+        if (input.claim && input.status === 'approved') {
+          const [held] = (await db.sequelize.query(
+            'SELECT user_id FROM document_claims WHERE fingerprint = :fingerprint',
+            { replacements: { fingerprint: input.claim.fingerprint }, transaction, type: QueryTypes.SELECT },
+          )) as { user_id: string }[];
+          if (held && held.user_id !== input.userId) throw new DocumentClaimedError();
+          claimHeld = !!held;
+        }
+        const created = await Verification.create(
           {
-            verification_id: created.id,
-            content_type: input.media.contentType,
-            byte_length: input.media.bytes.byteLength,
-            iv: sealed.iv,
-            auth_tag: sealed.authTag,
-            ciphertext: sealed.ciphertext,
-            purge_after: new Date(now.getTime() + config.mediaRetentionMs),
+            user_id: input.userId,
+            verification_type: input.type,
+            verification_method: input.method,
+            status: input.status,
+            confidence_score: input.confidence,
+            age_threshold: input.ageThreshold,
+            needs_manual_review: input.needsReview ?? false,
+            message: input.message.slice(0, 500),
+            result_details: { ...input.details, ...(input.proves ? { proves: input.proves } : {}) },
+            document_analysis: input.documentAnalysis ?? null,
+            review_notes: notes,
+            subject_fingerprint: input.fingerprint ?? null,
+            partner_id: forPartner?.partnerId ?? null,
+            site_id: forPartner?.siteId ?? null,
+            sandbox: forPartner?.sandbox ?? false,
+            reviewed_at: null,
+            reviewed_by: null,
+            expires_at: null,
             created_at: now,
+            updated_at: now,
           },
           { transaction },
         );
-      }
-      return created;
-    });
+        // A partner's verification counts toward its monthly quota (429 past it) and is announced by webhook.
+        await chargeVerification(deps, created, transaction);
+        await emitVerificationEvent(deps, created, transaction);
+        if (input.status === 'approved' && input.proves) {
+          created.expires_at = await applyFacts(user, input.proves, now, transaction);
+          await created.save({ transaction });
+        }
+        if (input.claim && input.status === 'approved' && !claimHeld) {
+          // Primary key on the fingerprint: a concurrent approval of the same document on another account fails here.
+          await db.sequelize.query(
+            'INSERT INTO document_claims (fingerprint, user_id, verification_id, created_at) VALUES (:fingerprint, :userId, :verificationId, :now)',
+            {
+              replacements: {
+                fingerprint: input.claim.fingerprint,
+                userId: input.userId,
+                verificationId: created.id,
+                now,
+              },
+              transaction,
+            },
+          );
+        }
+        const media = input.media ? (Array.isArray(input.media) ? input.media : [input.media]) : [];
+        if (input.needsReview) {
+          for (const [index, item] of media.entries()) {
+            const sealed = sealMedia(key, item.bytes, mediaContext(created.id));
+            await VerificationMedia.create(
+              {
+                verification_id: created.id,
+                content_type: item.contentType,
+                byte_length: item.bytes.byteLength,
+                iv: sealed.iv,
+                auth_tag: sealed.authTag,
+                ciphertext: sealed.ciphertext,
+                purge_after: new Date(now.getTime() + config.mediaRetentionMs),
+                // Distinct, ordered timestamps keep the reviewer's list in upload order (document, then video).
+                created_at: new Date(now.getTime() + index),
+              },
+              { transaction },
+            );
+          }
+        }
+        return created;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof UniqueConstraintError && input.claim) throw new DocumentClaimedError();
+        throw error;
+      });
     await audit.recordSafely({
       event: auditEvent(row.status),
       severity: row.status === 'approved' || row.status === 'pending' ? 'info' : 'warning',
