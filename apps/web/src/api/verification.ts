@@ -96,11 +96,20 @@ export const verificationApi = {
     file: File,
     fields: { document_type: DocumentType; verification_type: 'age' | 'identity' },
     onProgress?: (fraction: number) => void,
+    /** The live challenge video recorded in the same flow (binds the document to its holder). */
+    selfieVideo?: Blob | null,
   ) => {
     const form = new FormData();
     form.append('document_type', fields.document_type);
     form.append('verification_type', fields.verification_type);
     form.append('file', file);
+    if (selfieVideo) {
+      form.append(
+        'selfie_video',
+        selfieVideo,
+        selfieVideo.type.includes('mp4') ? 'selfie.mp4' : 'selfie.webm',
+      );
+    }
     return uploadWithProgress<DocumentAnswer>('/users/verify/document', form, onProgress);
   },
   verifyAge: (media: Blob, mediaType: 'image' | 'video', threshold: AgeThreshold = 18) => {

@@ -6,6 +6,7 @@ import { verificationApi, type DocumentAnswer } from '../../api/verification';
 import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { SelectField } from '../../components/ui/field';
+import { FacialCapture } from './facial-capture';
 import { ResultPanel } from './result-panel';
 
 const ACCEPTED = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'];
@@ -25,21 +26,30 @@ export function documentFileProblem(file: File | null): string | null {
   return null;
 }
 
-/** Document upload with a progress bar; the MRZ is read on the server and unclear scans go to a reviewer. */
+type Step = 'document' | 'video' | 'send';
+
+/**
+ * Document then selfie video as one flow (issue 14): 1. the document page; 2. a 5-second live video with the head
+ * turn and blink, recorded on the same screen; 3. both are sent together. The server reads the MRZ, finds the
+ * portrait, checks the video's liveness and compares the faces; anything it cannot confirm goes to a reviewer.
+ */
 export function DocumentForm({ onDone }: { onDone: () => void }) {
   const fileId = useId();
+  const [step, setStep] = useState<Step>('document');
   const [file, setFile] = useState<File | null>(null);
+  const [video, setVideo] = useState<Blob | null>(null);
   const [documentType, setDocumentType] = useState<DocumentType>('passport');
   const [purpose, setPurpose] = useState<'age' | 'identity'>('age');
   const [problem, setProblem] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<DocumentAnswer | null>(null);
   const upload = useMutation({
-    mutationFn: (chosen: File) =>
+    mutationFn: ({ chosen, selfie }: { chosen: File; selfie: Blob }) =>
       verificationApi.document(
         chosen,
         { document_type: documentType, verification_type: purpose },
         setProgress,
+        selfie,
       ),
     onSuccess: (answer) => {
       toast.success('Document uploaded successfully!');
@@ -50,83 +60,158 @@ export function DocumentForm({ onDone }: { onDone: () => void }) {
     onSettled: () => setProgress(null),
   });
 
-  const submit = (event: React.FormEvent) => {
+  const next = (event: React.FormEvent) => {
     event.preventDefault();
     const found = documentFileProblem(file);
     setProblem(found);
-    if (!found && file) {
+    if (!found) {
       setResult(null);
-      setProgress(0);
-      upload.mutate(file);
+      setStep('video');
     }
   };
+  const send = () => {
+    if (!file || !video) return;
+    setResult(null);
+    setProgress(0);
+    upload.mutate({ chosen: file, selfie: video });
+  };
+  const restart = () => {
+    setStep('document');
+    setVideo(null);
+    setResult(null);
+  };
+  const binding = result?.document_analysis.holder_binding;
 
   return (
-    <form className="space-y-4" noValidate onSubmit={submit}>
-      <p className="text-sm text-slate-700">
-        Upload a photo or scan of the page with the two lines of letters and chevrons (&lt;&lt;&lt;) at the
-        bottom. JPEG, PNG, WebP or PDF, less than 10MB. The image is read on this server and deleted right
-        away unless a reviewer has to look at it.
-      </p>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField
-          label="Document type"
-          value={documentType}
-          onChange={(e) => setDocumentType(e.target.value as DocumentType)}
-        >
-          {DOCUMENT_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {DOCUMENT_LABELS[type]}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label="What to verify"
-          value={purpose}
-          onChange={(e) => setPurpose(e.target.value as 'age' | 'identity')}
-        >
-          <option value="age">My age</option>
-          <option value="identity">My identity (checked by a reviewer)</option>
-        </SelectField>
-      </div>
-      <div className="space-y-1">
-        <label htmlFor={fileId} className="block text-sm font-medium text-slate-800">
-          Document file
-        </label>
-        <input
-          id={fileId}
-          type="file"
-          accept={ACCEPTED.join(',')}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? `${fileId}-error` : undefined}
-          className="block w-full text-sm text-slate-800 file:mr-3 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-3 file:py-2 file:font-semibold file:text-indigo-800"
-          onChange={(event) => {
-            setFile(event.target.files?.[0] ?? null);
-            setProblem(null);
-          }}
-        />
-        {problem ? (
-          <p id={`${fileId}-error`} className="text-sm text-red-700">
-            {problem}
+    <div className="space-y-4">
+      <ol className="flex flex-wrap gap-2 text-xs font-semibold" aria-label="Steps">
+        {(
+          [
+            ['document', '1. Your document'],
+            ['video', '2. A 5-second video of you'],
+            ['send', '3. Send'],
+          ] as const
+        ).map(([key, label]) => (
+          <li
+            key={key}
+            aria-current={step === key ? 'step' : undefined}
+            className={`rounded-full px-3 py-1 ${step === key ? 'bg-indigo-600 text-white' : 'bg-slate-100 text-slate-800'}`}
+          >
+            {label}
+          </li>
+        ))}
+      </ol>
+
+      {step === 'document' ? (
+        <form className="space-y-4" noValidate onSubmit={next}>
+          <p className="text-sm text-slate-700">
+            Upload a photo or scan of the page with your photo and the two lines of letters and chevrons
+            (&lt;&lt;&lt;) at the bottom. JPEG, PNG, WebP or PDF, less than 10MB. Next you record a short
+            video so that we can check the document is yours. Both are read on this server and deleted right
+            away unless a reviewer has to look at them.
           </p>
-        ) : null}
-      </div>
-      {progress !== null ? (
-        <div>
-          <progress
-            className="h-2 w-full"
-            max={100}
-            value={Math.round(progress * 100)}
-            aria-label="Upload progress"
+          <div className="grid gap-4 sm:grid-cols-2">
+            <SelectField
+              label="Document type"
+              value={documentType}
+              onChange={(e) => setDocumentType(e.target.value as DocumentType)}
+            >
+              {DOCUMENT_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {DOCUMENT_LABELS[type]}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label="What to verify"
+              value={purpose}
+              onChange={(e) => setPurpose(e.target.value as 'age' | 'identity')}
+            >
+              <option value="age">My age</option>
+              <option value="identity">My identity</option>
+            </SelectField>
+          </div>
+          <div className="space-y-1">
+            <label htmlFor={fileId} className="block text-sm font-medium text-slate-800">
+              Document file
+            </label>
+            <input
+              id={fileId}
+              type="file"
+              accept={ACCEPTED.join(',')}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? `${fileId}-error` : undefined}
+              className="block w-full text-sm text-slate-800 file:mr-3 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-3 file:py-2 file:font-semibold file:text-indigo-800"
+              onChange={(event) => {
+                setFile(event.target.files?.[0] ?? null);
+                setProblem(null);
+              }}
+            />
+            {problem ? (
+              <p id={`${fileId}-error`} className="text-sm text-red-700">
+                {problem}
+              </p>
+            ) : null}
+          </div>
+          <Button type="submit">Next: record a short video</Button>
+        </form>
+      ) : null}
+
+      {step === 'video' ? (
+        <div className="space-y-3">
+          <p className="text-sm text-slate-700">
+            Record a 5-second video of your face: we compare it with the photo on your document and check that
+            a live person is in front of the camera.
+          </p>
+          <FacialCapture
+            onDone={() => undefined}
+            selfie={{
+              onRecorded: (recorded) => {
+                setVideo(recorded);
+                setStep('send');
+              },
+            }}
           />
-          <p className="text-xs text-slate-700">
-            {progress < 1 ? `Uploading… ${Math.round(progress * 100)}%` : 'Reading the document…'}
-          </p>
+          <Button variant="secondary" onClick={restart}>
+            Back to the document
+          </Button>
         </div>
       ) : null}
-      <Button type="submit" busy={upload.isPending}>
-        Upload document
-      </Button>
+
+      {step === 'send' ? (
+        <div className="space-y-3">
+          <p className="text-sm text-slate-700">
+            Ready to send: {file?.name ?? 'your document'} and your 5-second video.
+          </p>
+          {progress !== null ? (
+            <div>
+              <progress
+                className="h-2 w-full"
+                max={100}
+                value={Math.round(progress * 100)}
+                aria-label="Upload progress"
+              />
+              <p className="text-xs text-slate-700">
+                {progress < 1
+                  ? `Uploading… ${Math.round(progress * 100)}%`
+                  : 'Reading the document and comparing your video…'}
+              </p>
+            </div>
+          ) : null}
+          <div className="flex flex-wrap gap-2">
+            <Button onClick={send} busy={upload.isPending}>
+              Send document and video
+            </Button>
+            <Button variant="secondary" onClick={() => setStep('video')} disabled={upload.isPending}>
+              Re-record the video
+            </Button>
+            <Button variant="secondary" onClick={restart} disabled={upload.isPending}>
+              Start again
+            </Button>
+          </div>
+        </div>
+      ) : null}
+
       {result ? (
         <ResultPanel
           status={result.status}
@@ -139,8 +224,18 @@ export function DocumentForm({ onDone }: { onDone: () => void }) {
               until {result.document_analysis.expiry_date ?? 'unknown'}.
             </p>
           ) : null}
+          {binding && binding.review_reasons.length ? (
+            <div className="mt-2 text-xs">
+              <p className="font-semibold">What the reviewer will look at:</p>
+              <ul className="list-disc pl-5">
+                {binding.review_reasons.map((reason) => (
+                  <li key={reason}>{reason}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </ResultPanel>
       ) : null}
-    </form>
+    </div>
   );
 }

@@ -34,16 +34,50 @@ type Mode = 'photo' | 'video';
 type Phase = 'idle' | 'capturing' | 'countdown' | 'recording' | 'captured' | 'verifying' | 'result';
 
 /**
- * Facial age check by camera (spec 01 §4 "Facial verification": idle → capturing → captured → verifying → result;
- * retake, re-record and try again reset it). Photo or 5-second video; the video asks for a head turn and a blink
- * because a single frame cannot show that a live person is present.
+ * The title and the liveness line of a result, so that a rejection never sits beside "liveness passed" without
+ * saying which check failed: liveness and the age estimate are separate checks.
  */
-export function FacialCapture({ onDone }: { onDone: () => void }) {
+export function resultWording(
+  result: Pick<AgeVerificationResult, 'status' | 'is_live' | 'age_threshold'> & {
+    media_type?: 'image' | 'video';
+  },
+): { title: string; liveness: string } {
+  const video = result.media_type !== 'image';
+  const liveness = !video
+    ? 'A photo cannot show liveness: only a weak single-frame check was made.'
+    : result.is_live
+      ? 'Liveness check passed: the head turn and blink of a live person were seen.'
+      : 'Liveness check not passed: we did not see both a head turn and a blink.';
+  if (result.status === 'approved') return { title: `Age verified: ${result.age_threshold}+`, liveness };
+  if (video && result.is_live) {
+    return {
+      title: `Age not confirmed from your face (liveness passed)`,
+      liveness:
+        `${liveness} The age estimate is a separate check: it did not clear the ${result.age_threshold}+ cut-off, ` +
+        'which is set so that people under the age are almost never approved. A document with a short video can prove it instead.',
+    };
+  }
+  return { title: video ? 'Not verified: liveness not shown' : 'Not verified from a photo', liveness };
+}
+
+/**
+ * Facial age check by camera (spec 01 §4 "Facial verification": idle → capturing → captured → verifying → result;
+ * retake, re-record and try again reset it). A 5-second video is the default (a head turn and a blink show a live
+ * person; a photo cannot). With `selfie`, the same screen records the live video of a document flow and hands it
+ * back instead of verifying on its own.
+ */
+export function FacialCapture({
+  onDone,
+  selfie,
+}: {
+  onDone: () => void;
+  selfie?: { onRecorded: (video: Blob) => void };
+}) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const recorderRef = useRef<MediaRecorder | null>(null);
   const timersRef = useRef<number[]>([]);
-  const [mode, setMode] = useState<Mode>('photo');
+  const [mode, setMode] = useState<Mode>('video');
   const [phase, setPhase] = useState<Phase>('idle');
   // The preview shows frames only once play() resolves; until then there is nothing to capture.
   const [previewReady, setPreviewReady] = useState(false);
@@ -239,26 +273,30 @@ export function FacialCapture({ onDone }: { onDone: () => void }) {
   const live = phase === 'capturing' || phase === 'countdown' || phase === 'recording';
   return (
     <div className="space-y-4">
-      <fieldset className="flex gap-4" disabled={phase !== 'idle' && phase !== 'capturing'}>
-        <legend className="sr-only">Capture type</legend>
-        {(['photo', 'video'] as const).map((option) => (
-          <label key={option} className="flex items-center gap-2 text-sm text-slate-800">
-            <input
-              type="radio"
-              name="capture-mode"
-              value={option}
-              checked={mode === option}
-              onChange={() => setMode(option)}
-            />
-            {option === 'photo' ? 'Photo' : '5-second video (recommended)'}
-          </label>
-        ))}
-      </fieldset>
+      {selfie ? null : (
+        <fieldset className="flex gap-4" disabled={phase !== 'idle' && phase !== 'capturing'}>
+          <legend className="sr-only">Capture type</legend>
+          {(['photo', 'video'] as const).map((option) => (
+            <label key={option} className="flex items-center gap-2 text-sm text-slate-800">
+              <input
+                type="radio"
+                name="capture-mode"
+                value={option}
+                checked={mode === option}
+                onChange={() => setMode(option)}
+              />
+              {option === 'photo' ? 'Photo (cannot prove liveness)' : '5-second video (recommended)'}
+            </label>
+          ))}
+        </fieldset>
+      )}
       <p className="text-sm text-slate-700">
         {mode === 'photo'
           ? 'A single photo can estimate your age but cannot prove that a live person is in front of the camera, so it may not be enough on its own.'
           : 'After a 3-second countdown, look at the camera, turn your head slowly to one side and back, then blink.'}{' '}
-        Your face is analysed on this server and the image is not kept.
+        {selfie
+          ? 'The video is sent with your document and compared with its photo on this server.'
+          : 'Your face is analysed on this server and the image is not kept.'}
       </p>
 
       <div
@@ -284,13 +322,18 @@ export function FacialCapture({ onDone }: { onDone: () => void }) {
             />
           )
         ) : null}
+        {live ? <FaceGuide /> : null}
         {phase === 'countdown' ? (
-          <p
-            className="absolute inset-0 flex items-center justify-center text-6xl font-bold text-white"
+          <div
+            className="absolute inset-0 flex flex-col items-center justify-center bg-black/55 text-white"
             aria-live="assertive"
           >
-            {countdown}
-          </p>
+            <p className="text-sm font-semibold tracking-wide uppercase">Recording starts in</p>
+            <p className="text-8xl leading-none font-bold [text-shadow:0_2px_8px_rgba(0,0,0,0.9)]">
+              {countdown}
+            </p>
+            <p className="mt-2 text-sm">Put your face inside the oval</p>
+          </div>
         ) : null}
         {phase === 'recording' ? (
           <p
@@ -330,7 +373,15 @@ export function FacialCapture({ onDone }: { onDone: () => void }) {
             Stop recording
           </Button>
         ) : null}
-        {phase === 'captured' && captured ? (
+        {phase === 'captured' && captured && selfie ? (
+          <>
+            <Button onClick={() => selfie.onRecorded(captured.blob)}>Use this video</Button>
+            <Button variant="secondary" onClick={reset}>
+              Re-record
+            </Button>
+          </>
+        ) : null}
+        {phase === 'captured' && captured && !selfie ? (
           <>
             <Button onClick={() => verify.mutate(captured.blob)}>Verify my age</Button>
             <Button variant="secondary" onClick={reset}>
@@ -349,17 +400,15 @@ export function FacialCapture({ onDone }: { onDone: () => void }) {
       {phase === 'result' && result ? (
         <ResultPanel
           status={result.status}
-          title={
-            result.status === 'approved'
-              ? 'Age verification approved! Results stored securely.'
-              : 'Age verification rejected.'
-          }
+          title={resultWording({ ...result, media_type: mode === 'photo' ? 'image' : 'video' }).title}
           message={result.message}
         >
           <p className="mt-2 text-xs">
+            {resultWording({ ...result, media_type: mode === 'photo' ? 'image' : 'video' }).liveness}
+          </p>
+          <p className="mt-1 text-xs">
             Estimated age {result.age} (range {result.age_range.min}–{result.age_range.max}) · confidence{' '}
-            {Math.round(result.confidence * 100)}% ·{' '}
-            {result.is_live ? 'liveness passed' : 'liveness not shown'}
+            {Math.round(result.confidence * 100)}%
             {result.frames_analyzed !== undefined ? ` · ${result.frames_analyzed} frames` : ''}
           </p>
         </ResultPanel>
@@ -368,5 +417,36 @@ export function FacialCapture({ onDone }: { onDone: () => void }) {
         <ResultPanel status="failed" title="Verification failed" message={failure} />
       ) : null}
     </div>
+  );
+}
+
+/** Where to put the face: an oval over the preview, dimming the rest. */
+function FaceGuide() {
+  return (
+    <svg
+      className="pointer-events-none absolute inset-0 size-full"
+      viewBox="0 0 640 480"
+      preserveAspectRatio="xMidYMid slice"
+      role="img"
+      aria-label="Face guide: put your face inside the oval"
+    >
+      <defs>
+        <mask id="face-guide-mask">
+          <rect width="640" height="480" fill="white" />
+          <ellipse cx="320" cy="225" rx="125" ry="165" fill="black" />
+        </mask>
+      </defs>
+      <rect width="640" height="480" fill="rgba(0,0,0,0.35)" mask="url(#face-guide-mask)" />
+      <ellipse
+        cx="320"
+        cy="225"
+        rx="125"
+        ry="165"
+        fill="none"
+        stroke="white"
+        strokeWidth="4"
+        strokeDasharray="14 10"
+      />
+    </svg>
   );
 }

@@ -1,11 +1,11 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VERIFICATION_LIMITS } from '@attestly/contracts';
 import { tokens } from '../../auth/token-storage';
 import { PROFILE, fakeApi, renderApp } from '../../test/render-app';
 import { documentFileProblem } from './document-form';
-import { challengePrompt, pickRecorderType } from './facial-capture';
+import { challengePrompt, pickRecorderType, resultWording } from './facial-capture';
 
 const EMPTY_STATUS = {
   overall: 'partially_verified',
@@ -20,83 +20,22 @@ afterEach(() => {
 });
 
 describe('verification screen (spec 01 §2, §5)', () => {
-  it('shows every card-form message and sends a valid card, then says the check was initiated', async () => {
+  it('offers camera, document and location, and no card check (a card number alone proves nothing)', async () => {
     tokens.set('user', 'atu_valid', { remember: false });
-    const calls = fakeApi({
+    fakeApi({
       'GET /api/v1/users/profile': { body: PROFILE },
       'GET /api/v1/users/verification-status': { body: EMPTY_STATUS },
-      'POST /api/v1/users/verify/credit-card': {
-        status: 201,
-        body: {
-          status: 'pending',
-          message: 'Card details checked (format only).',
-          verification_id: 'v1',
-          verification: {},
-        },
-      },
     });
     await renderApp('/verification');
-    await userEvent.click(await screen.findByRole('tab', { name: /Credit card/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Verify card' }));
-    for (const message of [
-      'Card number is required',
-      'Cardholder name is required',
-      'Expiry month is required',
-      'Expiry year is required',
-      'CVV is required',
-    ]) {
-      expect(await screen.findByText(message)).toBeInTheDocument();
-    }
-    const year = String(new Date().getFullYear() + 3);
-    const months = screen.getByLabelText('Expiry month') as HTMLSelectElement;
-    expect([...months.options].map((option) => option.value).slice(1)).toEqual([
-      '01',
-      '02',
-      '03',
-      '04',
-      '05',
-      '06',
-      '07',
-      '08',
-      '09',
-      '10',
-      '11',
-      '12',
+    const tabs = await screen.findAllByRole('tab');
+    expect(tabs.map((tab) => tab.textContent)).toEqual([
+      expect.stringMatching(/^Camera/),
+      expect.stringMatching(/^Document/),
+      expect.stringMatching(/^Location/),
     ]);
-    const years = screen.getByLabelText('Expiry year') as HTMLSelectElement;
-    expect(years.options).toHaveLength(12);
-    expect(screen.getByLabelText('CVV')).toHaveAttribute('maxLength', '4');
-
-    await userEvent.type(screen.getByLabelText('Card number'), '4242 4242 4242 4242');
-    await userEvent.type(screen.getByLabelText('Cardholder name'), 'Ada Lovelace');
-    await userEvent.selectOptions(months, '07');
-    await userEvent.selectOptions(years, year);
-    await userEvent.type(screen.getByLabelText('CVV'), '123');
-    await userEvent.click(screen.getByRole('button', { name: 'Verify card' }));
-    expect(await screen.findByText('Credit card verification initiated!')).toBeInTheDocument();
-    await waitFor(() =>
-      expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
-        card_number: '4242424242424242',
-        cardholder_name: 'Ada Lovelace',
-        expiry_month: '07',
-        expiry_year: year,
-        cvv: '123',
-      }),
-    );
-  });
-
-  it('rejects a card number that fails the checksum before sending it', async () => {
-    tokens.set('user', 'atu_valid', { remember: false });
-    const calls = fakeApi({
-      'GET /api/v1/users/profile': { body: PROFILE },
-      'GET /api/v1/users/verification-status': { body: EMPTY_STATUS },
-    });
-    await renderApp('/verification');
-    await userEvent.click(await screen.findByRole('tab', { name: /Credit card/ }));
-    await userEvent.type(screen.getByLabelText('Card number'), '4242 4242 4242 4241');
-    await userEvent.click(screen.getByRole('button', { name: 'Verify card' }));
-    expect(await screen.findByText('Invalid card number')).toBeInTheDocument();
-    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+    expect(screen.queryByRole('tab', { name: /Credit card/ })).toBeNull();
+    // The camera defaults to the 5-second video.
+    expect(screen.getByRole('radio', { name: /5-second video/ })).toBeChecked();
   });
 
   it('asks for a document file first', async () => {
@@ -107,8 +46,15 @@ describe('verification screen (spec 01 §2, §5)', () => {
     });
     await renderApp('/verification');
     await userEvent.click(await screen.findByRole('tab', { name: /Document/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Upload document' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Next: record a short video' }));
     expect(await screen.findByText('Please select a document to upload')).toBeInTheDocument();
+    // With a file chosen, the same flow moves on to the video of the holder.
+    const file = new File(['%PDF-1.4'], 'passport.pdf', { type: 'application/pdf' });
+    await userEvent.upload(screen.getByLabelText('Document file'), file);
+    await userEvent.click(screen.getByRole('button', { name: 'Next: record a short video' }));
+    expect(await screen.findByText(/Record a 5-second video of your face/)).toBeInTheDocument();
+    expect(screen.getByText(/2\. A 5-second video of you/)).toHaveAttribute('aria-current', 'step');
+    expect(screen.queryByRole('radio', { name: /Photo/ })).toBeNull();
   });
 });
 
@@ -137,5 +83,28 @@ describe('camera capture settings (spec 01 §9)', () => {
   it('asks for a head turn first and a blink in the second half', () => {
     expect(challengePrompt(0.5)).toMatch(/Turn your head/);
     expect(challengePrompt(3.5)).toMatch(/blink/);
+  });
+});
+
+describe('result wording', () => {
+  it('never says rejected beside "liveness passed" without saying the age check is what failed', () => {
+    const w = resultWording({ status: 'rejected', is_live: true, age_threshold: 18, media_type: 'video' });
+    expect(w.title).toBe('Age not confirmed from your face (liveness passed)');
+    expect(w.liveness).toMatch(/age estimate is a separate check: it did not clear the 18\+ cut-off/);
+    expect(w.title).not.toMatch(/rejected/i);
+    const notLive = resultWording({
+      status: 'rejected',
+      is_live: false,
+      age_threshold: 18,
+      media_type: 'video',
+    });
+    expect(notLive.title).toBe('Not verified: liveness not shown');
+    expect(notLive.liveness).toMatch(/not passed/);
+    expect(resultWording({ status: 'approved', is_live: true, age_threshold: 21 }).title).toBe(
+      'Age verified: 21+',
+    );
+    expect(
+      resultWording({ status: 'rejected', is_live: true, age_threshold: 18, media_type: 'image' }).liveness,
+    ).toMatch(/A photo cannot show liveness/);
   });
 });

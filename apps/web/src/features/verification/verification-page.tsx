@@ -4,15 +4,17 @@ import type { VerificationSummary } from '@attestly/contracts';
 import { userKeys } from '../../api/users';
 import { verificationKeys, verificationStatusQueryOptions } from '../../api/verification';
 import { Card } from '../../components/user/status-badge';
-import { CardForm } from './card-form';
 import { DocumentForm } from './document-form';
 import { FacialCapture } from './facial-capture';
 import { LocationCheck } from './location-check';
 
 export const METHODS = [
-  { key: 'facial', label: 'Camera', hint: 'Age from a short video or a photo' },
-  { key: 'document', label: 'Document', hint: 'Age or identity from a passport or ID card' },
-  { key: 'card', label: 'Credit card', hint: 'Card details (format check only for now)' },
+  { key: 'facial', label: 'Camera', hint: 'Age from a short video of your face' },
+  {
+    key: 'document',
+    label: 'Document',
+    hint: 'Age or identity from a passport or ID card and a short video',
+  },
   { key: 'location', label: 'Location', hint: 'Country and region of your connection' },
 ] as const;
 type MethodKey = (typeof METHODS)[number]['key'];
@@ -24,7 +26,10 @@ const METHOD_LABELS: Record<VerificationSummary['verification_method'], string> 
   ip_geolocation: 'Location',
 };
 
-/** spec 01 §2 "Verification": a method picker and one form per method, then the recent attempts. */
+/**
+ * spec 01 §2 "Verification": a method picker and one form per method, then the recent attempts. Card checks are not
+ * offered: without an issuer check a card number proves nothing (issue 14).
+ */
 export function VerificationMethods() {
   const queryClient = useQueryClient();
   const [method, setMethod] = useState<MethodKey>('facial');
@@ -39,7 +44,7 @@ export function VerificationMethods() {
   return (
     <>
       <Card title="Verify now">
-        <div role="tablist" aria-label="Verification method" className="grid gap-2 sm:grid-cols-4">
+        <div role="tablist" aria-label="Verification method" className="grid gap-2 sm:grid-cols-3">
           {METHODS.map((item) => (
             <button
               key={item.key}
@@ -63,7 +68,6 @@ export function VerificationMethods() {
         <div id="method-panel" role="tabpanel" aria-labelledby={`method-${current.key}`} className="mt-6">
           {method === 'facial' ? <FacialCapture onDone={refresh} /> : null}
           {method === 'document' ? <DocumentForm onDone={refresh} /> : null}
-          {method === 'card' ? <CardForm onDone={refresh} /> : null}
           {method === 'location' ? <LocationCheck onDone={refresh} /> : null}
         </div>
       </Card>
