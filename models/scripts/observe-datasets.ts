@@ -1,8 +1,8 @@
 /**
  * Fills the observation cache (models/.cache) for the training/calibration sets, so that an interrupted run still
- * leaves a usable, unbiased sample: faces-dev first, then every face aged 10–24 of faces-train and faces-aaf (the
- * calibration group and its neighbours), then the rest of both sets in a seeded random order, in chunks that
- * alternate between the sets:
+ * leaves a usable sample: faces-dev first, then chunks taken in turn from four queues — the faces aged 10–24 of
+ * faces-aaf and of faces-train (the calibration group and its neighbours) and the rest of each set in a seeded
+ * random order:
  *   nice -n 19 npx tsx models/scripts/observe-datasets.ts
  * Safe to stop and restart: every finished image is appended to the cache at once.
  */
@@ -34,21 +34,25 @@ const shuffled = (list: string[]) => {
   }
   return list;
 };
-const CHUNK = 600;
+const CHUNK = 200;
 const chunks = (set: string, list: string[]) =>
   Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, k) => ({
     set,
     list: list.slice(k * CHUNK, (k + 1) * CHUNK),
   }));
 const young = (a: number) => a >= 10 && a <= 24;
-const restTrain = chunks('faces-train', shuffled(files('faces-train', (a) => !young(a))));
-const restAaf = chunks('faces-aaf', shuffled(files('faces-aaf', (a) => !young(a))));
+// Round-robin over four queues, so that whenever the run stops, the teens and young adults of both sets and a
+// random sample of everyone else (children and adults, for training the heads and measuring adult approval) are in.
+const queues = [
+  chunks('faces-aaf', files('faces-aaf', young)),
+  chunks('faces-train', files('faces-train', young)),
+  chunks('faces-train', shuffled(files('faces-train', (a) => !young(a)))),
+  chunks('faces-aaf', shuffled(files('faces-aaf', (a) => !young(a)))),
+];
 const passes: { set: string; list: string[] }[] = [
   { set: 'faces-dev', list: files('faces-dev', () => true) },
-  { set: 'faces-aaf', list: files('faces-aaf', young) },
-  { set: 'faces-train', list: files('faces-train', young) },
-  ...Array.from({ length: Math.max(restTrain.length, restAaf.length) }, (_, k) =>
-    [restTrain[k], restAaf[k]].filter((c) => c !== undefined),
+  ...Array.from({ length: Math.max(...queues.map((q) => q.length)) }, (_, k) =>
+    queues.map((q) => q[k]).filter((c) => c !== undefined),
   ).flat(),
 ];
 for (const { set, list } of passes) {
