@@ -41,7 +41,10 @@ import { Route as OauthConsentRouteImport } from './routes/oauth/consent'
 import { Route as OauthLoginRouteImport } from './routes/oauth/login'
 import { Route as PartnerPortalRouteImport } from './routes/partner/_portal'
 import { Route as PartnerDemoCallbackRouteImport } from './routes/partner/demo-callback'
+import { Route as PartnerForgotPasswordRouteImport } from './routes/partner/forgot-password'
 import { Route as PartnerLoginRouteImport } from './routes/partner/login'
+import { Route as PartnerResetPasswordRouteImport } from './routes/partner/reset-password'
+import { Route as PartnerVerifyEmailRouteImport } from './routes/partner/verify-email'
 import { Route as BackofficeAdminIndexRouteImport } from './routes/backoffice/_admin/index'
 import { Route as BackofficeAdminAuditRouteImport } from './routes/backoffice/_admin/audit'
 import { Route as BackofficeAdminTokensRouteImport } from './routes/backoffice/_admin/tokens'
@@ -219,9 +222,24 @@ const PartnerDemoCallbackRoute = PartnerDemoCallbackRouteImport.update({
   path: '/partner/demo-callback',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PartnerForgotPasswordRoute = PartnerForgotPasswordRouteImport.update({
+  id: '/partner/forgot-password',
+  path: '/partner/forgot-password',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PartnerLoginRoute = PartnerLoginRouteImport.update({
   id: '/partner/login',
   path: '/partner/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PartnerResetPasswordRoute = PartnerResetPasswordRouteImport.update({
+  id: '/partner/reset-password',
+  path: '/partner/reset-password',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PartnerVerifyEmailRoute = PartnerVerifyEmailRouteImport.update({
+  id: '/partner/verify-email',
+  path: '/partner/verify-email',
   getParentRoute: () => rootRouteImport,
 } as any)
 const BackofficeAdminIndexRoute = BackofficeAdminIndexRouteImport.update({
@@ -350,7 +368,10 @@ export interface FileRoutesByFullPath {
   '/oauth/login': typeof OauthLoginRoute
   '/partner': typeof PartnerPortalRouteWithChildren
   '/partner/demo-callback': typeof PartnerDemoCallbackRoute
+  '/partner/forgot-password': typeof PartnerForgotPasswordRoute
   '/partner/login': typeof PartnerLoginRoute
+  '/partner/reset-password': typeof PartnerResetPasswordRoute
+  '/partner/verify-email': typeof PartnerVerifyEmailRoute
   '/docs/': typeof DocsIndexRoute
   '/news/': typeof NewsIndexRoute
   '/backoffice/audit': typeof BackofficeAdminAuditRoute
@@ -400,7 +421,10 @@ export interface FileRoutesByTo {
   '/oauth/login': typeof OauthLoginRoute
   '/partner': typeof PartnerPortalRouteWithChildren
   '/partner/demo-callback': typeof PartnerDemoCallbackRoute
+  '/partner/forgot-password': typeof PartnerForgotPasswordRoute
   '/partner/login': typeof PartnerLoginRoute
+  '/partner/reset-password': typeof PartnerResetPasswordRoute
+  '/partner/verify-email': typeof PartnerVerifyEmailRoute
   '/docs': typeof DocsIndexRoute
   '/news': typeof NewsIndexRoute
   '/backoffice/audit': typeof BackofficeAdminAuditRoute
@@ -454,7 +478,10 @@ export interface FileRoutesById {
   '/oauth/login': typeof OauthLoginRoute
   '/partner/_portal': typeof PartnerPortalRouteWithChildren
   '/partner/demo-callback': typeof PartnerDemoCallbackRoute
+  '/partner/forgot-password': typeof PartnerForgotPasswordRoute
   '/partner/login': typeof PartnerLoginRoute
+  '/partner/reset-password': typeof PartnerResetPasswordRoute
+  '/partner/verify-email': typeof PartnerVerifyEmailRoute
   '/docs/': typeof DocsIndexRoute
   '/news/': typeof NewsIndexRoute
   '/backoffice/_admin/audit': typeof BackofficeAdminAuditRoute
@@ -507,7 +534,10 @@ export interface FileRouteTypes {
     | '/oauth/login'
     | '/partner'
     | '/partner/demo-callback'
+    | '/partner/forgot-password'
     | '/partner/login'
+    | '/partner/reset-password'
+    | '/partner/verify-email'
     | '/docs/'
     | '/news/'
     | '/backoffice/audit'
@@ -557,7 +587,10 @@ export interface FileRouteTypes {
     | '/oauth/login'
     | '/partner'
     | '/partner/demo-callback'
+    | '/partner/forgot-password'
     | '/partner/login'
+    | '/partner/reset-password'
+    | '/partner/verify-email'
     | '/docs'
     | '/news'
     | '/backoffice/audit'
@@ -610,7 +643,10 @@ export interface FileRouteTypes {
     | '/oauth/login'
     | '/partner/_portal'
     | '/partner/demo-callback'
+    | '/partner/forgot-password'
     | '/partner/login'
+    | '/partner/reset-password'
+    | '/partner/verify-email'
     | '/docs/'
     | '/news/'
     | '/backoffice/_admin/audit'
@@ -657,7 +693,10 @@ export interface RootRouteChildren {
   OauthLoginRoute: typeof OauthLoginRoute
   PartnerPortalRoute: typeof PartnerPortalRouteWithChildren
   PartnerDemoCallbackRoute: typeof PartnerDemoCallbackRoute
+  PartnerForgotPasswordRoute: typeof PartnerForgotPasswordRoute
   PartnerLoginRoute: typeof PartnerLoginRoute
+  PartnerResetPasswordRoute: typeof PartnerResetPasswordRoute
+  PartnerVerifyEmailRoute: typeof PartnerVerifyEmailRoute
   DocsIndexRoute: typeof DocsIndexRoute
   NewsIndexRoute: typeof NewsIndexRoute
 }
@@ -888,11 +927,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PartnerDemoCallbackRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/partner/forgot-password': {
+      id: '/partner/forgot-password'
+      path: '/partner/forgot-password'
+      fullPath: '/partner/forgot-password'
+      preLoaderRoute: typeof PartnerForgotPasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/partner/login': {
       id: '/partner/login'
       path: '/partner/login'
       fullPath: '/partner/login'
       preLoaderRoute: typeof PartnerLoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/partner/reset-password': {
+      id: '/partner/reset-password'
+      path: '/partner/reset-password'
+      fullPath: '/partner/reset-password'
+      preLoaderRoute: typeof PartnerResetPasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/partner/verify-email': {
+      id: '/partner/verify-email'
+      path: '/partner/verify-email'
+      fullPath: '/partner/verify-email'
+      preLoaderRoute: typeof PartnerVerifyEmailRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/backoffice/_admin/': {
@@ -1134,7 +1194,10 @@ const rootRouteChildren: RootRouteChildren = {
   OauthLoginRoute: OauthLoginRoute,
   PartnerPortalRoute: PartnerPortalRouteWithChildren,
   PartnerDemoCallbackRoute: PartnerDemoCallbackRoute,
+  PartnerForgotPasswordRoute: PartnerForgotPasswordRoute,
   PartnerLoginRoute: PartnerLoginRoute,
+  PartnerResetPasswordRoute: PartnerResetPasswordRoute,
+  PartnerVerifyEmailRoute: PartnerVerifyEmailRoute,
   DocsIndexRoute: DocsIndexRoute,
   NewsIndexRoute: NewsIndexRoute,
 }

@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { AccountKind, LoginBody } from '@attestly/contracts';
 import { ApiError } from '../api/client';
+import { partnerApi, partnerKeys } from '../api/partner';
 import { usersApi, userKeys } from '../api/users';
 import { toast } from '../lib/toast';
 import { tokens } from './token-storage';
@@ -24,11 +25,12 @@ export async function signIn(queryClient: QueryClient, body: LoginBody) {
 export async function signOut(queryClient: QueryClient, kind: AccountKind = 'user'): Promise<void> {
   try {
     if (kind === 'user' && tokens.has('user')) await usersApi.logout();
+    if (kind === 'partner' && tokens.has('partner')) await partnerApi.logout();
   } catch {
     // The local sign-out below is what matters to the person at this screen.
   } finally {
     tokens.clear(kind);
-    queryClient.removeQueries({ queryKey: userKeys.all });
+    queryClient.removeQueries({ queryKey: kind === 'partner' ? partnerKeys.all : userKeys.all });
   }
 }
 

@@ -94,12 +94,21 @@ function UserMenu({ label, onSignOut }: { label: string; onSignOut(): void }) {
  * The common layout of the signed-in areas (spec 01 §2): header with the account menu, side navigation in user or
  * partner mode (a horizontal strip on narrow screens), and the page.
  */
-export function AppShell({ children }: { children: ReactNode }) {
+export function AppShell({
+  children,
+  accountLabel,
+}: {
+  children: ReactNode;
+  /** The partner portal names the partner's e-mail or company here; user pages show the user's e-mail. */
+  accountLabel?: string;
+}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const pathname = useLocation({ select: (location) => location.pathname });
   const partnerSignedIn = useHasToken('partner');
-  const profile = useQuery(profileQueryOptions());
+  // Only with a user token: on a partner page a 401 from /users/profile would sign the partner out (spec 01 §4).
+  const userSignedIn = useHasToken('user');
+  const profile = useQuery({ ...profileQueryOptions(), enabled: userSignedIn });
   const sections = navSections({ pathname, partnerSignedIn, isPartner: profile.data?.is_partner ?? false });
   const kind = pathname.startsWith('/partner/') ? 'partner' : 'user';
 
@@ -119,8 +128,11 @@ export function AppShell({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
-          <Brand to="/dashboard" />
-          <UserMenu label={profile.data?.email ?? 'Account'} onSignOut={() => void handleSignOut()} />
+          <Brand to={(kind === 'partner' ? '/partner/dashboard' : '/dashboard') as '/dashboard'} />
+          <UserMenu
+            label={accountLabel ?? profile.data?.email ?? 'Account'}
+            onSignOut={() => void handleSignOut()}
+          />
         </div>
       </header>
       <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col md:flex-row md:gap-6 md:px-6">

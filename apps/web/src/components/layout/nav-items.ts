@@ -20,6 +20,10 @@ export const PARTNER_NAV: NavItem[] = [
   { to: '/partner/management', label: 'Management' },
   { to: '/partner/integration', label: 'Integration' },
   { to: '/partner/audit-logs', label: 'Audit Logs' },
+  { to: '/partner/demo', label: 'Demo' },
+  { to: '/partner/plans', label: 'Plans' },
+  { to: '/partner/subscription', label: 'Subscription' },
+  { to: '/partner/webhooks', label: 'Webhooks' },
 ];
 
 /** Partner mode: the path is in the partner portal, or a partner is signed in. */

@@ -1,0 +1,70 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { SiteView } from '@attestly/contracts';
+import { partnerProfileQueryOptions } from '../../api/partner';
+import { Button } from '../../components/ui/button';
+import { Dialog } from '../../components/ui/dialog';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { AddSiteDialog } from './add-site-dialog';
+import { ApiKeysPanel } from './api-keys-panel';
+import { SitesSection } from './sites-section';
+import { Badge, PageTitle, Panel } from './ui';
+
+/** The partner summary card (spec 01 §2): partner_name, id and the status badge. */
+export function PartnerSummaryCard() {
+  const profile = useQuery(partnerProfileQueryOptions());
+  if (!profile.data) return null;
+  const partner = profile.data;
+  return (
+    <Panel title={partner.partner_name} actions={<Badge value={partner.status} />}>
+      <dl className="grid gap-2 text-sm sm:grid-cols-3">
+        <div>
+          <dt className="text-slate-600">Partner ID</dt>
+          <dd className="font-mono text-xs break-all">{partner.id}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">E-mail</dt>
+          <dd>{partner.email}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Plan</dt>
+          <dd>{partner.plan}</dd>
+        </div>
+      </dl>
+    </Panel>
+  );
+}
+
+/**
+ * The management page (spec 01 §2 "Partner site management"), also shown at /partner/sites and /partner/api-keys
+ * (which opens the API key modal). Each part is a section component, so more sections (webhooks) slot in below.
+ */
+export function ManagementPage({ openApiKeys = false }: { openApiKeys?: boolean }) {
+  useDocumentTitle('Site management');
+  const [addOpen, setAddOpen] = useState(false);
+  const [keysOpen, setKeysOpen] = useState(openApiKeys);
+  const [secretSite, setSecretSite] = useState<SiteView | null>(null);
+  return (
+    <div className="space-y-6">
+      <PageTitle title="Site management">
+        <Button variant="secondary" onClick={() => setKeysOpen(true)}>
+          API Keys
+        </Button>
+        <Button onClick={() => setAddOpen(true)}>Add Site</Button>
+      </PageTitle>
+      <PartnerSummaryCard />
+      <SitesSection secretSite={secretSite} onSecret={setSecretSite} />
+      <AddSiteDialog
+        open={addOpen}
+        onOpenChange={setAddOpen}
+        onCreated={(site) => {
+          setAddOpen(false);
+          if (site.client_secret) setSecretSite(site);
+        }}
+      />
+      <Dialog open={keysOpen} onOpenChange={setKeysOpen} title="API keys" size="xl">
+        <ApiKeysPanel />
+      </Dialog>
+    </div>
+  );
+}
