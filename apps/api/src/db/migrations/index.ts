@@ -14,6 +14,7 @@ import * as createPartnerStats from './20261126030100-create-partner-stats';
 import * as addPartnerEmailVerified from './20261126030200-add-partner-email-verified';
 import * as createAdmins from './20261126010000-create-admins';
 import * as adminListIndexes from './20261126010100-admin-list-indexes';
+import * as adminFilterIndexes from './20261126010200-admin-filter-indexes';
 import * as createDocumentClaims from './20261126050000-create-document-claims';
 
 /**
@@ -37,6 +38,7 @@ const modules: Array<
   ['20261126030200-add-partner-email-verified', addPartnerEmailVerified],
   ['20261126010000-create-admins', createAdmins],
   ['20261126010100-admin-list-indexes', adminListIndexes],
+  ['20261126010200-admin-filter-indexes', adminFilterIndexes],
   ['20261126050000-create-document-claims', createDocumentClaims],
 ];
 

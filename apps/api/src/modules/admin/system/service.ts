@@ -23,6 +23,8 @@ export const LOW_DISK_BYTES = 1024 ** 3;
 export const LOW_DISK_RATIO = 0.05;
 /** Signing keys older than this should have been rotated (the rotation job's period is shorter). */
 export const SIGNING_KEY_MAX_AGE_MS = 90 * DAY;
+/** How long one computation of the dashboard statistics is served. */
+export const STATS_TTL_MS = 15_000;
 
 /**
  * Requests this replica answered, per minute for the last hour (dashboard "last hour of API calls"). Counted in
@@ -77,7 +79,24 @@ export function createAdminSystemService(deps: Deps) {
     return row as T;
   }
 
-  async function stats(): Promise<AdminSystemStats> {
+  /**
+   * The dashboard's figures scan whole tables (hundreds of thousands of rows), so one computation serves every
+   * admin for STATS_TTL_MS; `generated_at` says when it was made.
+   */
+  let cached: { at: number; value: Promise<AdminSystemStats> } | null = null;
+  function stats(): Promise<AdminSystemStats> {
+    const now = clock.now().getTime();
+    if (!cached || now - cached.at >= STATS_TTL_MS || now < cached.at) {
+      const value = computeStats();
+      cached = { at: now, value };
+      value.catch(() => {
+        cached = null;
+      });
+    }
+    return cached.value;
+  }
+
+  async function computeStats(): Promise<AdminSystemStats> {
     const now = clock.now();
     const dayAgo = new Date(now.getTime() - DAY);
     const monthAgo = new Date(now.getTime() - 30 * DAY);

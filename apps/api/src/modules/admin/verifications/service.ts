@@ -61,12 +61,13 @@ export function createAdminVerificationService(
     }
     // Every filter is on verifications: the count needs no join.
     const countFrom = 'verifications v';
-    // The queue: cases waiting for a person first, newest first. With a status or review filter the first key
-    // is constant, and ordering by created_at alone lets the (filter, created_at) index deliver the page.
-    const order =
-      query.status || query.needs_review !== undefined
-        ? 'v.created_at DESC, v.id DESC'
-        : 'v.needs_manual_review DESC, v.created_at DESC, v.id DESC';
+    // The queue: cases waiting for a person first, newest first. With any filter (needs_review=true is the queue
+    // itself) newest first, so the (filter, created_at) index delivers the page without sorting the matches.
+    const filtered =
+      query.status || query.needs_review !== undefined || query.type || query.method || query.user_id;
+    const order = filtered
+      ? 'v.created_at DESC, v.id DESC'
+      : 'v.needs_manual_review DESC, v.created_at DESC, v.id DESC';
     const result = await page<VerificationRow>(db, { select: SELECT, from, where, order, countFrom }, query);
     const now = clock.now();
     return {
