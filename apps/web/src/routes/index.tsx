@@ -1,5 +1,6 @@
 import { Link, createFileRoute } from '@tanstack/react-router';
 import { PublicPage } from '../components/layout/public-page';
+import { ProductVisual } from '../components/landing/product-visual';
 import { buttonClass } from '../components/ui/button';
 import { useDocumentTitle } from '../lib/use-document-title';
 
@@ -70,25 +71,28 @@ function LandingPage() {
   return (
     <PublicPage>
       <section className="bg-gradient-to-b from-indigo-50 to-white">
-        <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6 sm:py-24">
-          <p className="text-sm font-semibold tracking-wide text-indigo-800 uppercase">
-            Self-hosted verification
-          </p>
-          <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">
-            Age and identity verification that never leaves your servers
-          </h1>
-          <p className="mt-6 max-w-2xl text-lg text-slate-700">
-            Attestly verifies age, location and identity on your own hardware and lets partner sites ask for
-            proof through standard OAuth2 with consent. Integration takes under 5 minutes.
-          </p>
-          <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-            <Link to="/register" className={buttonClass('primary', 'px-6 py-3 text-base')}>
-              Get started
-            </Link>
-            <Link to="/docs" className={buttonClass('secondary', 'px-6 py-3 text-base')}>
-              View Documentation
-            </Link>
+        <div className="mx-auto grid max-w-6xl items-center gap-12 px-4 py-16 sm:px-6 sm:py-24 lg:grid-cols-[1.15fr_1fr]">
+          <div>
+            <p className="text-sm font-semibold tracking-wide text-indigo-800 uppercase">
+              Self-hosted verification
+            </p>
+            <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">
+              Age and identity verification that never leaves your servers
+            </h1>
+            <p className="mt-6 max-w-2xl text-lg text-slate-700">
+              Attestly verifies age, location and identity on your own hardware and lets partner sites ask for
+              proof through standard OAuth2 with consent. Integration takes under 5 minutes.
+            </p>
+            <div className="mt-8 flex flex-col gap-3 sm:flex-row">
+              <Link to="/register" className={buttonClass('primary', 'px-6 py-3 text-base')}>
+                Get started
+              </Link>
+              <Link to="/docs" className={buttonClass('secondary', 'px-6 py-3 text-base')}>
+                View Documentation
+              </Link>
+            </div>
           </div>
+          <ProductVisual />
         </div>
       </section>
 

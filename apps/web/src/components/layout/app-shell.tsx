@@ -1,3 +1,4 @@
+import { createPortal } from 'react-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
@@ -26,11 +27,20 @@ function UserMenu({ label, onSignOut }: { label: string; onSignOut(): void }) {
   const menuId = useId();
   const container = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  /** Where the open menu sits: under the button, in the viewport (the menu lives in a portal, see below). */
+  const [anchor, setAnchor] = useState<{ top: number; right: number } | null>(null);
 
   useEffect(() => {
     if (!open) return;
+    const place = () => {
+      const rect = button.current?.getBoundingClientRect();
+      if (rect) setAnchor({ top: rect.bottom + 8, right: window.innerWidth - rect.right });
+    };
+    place();
     const onPointer = (event: PointerEvent) => {
-      if (!container.current?.contains(event.target as Node)) setOpen(false);
+      const target = event.target as Node;
+      if (!container.current?.contains(target) && !menu.current?.contains(target)) setOpen(false);
     };
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
@@ -40,9 +50,11 @@ function UserMenu({ label, onSignOut }: { label: string; onSignOut(): void }) {
     };
     document.addEventListener('pointerdown', onPointer);
     document.addEventListener('keydown', onKey);
+    window.addEventListener('resize', place);
     return () => {
       document.removeEventListener('pointerdown', onPointer);
       document.removeEventListener('keydown', onKey);
+      window.removeEventListener('resize', place);
     };
   }, [open]);
 
@@ -63,29 +75,39 @@ function UserMenu({ label, onSignOut }: { label: string; onSignOut(): void }) {
         </svg>
         <span className="sr-only">Account menu</span>
       </button>
-      {open ? (
-        <div
-          id={menuId}
-          className="absolute right-0 z-50 mt-2 w-48 rounded-lg border border-slate-200 bg-white p-1 shadow-lg"
-        >
-          <Link to="/profile" className={itemClass} onClick={() => setOpen(false)}>
-            Profile
-          </Link>
-          <Link to="/security" className={itemClass} onClick={() => setOpen(false)}>
-            Settings
-          </Link>
-          <button
-            type="button"
-            className={itemClass}
-            onClick={() => {
-              setOpen(false);
-              onSignOut();
-            }}
-          >
-            Sign out
-          </button>
-        </div>
-      ) : null}
+      {/*
+        The open menu is rendered into <body> above the toasts (z-70 over z-60): a notification that arrives while
+        the menu is open never covers Profile, Settings or Sign out. The header's own stacking context (z-40)
+        would otherwise keep the menu beneath them.
+      */}
+      {open && anchor
+        ? createPortal(
+            <div
+              id={menuId}
+              ref={menu}
+              style={{ top: anchor.top, right: anchor.right }}
+              className="fixed z-[70] w-48 rounded-lg border border-slate-200 bg-white p-1 shadow-lg"
+            >
+              <Link to="/profile" className={itemClass} onClick={() => setOpen(false)}>
+                Profile
+              </Link>
+              <Link to="/security" className={itemClass} onClick={() => setOpen(false)}>
+                Settings
+              </Link>
+              <button
+                type="button"
+                className={itemClass}
+                onClick={() => {
+                  setOpen(false);
+                  onSignOut();
+                }}
+              >
+                Sign out
+              </button>
+            </div>,
+            document.body,
+          )
+        : null}
     </div>
   );
 }
@@ -147,7 +169,8 @@ export function AppShell({
                   {section.title}
                 </h2>
               ) : null}
-              <ul className="flex gap-1 overflow-x-auto md:flex-col md:overflow-visible">
+              {/* Wraps on narrow screens: every section stays in view, with nothing hidden off to the side. */}
+              <ul className="flex flex-wrap gap-1 md:flex-col">
                 {section.items.map((item) => (
                   <li key={item.to}>
                     <NavLink item={item} />

@@ -1,23 +1,14 @@
 import { Link } from '@tanstack/react-router';
 import type { Article } from '../../content/articles';
+import { ArticleArt } from './article-art';
 import { shortDate } from './article-meta';
 
-const GRADIENTS = [
-  'from-indigo-500 to-sky-400',
-  'from-violet-500 to-fuchsia-400',
-  'from-emerald-500 to-teal-400',
-  'from-amber-500 to-orange-400',
-  'from-rose-500 to-pink-400',
-  'from-slate-600 to-slate-400',
-];
-
-/** Decorative placeholder image: a gradient keyed by the article id. */
-export function ArticleImage({ id, className = '' }: { id: number; className?: string }) {
+/** An article's own generated picture (see ArticleArt), sized by the caller. */
+export function ArticleImage({ article, className = '' }: { article: Article; className?: string }) {
   return (
-    <div
-      aria-hidden="true"
-      className={`bg-gradient-to-br ${GRADIENTS[id % GRADIENTS.length]} ${className}`}
-    />
+    <div className={`overflow-hidden ${className}`}>
+      <ArticleArt id={article.id} category={article.category} className="h-full" />
+    </div>
   );
 }
 
@@ -33,7 +24,7 @@ export function CategoryBadge({ category }: { category: string }) {
 export function ArticleCard({ article }: { article: Article }) {
   return (
     <article className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
-      <ArticleImage id={article.id} className="h-40" />
+      <ArticleImage article={article} className="h-40" />
       <div className="flex flex-1 flex-col p-5">
         <div>
           <CategoryBadge category={article.category} />

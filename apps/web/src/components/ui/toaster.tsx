@@ -11,7 +11,8 @@ const STYLES: Record<ToastKind, string> = {
 export function Toaster() {
   const items = useSyncExternalStore(toastStore.subscribe, toastStore.snapshot, toastStore.snapshot);
   return (
-    <div className="pointer-events-none fixed top-4 right-4 z-[60] flex w-[min(24rem,calc(100vw-2rem))] flex-col gap-2">
+    // Below the 4rem sticky header, so a toast never covers the account menu or the sign-out button.
+    <div className="pointer-events-none fixed top-20 right-4 z-[60] flex w-[min(24rem,calc(100vw-2rem))] flex-col gap-2">
       {(['success', 'info', 'error'] as const).map((kind) => (
         <div
           key={kind}

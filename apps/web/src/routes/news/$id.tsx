@@ -102,7 +102,7 @@ function ArticleView({ article }: { article: Article }) {
             </Link>
           </div>
         </header>
-        <ArticleImage id={article.id} className="mt-8 h-56 rounded-2xl sm:h-72" />
+        <ArticleImage article={article} className="mt-8 h-56 rounded-2xl sm:h-72" />
         <div className="prose-body mt-8" dangerouslySetInnerHTML={{ __html: article.content }} />
         {article.tags.length > 0 ? (
           <div className="mt-10">
