@@ -33,9 +33,6 @@ async function signedIn(mobile: boolean): Promise<Page> {
   return page;
 }
 
-const overlaps = (a: DOMRect, b: DOMRect) =>
-  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-
 describe('polish', () => {
   it('keeps the open account menu above a notification, at 1280 and 360 px', async () => {
     for (const mobile of [false, true]) {
