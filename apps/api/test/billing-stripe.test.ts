@@ -187,6 +187,15 @@ describe('plans and subscription with Stripe', () => {
       .expect(409);
     expect(second.body.code).toBe('billing.use_portal');
     await t.request.post('/api/v1/partners/subscription/checkout-session?plan_id=growth').expect(401);
+
+    // Stripe down: the payment provider's failure, with the screen's message, and nothing recorded.
+    stripe.outage.remaining = 5;
+    const down = await t.request
+      .post('/api/v1/partners/subscription/checkout-session?plan_id=scale')
+      .set(auth(partner.token))
+      .expect(502);
+    expect(down.body.detail).toBe('Failed to start payment process');
+    stripe.outage.remaining = 0;
   });
 });
 

@@ -40,6 +40,8 @@ export async function startStripeFake(options: { secretKey: string; webhookSecre
   const subscriptions = new Map<string, Json>();
   const customers = new Set<string>();
   const calls: Array<{ method: string; path: string; body: Json }> = [];
+  /** How many of the next requests fail with Stripe's 500 api_error (an outage). */
+  const outage = { remaining: 0 };
 
   const send = (response: ServerResponse, status: number, body: Json) => {
     response.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': id('req') });
@@ -65,6 +67,10 @@ export async function startStripeFake(options: { secretKey: string; webhookSecre
         return send(response, 401, {
           error: { type: 'invalid_request_error', message: 'Invalid API Key provided' },
         });
+      }
+      if (outage.remaining > 0) {
+        outage.remaining -= 1;
+        return send(response, 500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
       }
       const match = (pattern: RegExp) => pattern.exec(url.pathname);
       let found: RegExpExecArray | null;
@@ -129,6 +135,7 @@ export async function startStripeFake(options: { secretKey: string; webhookSecre
   return {
     apiUrl,
     calls,
+    outage,
     sessions,
     subscriptions,
     /** What Stripe does when the customer pays: the session completes with a customer and an active subscription. */

@@ -42,6 +42,19 @@ export function createBillingService(deps: Deps, { audit }: { audit: AuditServic
     return entry && findPlan(entry[0]) ? (entry[0] as PlanId) : null;
   }
 
+  /** Stripe being unreachable or refusing a call is the payment provider's failure (502), not ours (500). */
+  async function stripeCall<T>(work: () => Promise<T>, detail: string): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      const failure = error as { type?: string; statusCode?: number; message?: string };
+      if (typeof failure.type !== 'string' || !failure.type.startsWith('Stripe')) throw error;
+      if (failure.statusCode === 404) throw notFound('Checkout session not found');
+      logger.warn({ err: error }, 'stripe call failed');
+      throw new AppError(502, 'billing.stripe_error', detail);
+    }
+  }
+
   function requireStripe(): Stripe {
     if (!stripe) {
       throw new AppError(
@@ -194,18 +207,22 @@ export function createBillingService(deps: Deps, { audit }: { audit: AuditServic
         'You already have a subscription: change your plan in the subscription management portal',
       );
     }
-    const session = await client.checkout.sessions.create({
-      mode: 'subscription',
-      line_items: [{ price, quantity: 1 }],
-      client_reference_id: partnerId,
-      ...(subscription?.stripe_customer_id
-        ? { customer: subscription.stripe_customer_id }
-        : { customer_email: partner.email }),
-      metadata: { partner_id: partnerId, plan: plan.id },
-      subscription_data: { metadata: { partner_id: partnerId, plan: plan.id } },
-      success_url: `${config.publicUrl}/partner/subscription-success?session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: `${config.publicUrl}/partner/plans`,
-    });
+    const session = await stripeCall(
+      () =>
+        client.checkout.sessions.create({
+          mode: 'subscription',
+          line_items: [{ price, quantity: 1 }],
+          client_reference_id: partnerId,
+          ...(subscription?.stripe_customer_id
+            ? { customer: subscription.stripe_customer_id }
+            : { customer_email: partner.email }),
+          metadata: { partner_id: partnerId, plan: plan.id },
+          subscription_data: { metadata: { partner_id: partnerId, plan: plan.id } },
+          success_url: `${config.publicUrl}/partner/subscription-success?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: `${config.publicUrl}/partner/plans`,
+        }),
+      'Failed to start payment process',
+    );
     if (!session.url) throw new AppError(502, 'billing.stripe_error', 'Failed to start payment process');
     await audit.recordSafely({
       event: 'partner.checkout_started',
@@ -223,10 +240,15 @@ export function createBillingService(deps: Deps, { audit }: { audit: AuditServic
     if (!subscription?.stripe_customer_id) {
       throw new AppError(409, 'billing.no_customer', 'Subscribe to a paid plan first');
     }
-    const session = await client.billingPortal.sessions.create({
-      customer: subscription.stripe_customer_id,
-      return_url: `${config.publicUrl}/partner/subscription`,
-    });
+    const customer = subscription.stripe_customer_id;
+    const session = await stripeCall(
+      () =>
+        client.billingPortal.sessions.create({
+          customer,
+          return_url: `${config.publicUrl}/partner/subscription`,
+        }),
+      'Failed to open subscription management',
+    );
     return { portal_url: session.url };
   }
 
@@ -251,7 +273,13 @@ export function createBillingService(deps: Deps, { audit }: { audit: AuditServic
       typeof session.customer === 'string' ? session.customer : (session.customer?.id ?? null);
     let paidUntil: Date | null = null;
     if (subscriptionId && stripe) {
-      paidUntil = periodEnd(await stripe.subscriptions.retrieve(subscriptionId));
+      const client = stripe;
+      paidUntil = periodEnd(
+        await stripeCall(
+          () => client.subscriptions.retrieve(subscriptionId),
+          'Failed to process subscription',
+        ),
+      );
     }
     const now = clock.now();
     const change = await db.sequelize.transaction(async (transaction) => {
@@ -286,13 +314,10 @@ export function createBillingService(deps: Deps, { audit }: { audit: AuditServic
   /** GET /partners/subscription/checkout-success: confirms the session with Stripe and activates the plan. */
   async function checkoutSuccess(partnerId: string, sessionId: string) {
     const client = requireStripe();
-    let session: Stripe.Checkout.Session;
-    try {
-      session = await client.checkout.sessions.retrieve(sessionId);
-    } catch (error) {
-      if ((error as { statusCode?: number }).statusCode === 404) throw notFound('Checkout session not found');
-      throw error;
-    }
+    const session = await stripeCall(
+      () => client.checkout.sessions.retrieve(sessionId),
+      'Failed to process subscription',
+    );
     const owner = session.metadata?.partner_id ?? session.client_reference_id;
     if (owner !== partnerId) throw notFound('Checkout session not found');
     const { activated, plan } = await applyCheckoutSession(session, 'checkout');
