@@ -17,10 +17,20 @@ npm_cli=$(command -v npm)
 
 work=$(mktemp -d /tmp/attestly-node22.XXXXXX)
 trap 'rm -rf -- "$work"' EXIT
-git ls-files -z --cached --others --exclude-standard | tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$work"
+# Never a node_modules (not even a symlink one): the copy installs its own.
+git ls-files -z --cached --others --exclude-standard | grep -zvE '(^|/)node_modules(/|$)' \
+  | tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$work"
 cd "$work"
 export PATH="$node22:$PATH"
+# Native modules (better-sqlite3) compile against Node 22's headers, which the package ships, whatever nodedir the
+# machine's npm configuration names.
+export npm_config_nodedir
+npm_config_nodedir=$(dirname "$node22")
 echo "node $(node --version) in $work"
 "$npm_cli" ci --no-audit --no-fund --loglevel=error
 "$npm_cli" run build
-"$npm_cli" test
+if [ "$#" -gt 0 ]; then
+  npx vitest run "$@" # only the given test files (for checking this script itself)
+else
+  "$npm_cli" test
+fi

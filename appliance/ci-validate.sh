@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 tools=${ATTESTLY_CI_TOOLS:-/tmp/attestly-ci-tools}
 step() { printf '  - %s\n' "$*"; }
-fail() { printf 'appliance check failed: %s\n' "$*" >&2; exit 1; }
+fail() { printf 'appliance check failed: %b\n' "$*" >&2; exit 1; }
 
 missing=()
 command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
@@ -62,7 +62,13 @@ shellcheck appliance/*.sh
 
 step "systemd-analyze verify appliance/attestly.service"
 unit_dir=$(mktemp -d)
-trap 'rm -rf -- "$unit_dir"' EXIT
+release_dir=$(mktemp -d)
+server_pid=''
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+  rm -rf -- "$unit_dir" "$release_dir"
+}
+trap cleanup EXIT
 # The unit names /opt/attestly; verify checks that ExecStart exists, so point it at this checkout.
 sed "s#/opt/attestly/appliance/#$PWD/appliance/#g" appliance/attestly.service >"$unit_dir/attestly.service"
 verify=$(systemd-analyze verify "$unit_dir/attestly.service" 2>&1 || true)
@@ -92,5 +98,36 @@ done
 
 step "charts/attestly/README.md generated from values.yaml"
 node charts/attestly/scripts/readme.mjs --check >/dev/null
+
+step "release tarball: build-release.sh, install.sh --root, then the installed tree serves with its models"
+tarball=$(appliance/build-release.sh "$release_dir/out" | tail -n 1)
+appliance/install.sh --root "$release_dir/root" "$tarball" >/dev/null
+home="$release_dir/root/opt/attestly"
+if [ ! -L "$home" ] || [ ! -x "$home/appliance/entrypoint.sh" ]; then
+  fail "install.sh did not link /opt/attestly to the release"
+fi
+for file in etc/attestly/attestly.env etc/systemd/system/attestly.service usr/local/bin/attestly; do
+  [ -e "$release_dir/root/$file" ] || [ -L "$release_dir/root/$file" ] || fail "install.sh did not install /$file"
+done
+[ ! -e "$home/node_modules/vitest" ] || fail "the release carries development dependencies"
+port=$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+env -i PATH="$(dirname "$(command -v node)"):/usr/bin:/bin" HOME="$release_dir" ATTESTLY_HOME="$home" \
+  ATTESTLY_DATA_DIR="$release_dir/data" PORT="$port" HOST=127.0.0.1 ATTESTLY_VISION_WORKERS=1 \
+  ATTESTLY_WEB_DIR="$home/apps/web/dist" "$home/appliance/entrypoint.sh" serve >"$release_dir/server.log" 2>&1 &
+server_pid=$!
+ready=''
+for _ in $(seq 1 240); do
+  if node -e "fetch('http://127.0.0.1:$port/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"; then
+    ready=yes
+    break
+  fi
+  kill -0 "$server_pid" 2>/dev/null || break
+  sleep 0.5
+done
+[ -n "$ready" ] || { cat "$release_dir/server.log" >&2; fail "the installed release did not become ready"; }
+grep -q 'generated a new master key' "$release_dir/server.log" || fail "the installed release did not report its new master key"
+kill "$server_pid"
+wait "$server_pid" 2>/dev/null || true
+server_pid=''
 
 echo "appliance checks passed"
