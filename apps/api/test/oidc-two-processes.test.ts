@@ -132,7 +132,7 @@ describe('two API processes on one database', () => {
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: site.redirect_uris[0] as string,
-      scope: 'openid offline_access basic_info AGE_18',
+      scope: 'openid offline_access basic_info profile email AGE_18',
       prompt: 'consent',
       code_challenge: challenge,
       code_challenge_method: 'S256',
