@@ -14,7 +14,7 @@ const path = (router: { state: { location: { pathname: string } } }) => router.s
 describe('back-office guard (spec 02 §2 "Guarding")', () => {
   it('sends a visitor without a token to /backoffice/login', async () => {
     fakeApi({});
-    const { router } = await renderApp('/backoffice');
+    const { router } = await renderApp('/backoffice/users');
     await waitFor(() => expect(path(router)).toBe('/backoffice/login'));
     expect(await screen.findByRole('heading', { name: 'Back office sign in' })).toBeInTheDocument();
   });
