@@ -1,5 +1,6 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import type * as v from 'valibot';
 import { COUNTRIES, profileBody, type ProfileBody, type UserProfile } from '@attestly/contracts';
@@ -30,6 +31,10 @@ export function ProfileForm({ profile }: { profile: UserProfile }) {
     values: valuesOf(profile),
   });
   const { errors, isDirty } = form.formState;
+  // /profile#country (linked from the location check) puts the cursor where the missing country goes.
+  useEffect(() => {
+    if (window.location.hash === '#country') document.getElementById('country')?.focus();
+  }, []);
   const save = useMutation({
     mutationFn: (body: ProfileBody) => usersApi.updateProfile(body),
     onSuccess: (updated) => {
@@ -67,6 +72,7 @@ export function ProfileForm({ profile }: { profile: UserProfile }) {
           {...form.register('phone')}
         />
         <SelectField
+          id="country"
           label="Country"
           autoComplete="country"
           error={errors.country?.message}
