@@ -324,12 +324,12 @@ export function FacialCapture({
         ) : null}
         {live ? <FaceGuide /> : null}
         {phase === 'countdown' ? (
-          <div
-            className="absolute inset-0 flex flex-col items-center justify-center bg-black/55 text-white"
-            aria-live="assertive"
-          >
+          <div className="absolute inset-0 flex flex-col items-center justify-center bg-black/55 text-white">
             <p className="text-sm font-semibold tracking-wide uppercase">Recording starts in</p>
-            <p className="text-8xl leading-none font-bold [text-shadow:0_2px_8px_rgba(0,0,0,0.9)]">
+            <p
+              className="text-8xl leading-none font-bold [text-shadow:0_2px_8px_rgba(0,0,0,0.9)]"
+              aria-live="assertive"
+            >
               {countdown}
             </p>
             <p className="mt-2 text-sm">Put your face inside the oval</p>
