@@ -258,7 +258,8 @@ export async function runScaleOutBench(): Promise<Record<string, number>> {
     ATTESTLY_MASTER_KEY: randomBytes(32).toString('hex'),
     ATTESTLY_VISION: 'false',
     ATTESTLY_PASSWORD_COST: '12',
-    LOG_LEVEL: 'warn',
+    // info: the start-up line carries the port; access lines are buffered (logger.ts) and cost both sides alike.
+    LOG_LEVEL: 'info',
     NODE_ENV: 'production',
   };
   try {
