@@ -24,7 +24,7 @@ interface Entry {
 const GROUPS = [
   'Network',
   'Storage and keys',
-  'Mail',
+  'Mail and SMS',
   'Accounts',
   'Verification',
   'Partners, webhooks and billing',
@@ -72,13 +72,44 @@ export const CONFIG_DOCS: Record<string, Entry> = {
       '32 bytes as 64 hex characters or base64. Keys for token hashing and for encrypting media, TOTP secrets and signing keys are derived from it (HKDF). Back it up: without it encrypted data cannot be read. Every replica needs the same key.',
   },
   ATTESTLY_SMTP_URL: {
-    group: 'Mail',
+    group: 'Mail and SMS',
     unset: 'mail written as `.eml` files to `<data dir>/outbox/`',
     secret: true,
     meaning: '`smtp://user:pass@host:587` (STARTTLS) or `smtps://user:pass@host:465`.',
   },
-  ATTESTLY_MAIL_FROM: { group: 'Mail', meaning: 'Sender of outgoing mail.' },
-  ATTESTLY_SUPPORT_EMAIL: { group: 'Mail', meaning: 'Support address shown on the documentation pages.' },
+  ATTESTLY_MAIL_FROM: { group: 'Mail and SMS', meaning: 'Sender of outgoing mail.' },
+  ATTESTLY_SUPPORT_EMAIL: {
+    group: 'Mail and SMS',
+    meaning: 'Support address shown on the documentation pages.',
+  },
+  ATTESTLY_SMS_WEBHOOK_URL: {
+    group: 'Mail and SMS',
+    unset: 'no SMS gateway (see ATTESTLY_SMS_EMAIL_DOMAIN; otherwise phone codes only reach the server log)',
+    secret: true,
+    meaning:
+      'HTTPS endpoint of an SMS gateway that phone verification codes are posted to (plain http only to localhost, for a local relay).',
+  },
+  ATTESTLY_SMS_WEBHOOK_BODY: {
+    group: 'Mail and SMS',
+    meaning: 'Body template of the SMS webhook request; `{{phone}}` and `{{message}}` are replaced.',
+  },
+  ATTESTLY_SMS_WEBHOOK_CONTENT_TYPE: {
+    group: 'Mail and SMS',
+    meaning:
+      'Content type of the SMS webhook request: `application/json` or `application/x-www-form-urlencoded`.',
+  },
+  ATTESTLY_SMS_WEBHOOK_AUTHORIZATION: {
+    group: 'Mail and SMS',
+    unset: 'no Authorization header',
+    secret: true,
+    meaning: 'Value of the `Authorization` header sent to the SMS gateway (for example `Bearer …`).',
+  },
+  ATTESTLY_SMS_EMAIL_DOMAIN: {
+    group: 'Mail and SMS',
+    unset: 'unset',
+    meaning:
+      'E-mail-to-SMS gateway domain (`sms.example.com`): codes are mailed to `<phone>@<domain>` through the mail transport. Used when no SMS webhook is set.',
+  },
   ATTESTLY_SESSION_HOURS: {
     group: 'Accounts',
     meaning: 'Lifetime of a sign-in session without "remember me".',
