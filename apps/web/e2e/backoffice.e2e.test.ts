@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVisionEngine, type VisionEngine } from '@attestly/models';
@@ -14,7 +12,7 @@ import { bootstrap } from '../../api/src/bootstrap';
 import { loadConfig } from '../../api/src/config';
 import type { Deps } from '../../api/src/deps';
 import { createLogger } from '../../api/src/logger';
-import { startSmtpCapture } from '../../api/test/helpers';
+import { createTestDatabase, startSmtpCapture } from '../../api/test/helpers';
 import { passportImage } from '../../api/test/verification-media';
 import { launchChromium } from './chromium';
 import { MOBILE, expectAccessible, screenshot, uniqueEmail } from './support';
@@ -31,7 +29,7 @@ const WEB_DIST = path.resolve(here, '../dist');
 const ADMIN_PASSWORD = 'staple battery horse correct';
 const USER_PASSWORD = 'correct horse battery';
 
-let workDir: string;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let engine: VisionEngine;
 let deps: Deps;
 let server: Server;
@@ -41,7 +39,8 @@ let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
 let adminEmail: string;
 
 beforeAll(async () => {
-  workDir = mkdtempSync(path.join(tmpdir(), 'attestly-e2e-backoffice-'));
+  // SQLite by default; PostgreSQL when TEST_DATABASE_URL names one (a throwaway database for this file).
+  database = await createTestDatabase();
   engine = createVisionEngine({ workers: 1 });
   smtp = await startSmtpCapture();
   const probe = createServer();
@@ -50,7 +49,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   baseUrl = `http://127.0.0.1:${port}`;
   const config = loadConfig({
-    ATTESTLY_DATA_DIR: workDir,
+    ATTESTLY_DATA_DIR: database.dataDir,
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
     ATTESTLY_PUBLIC_URL: baseUrl,
     ATTESTLY_WEB_DIR: WEB_DIST,
     ATTESTLY_SMTP_URL: smtp.url,
@@ -78,7 +78,7 @@ afterAll(async () => {
   await deps?.db.close();
   await engine?.close();
   await smtp?.close();
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
+  await database?.drop();
 });
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
@@ -214,7 +214,8 @@ describe('back office', () => {
       .poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
     await expectAccessible(page, 'back-office verification details with media');
-    await shot(page, 'backoffice-verification-media-1280');
+    await image.scrollIntoViewIfNeeded();
+    await screenshot(page, 'backoffice-verification-media-1280');
     await page.keyboard.press('Escape');
     await details.waitFor({ state: 'hidden' });
 
