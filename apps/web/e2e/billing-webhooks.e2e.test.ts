@@ -80,6 +80,17 @@ describe('plans and subscription screens', () => {
   });
 });
 
+describe('partner dashboard and management', () => {
+  it("shows this month's usage on the dashboard and the webhooks section in management", async () => {
+    await page.goto('/partner/dashboard');
+    await page.getByRole('heading', { name: 'Usage · Starter plan' }).waitFor();
+    await page.getByRole('progressbar', { name: 'Monthly verification usage' }).waitFor();
+    await page.goto('/partner/management');
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await page.getByRole('button', { name: 'Add webhook' }).waitFor();
+  });
+});
+
 describe('webhooks screen', () => {
   it('registers an endpoint, shows its secret once, and refuses a plain-http URL', async () => {
     await page.goto('/partner/webhooks');

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { Panel } from '../partner/ui';
 import { usageQueryOptions } from './api';
 import { UsageBar } from './usage-bar';
@@ -9,15 +8,7 @@ export function UsageSummary() {
   const usage = useQuery(usageQueryOptions());
   if (!usage.data) return null;
   return (
-    <Panel
-      title={`Usage · ${usage.data.current_plan.name} plan`}
-      id="usage-summary"
-      actions={
-        <Link to="/partner/subscription" className="text-sm font-semibold text-indigo-700 underline">
-          Subscription
-        </Link>
-      }
-    >
+    <Panel title={`Usage · ${usage.data.current_plan.name} plan`} id="usage-summary">
       <UsageBar usage={usage.data.usage} />
     </Panel>
   );

@@ -4,6 +4,7 @@ import type { PartnerStats } from '@attestly/contracts';
 import { partnerStatsQueryOptions } from '../../api/partner';
 import { QueryState } from '../../components/ui/query-state';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { UsageSummary } from '../billing/usage-summary';
 import { Badge, PageTitle, Panel, formatDate } from './ui';
 
 const number = (value: number) => value.toLocaleString('en-US');
@@ -40,6 +41,7 @@ export function PartnerDashboardPage() {
   return (
     <div className="space-y-6">
       <PageTitle title="Dashboard" />
+      <UsageSummary />
       <QueryState query={stats} loadingLabel="Loading statistics…" errorFallback="Failed to load statistics">
         {(data) => (
           <>

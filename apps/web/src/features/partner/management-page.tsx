@@ -5,6 +5,7 @@ import { partnerProfileQueryOptions } from '../../api/partner';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { WebhooksSection } from '../webhooks/webhooks-section';
 import { AddSiteDialog } from './add-site-dialog';
 import { ApiKeysPanel } from './api-keys-panel';
 import { SitesSection } from './sites-section';
@@ -54,6 +55,7 @@ export function ManagementPage({ openApiKeys = false }: { openApiKeys?: boolean 
       </PageTitle>
       <PartnerSummaryCard />
       <SitesSection secretSite={secretSite} onSecret={setSecretSite} />
+      <WebhooksSection />
       <AddSiteDialog
         open={addOpen}
         onOpenChange={setAddOpen}
