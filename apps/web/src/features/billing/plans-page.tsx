@@ -9,7 +9,8 @@ import { toast } from '../../lib/toast';
 import { PageTitle } from '../partner/ui';
 import { plansQueryOptions, redirectTo, startCheckout, usageQueryOptions } from './api';
 
-export const formatPrice = (price: number) => (price > 0 ? `$${price.toFixed(0)}/month` : 'Free');
+/** spec 01 §9: USD without decimals, per month when above 0. */
+export const formatPrice = (price: number) => (price > 0 ? `$${price.toFixed(0)}/month` : '$0');
 
 /** Plans (/partner/plans, spec 01 §2): plan cards; a paid plan goes to Stripe Checkout. */
 export function PlansPage() {
