@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestApp } from './helpers';
-import { createSite, fullFlow, registerPartner, verifiedUser } from './oidc-helpers';
+import { Browser, createSite, fullFlow, pkce, registerPartner, uidFrom, verifiedUser } from './oidc-helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -177,5 +177,50 @@ describe('trustworthy sites', () => {
     const second = await fullFlow(t, { ...site, redirect_uris: ['https://app.example.com/cb'] }, user);
     // One partner, one pairwise subject for this user, whichever host the sign-in returned to.
     expect(second.tokens.claims()?.sub).toBe(claims?.sub);
+  });
+
+  it('names the real destination host on the sign-in screen', async () => {
+    const partner = await registerPartner(t);
+    const site = await createSite(t, partner.token, {
+      domain: 'example.com',
+      redirect_uris: ['https://shop.example.com/cb', 'https://app.example.com/cb'],
+    });
+    const browser = new Browser();
+    const start = await browser.fetch(authorizeUrl(site.client_id, 'https://app.example.com/cb'));
+    const uid = uidFrom(new URL(start.headers.get('location') as string, t.baseUrl).href);
+    const details = await browser.json(`${t.baseUrl}/api/v1/oauth/interactions/${uid}`, 'GET');
+    expect(details.body.site).toMatchObject({ domain: 'example.com', redirect_host: 'app.example.com' });
+  });
+});
+
+function authorizeUrl(clientId: string, redirectUri: string) {
+  const url = new URL(`${t.baseUrl}/oauth2/authorize`);
+  url.search = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'openid basic_info',
+    state: 'state-1',
+    code_challenge: pkce().challenge,
+    code_challenge_method: 'S256',
+  }).toString();
+  return url.href;
+}
+
+describe('the sign-in path for an unknown or inactive client', () => {
+  it('sends a browser to the styled error screen and answers other callers with JSON', async () => {
+    const page = await fetch(authorizeUrl('atc_no_such_client', 'https://shop.example.com/cb'), {
+      redirect: 'manual',
+      headers: { Accept: 'text/html,application/xhtml+xml' },
+    });
+    expect(page.status).toBe(303);
+    const location = new URL(page.headers.get('location') as string);
+    expect(location.pathname).toBe('/oauth/error');
+    expect(location.searchParams.get('error')).toBe('invalid_client');
+    const api = await fetch(authorizeUrl('atc_no_such_client', 'https://shop.example.com/cb'), {
+      redirect: 'manual',
+    });
+    expect(api.status).toBe(400);
+    expect(await api.json()).toMatchObject({ error: 'invalid_client' });
   });
 });

@@ -90,6 +90,8 @@ export interface InteractionDetails {
     domain: string;
     icon_url: string | null;
     partner_name: string;
+    /** Where the browser goes back to after this step: the host of the request's redirect URI (issue 10 item 7). */
+    redirect_host: string;
   };
   scopes: InteractionScope[];
   /** Scopes the user has not proven yet; the screen offers to verify now. */

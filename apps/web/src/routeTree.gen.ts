@@ -38,6 +38,7 @@ import { Route as NewsIdRouteImport } from './routes/news/$id'
 import { Route as NewsletterConfirmRouteImport } from './routes/newsletter/confirm'
 import { Route as NewsletterUnsubscribeRouteImport } from './routes/newsletter/unsubscribe'
 import { Route as OauthConsentRouteImport } from './routes/oauth/consent'
+import { Route as OauthErrorRouteImport } from './routes/oauth/error'
 import { Route as OauthLoginRouteImport } from './routes/oauth/login'
 import { Route as PartnerPortalRouteImport } from './routes/partner/_portal'
 import { Route as PartnerDemoCallbackRouteImport } from './routes/partner/demo-callback'
@@ -207,6 +208,11 @@ const OauthConsentRoute = OauthConsentRouteImport.update({
   path: '/oauth/consent',
   getParentRoute: () => rootRouteImport,
 } as any)
+const OauthErrorRoute = OauthErrorRouteImport.update({
+  id: '/oauth/error',
+  path: '/oauth/error',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const OauthLoginRoute = OauthLoginRouteImport.update({
   id: '/oauth/login',
   path: '/oauth/login',
@@ -365,6 +371,7 @@ export interface FileRoutesByFullPath {
   '/newsletter/confirm': typeof NewsletterConfirmRoute
   '/newsletter/unsubscribe': typeof NewsletterUnsubscribeRoute
   '/oauth/consent': typeof OauthConsentRoute
+  '/oauth/error': typeof OauthErrorRoute
   '/oauth/login': typeof OauthLoginRoute
   '/partner': typeof PartnerPortalRouteWithChildren
   '/partner/demo-callback': typeof PartnerDemoCallbackRoute
@@ -418,6 +425,7 @@ export interface FileRoutesByTo {
   '/newsletter/confirm': typeof NewsletterConfirmRoute
   '/newsletter/unsubscribe': typeof NewsletterUnsubscribeRoute
   '/oauth/consent': typeof OauthConsentRoute
+  '/oauth/error': typeof OauthErrorRoute
   '/oauth/login': typeof OauthLoginRoute
   '/partner': typeof PartnerPortalRouteWithChildren
   '/partner/demo-callback': typeof PartnerDemoCallbackRoute
@@ -475,6 +483,7 @@ export interface FileRoutesById {
   '/newsletter/confirm': typeof NewsletterConfirmRoute
   '/newsletter/unsubscribe': typeof NewsletterUnsubscribeRoute
   '/oauth/consent': typeof OauthConsentRoute
+  '/oauth/error': typeof OauthErrorRoute
   '/oauth/login': typeof OauthLoginRoute
   '/partner/_portal': typeof PartnerPortalRouteWithChildren
   '/partner/demo-callback': typeof PartnerDemoCallbackRoute
@@ -531,6 +540,7 @@ export interface FileRouteTypes {
     | '/newsletter/confirm'
     | '/newsletter/unsubscribe'
     | '/oauth/consent'
+    | '/oauth/error'
     | '/oauth/login'
     | '/partner'
     | '/partner/demo-callback'
@@ -584,6 +594,7 @@ export interface FileRouteTypes {
     | '/newsletter/confirm'
     | '/newsletter/unsubscribe'
     | '/oauth/consent'
+    | '/oauth/error'
     | '/oauth/login'
     | '/partner'
     | '/partner/demo-callback'
@@ -640,6 +651,7 @@ export interface FileRouteTypes {
     | '/newsletter/confirm'
     | '/newsletter/unsubscribe'
     | '/oauth/consent'
+    | '/oauth/error'
     | '/oauth/login'
     | '/partner/_portal'
     | '/partner/demo-callback'
@@ -690,6 +702,7 @@ export interface RootRouteChildren {
   NewsletterConfirmRoute: typeof NewsletterConfirmRoute
   NewsletterUnsubscribeRoute: typeof NewsletterUnsubscribeRoute
   OauthConsentRoute: typeof OauthConsentRoute
+  OauthErrorRoute: typeof OauthErrorRoute
   OauthLoginRoute: typeof OauthLoginRoute
   PartnerPortalRoute: typeof PartnerPortalRouteWithChildren
   PartnerDemoCallbackRoute: typeof PartnerDemoCallbackRoute
@@ -904,6 +917,13 @@ declare module '@tanstack/react-router' {
       path: '/oauth/consent'
       fullPath: '/oauth/consent'
       preLoaderRoute: typeof OauthConsentRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/oauth/error': {
+      id: '/oauth/error'
+      path: '/oauth/error'
+      fullPath: '/oauth/error'
+      preLoaderRoute: typeof OauthErrorRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/oauth/login': {
@@ -1191,6 +1211,7 @@ const rootRouteChildren: RootRouteChildren = {
   NewsletterConfirmRoute: NewsletterConfirmRoute,
   NewsletterUnsubscribeRoute: NewsletterUnsubscribeRoute,
   OauthConsentRoute: OauthConsentRoute,
+  OauthErrorRoute: OauthErrorRoute,
   OauthLoginRoute: OauthLoginRoute,
   PartnerPortalRoute: PartnerPortalRouteWithChildren,
   PartnerDemoCallbackRoute: PartnerDemoCallbackRoute,

@@ -63,6 +63,15 @@ export function createInteractions(
     return SCOPES.filter((scope) => scope === 'basic_info' || requested.includes(scope));
   }
 
+  /** The real destination: the host the provider will send the browser back to (validated against the site). */
+  function redirectHost(interaction: Interaction): string {
+    try {
+      return new URL(String(interaction.params.redirect_uri)).host;
+    } catch {
+      return '';
+    }
+  }
+
   async function siteOf(interaction: Interaction) {
     const site = await Site.findOne({
       where: { client_id: String(interaction.params.client_id), deleted_at: null },
@@ -93,6 +102,7 @@ export function createInteractions(
         domain: site.domain,
         icon_url: site.icon_key ? siteIconPath(site.icon_key) : null,
         partner_name: partnerName,
+        redirect_host: redirectHost(interaction),
       },
       scopes: offered.map((scope) => ({
         scope,

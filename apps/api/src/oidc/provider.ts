@@ -158,8 +158,18 @@ export function providerConfiguration(config: Config, hooks: ProviderHooks): Con
       url: (_ctx, interaction) =>
         `${config.publicUrl}/oauth/${interaction.prompt.name === 'login' ? 'login' : 'consent'}?uid=${encodeURIComponent(interaction.uid)}`,
     },
-    // RFC 6749 §4.1.2.1: errors that cannot go back to the client are answered as JSON, never as an HTML page.
+    // RFC 6749 §4.1.2.1: errors that cannot go back to the client (unknown or inactive client, bad redirect URI)
+    // are never sent to it. A person's browser gets the styled error screen of the SPA; other callers get JSON.
     renderError: async (ctx, out) => {
+      if (ctx.method === 'GET' && ctx.get('Accept').includes('text/html')) {
+        const query = new URLSearchParams({
+          error: String(out.error ?? 'server_error'),
+          error_description: String(out.error_description ?? ''),
+        });
+        ctx.status = 303;
+        ctx.redirect(`${config.publicUrl}/oauth/error?${query.toString()}`);
+        return;
+      }
       ctx.type = 'application/json';
       ctx.body = {
         error: out.error,

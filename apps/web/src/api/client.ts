@@ -49,6 +49,8 @@ export interface ApiRequest {
   acceptStatus?: number[];
   /** The path is a server path (`/readyz`) rather than one under /api/v1. */
   root?: boolean;
+  /** Extra request headers (e.g. X-Attestly-Interaction on verification calls). */
+  headers?: Record<string, string>;
 }
 
 interface ClientHooks {
@@ -86,7 +88,7 @@ function bearerFor(auth: Auth): string | null {
  */
 export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promise<T> {
   const url = request.root ? path : `${API_BASE_PATH}${path}`;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
   const token = bearerFor(request.auth ?? 'auto');
   if (token) headers.Authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;

@@ -11,6 +11,7 @@ import {
   type VerificationSummary,
 } from '@attestly/contracts';
 import { tokens } from '../auth/token-storage';
+import { interactionHeaders } from '../lib/oauth-return';
 import { ApiError, apiFetch } from './client';
 
 export interface VerificationAnswer {
@@ -52,6 +53,7 @@ function uploadWithProgress<T>(
     xhr.setRequestHeader('Accept', 'application/json');
     const token = tokens.token('user');
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    for (const [name, value] of Object.entries(interactionHeaders())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress?.(event.loaded / event.total);
     };
@@ -90,8 +92,18 @@ function uploadWithProgress<T>(
 /** spec 01 §7 "User" and "Age verification by camera". */
 export const verificationApi = {
   creditCard: (card: CardBody) =>
-    apiFetch<VerificationAnswer>('/users/verify/credit-card', { method: 'POST', body: card, auth: 'user' }),
-  location: () => apiFetch<VerificationAnswer>('/users/verify/location', { method: 'POST', auth: 'user' }),
+    apiFetch<VerificationAnswer>('/users/verify/credit-card', {
+      method: 'POST',
+      body: card,
+      auth: 'user',
+      headers: interactionHeaders(),
+    }),
+  location: () =>
+    apiFetch<VerificationAnswer>('/users/verify/location', {
+      method: 'POST',
+      auth: 'user',
+      headers: interactionHeaders(),
+    }),
   document: (
     file: File,
     fields: { document_type: DocumentType; verification_type: 'age' | 'identity' },
@@ -128,6 +140,7 @@ export const verificationApi = {
     return apiFetch<AgeVerificationResult>('/age-verification/verify-age', {
       method: 'POST',
       body: form,
+      headers: interactionHeaders(),
       auth: 'user',
     });
   },

@@ -9,6 +9,7 @@ import { usersApi } from '../api/users';
 import { AuthCard } from '../components/auth/auth-card';
 import { Button } from '../components/ui/button';
 import { FormError, TextField } from '../components/ui/field';
+import { pendingReturn } from '../lib/oauth-return';
 import { toast } from '../lib/toast';
 import { useDocumentTitle } from '../lib/use-document-title';
 
@@ -51,7 +52,10 @@ function ResetPasswordPage() {
     try {
       const answer = await usersApi.resetPassword({ token, new_password: values.new_password });
       toast.success(answer.message);
-      await navigate({ to: '/login' });
+      // Back to the authorization that sent the user to reset it, if any (lib/oauth-return.ts).
+      const back = pendingReturn();
+      if (back) window.location.assign(back.path);
+      else await navigate({ to: '/login' });
     } catch (error) {
       setFailure(errorMessage(error, 'Could not reset the password'));
     }

@@ -6,6 +6,7 @@ import { registerForm, type RegisterForm as RegisterValues } from '@attestly/con
 import { errorMessage } from '../../api/client';
 import { usersApi } from '../../api/users';
 import { applyServerErrors } from '../../lib/form-errors';
+import { pendingReturn } from '../../lib/oauth-return';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Button } from '../ui/button';
@@ -37,7 +38,10 @@ export function RegisterForm() {
     try {
       await usersApi.register({ full_name, email, password, ...(phone ? { phone } : {}) });
       toast.success('Account created successfully! Please sign in.');
-      await navigate({ to: '/login', search: { email, registered: true } });
+      // Back to the authorization that sent the user to sign up, if any (lib/oauth-return.ts).
+      const back = pendingReturn();
+      if (back) window.location.assign(back.path);
+      else await navigate({ to: '/login', search: { email, registered: true } });
     } catch (error) {
       applyServerErrors(error, form.setError, ['full_name', 'email', 'phone', 'password']);
       toast.error(errorMessage(error, 'Registration failed'));

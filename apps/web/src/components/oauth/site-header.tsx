@@ -20,6 +20,11 @@ export function SiteHeader({ site }: { site: InteractionDetails['site'] }) {
           {site.domain}
           {site.partner_name ? ` · ${site.partner_name}` : ''}
         </p>
+        {site.redirect_host ? (
+          <p className="text-xs text-slate-700">
+            Returns you to <span className="font-semibold text-slate-900">{site.redirect_host}</span>
+          </p>
+        ) : null}
       </div>
     </div>
   );

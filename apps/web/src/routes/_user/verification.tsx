@@ -1,21 +1,29 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
+import * as v from 'valibot';
 import { profileQueryOptions } from '../../api/users';
 import { QueryState } from '../../components/ui/query-state';
 import { Card, StatusBadge } from '../../components/user/status-badge';
 import { VERIFICATION_FACTS, formatDate } from '../../components/user/verification-status';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { VerificationMethods } from '../../features/verification/verification-page';
+import { ReturnToConsent } from '../../components/oauth/return-to-consent';
 
 /** /verification: the user's verified facts, the method picker with one form per method, and recent attempts. */
-export const Route = createFileRoute('/_user/verification')({ component: VerificationPage });
+export const Route = createFileRoute('/_user/verification')({
+  // ?return_to=/oauth/consent?uid=… from the consent screen's "Verify now" (components/oauth/return-to-consent.tsx).
+  validateSearch: v.object({ return_to: v.optional(v.fallback(v.string(), ''), '') }),
+  component: VerificationPage,
+});
 
 function VerificationPage() {
   useDocumentTitle('Verification');
   const profile = useQuery(profileQueryOptions());
+  const { return_to: returnTo } = Route.useSearch();
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">Verification</h1>
+      <ReturnToConsent returnTo={returnTo} />
       <QueryState query={profile} errorFallback="Failed to fetch profile">
         {(user) => (
           <Card title="Your verified facts">

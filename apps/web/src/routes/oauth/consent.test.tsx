@@ -28,6 +28,7 @@ function interaction(scopes: InteractionDetails['scopes']): InteractionDetails {
       domain: 'shop.example.com',
       icon_url: null,
       partner_name: 'Acme',
+      redirect_host: 'shop.example.com',
     },
     scopes,
     unproven_scopes: [],

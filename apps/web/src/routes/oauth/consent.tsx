@@ -10,6 +10,7 @@ import { SiteHeader } from '../../components/oauth/site-header';
 import { Button } from '../../components/ui/button';
 import { FormError } from '../../components/ui/field';
 import { QueryState } from '../../components/ui/query-state';
+import { rememberReturn } from '../../lib/oauth-return';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 /** Consent step of an authorization request (DESIGN.md §4; spec 01 §5 "Consent"). */
@@ -59,6 +60,14 @@ function ConsentForm({ uid, interaction }: { uid: string; interaction: Interacti
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState<'allow' | 'deny' | null>(null);
   const missingBasic = !selected.has('basic_info');
+  // Facts the user is about to share without having proven them: the site would learn nothing about them (the claim
+  // is left out or null, never a bare `false`), so verifying is the primary action (issue 10 item 8).
+  const unprovenSelected = interaction.scopes.filter((scope) => !scope.proven && selected.has(scope.scope));
+  const verifyFirst = !!interaction.verify_url && unprovenSelected.length > 0;
+  const goVerify = () => {
+    rememberReturn(`/oauth/consent?uid=${encodeURIComponent(uid)}`);
+    window.location.assign(interaction.verify_url as string);
+  };
 
   function toggle(scope: string, on: boolean) {
     setSelected((current) => {
@@ -102,7 +111,7 @@ function ConsentForm({ uid, interaction }: { uid: string; interaction: Interacti
           <label key={scope.scope} className="flex items-start gap-3 rounded-lg border border-slate-200 p-3">
             <input
               type="checkbox"
-              className="mt-1 size-4 rounded border-slate-400 text-indigo-700"
+              className="mt-0.5 size-4 shrink-0 accent-indigo-700"
               checked={selected.has(scope.scope)}
               disabled={scope.required}
               onChange={(event) => toggle(scope.scope, event.target.checked)}
@@ -124,13 +133,16 @@ function ConsentForm({ uid, interaction }: { uid: string; interaction: Interacti
           </label>
         ))}
       </fieldset>
-      {interaction.verify_url ? (
-        <div className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-          Some of what this site asks is not verified yet.{' '}
-          <a href={interaction.verify_url} className="font-semibold underline">
+      {verifyFirst ? (
+        <div className="space-y-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          <p>
+            You have not proven {unprovenSelected.map((scope) => scope.title).join(', ')} yet. If you continue
+            without it, {interaction.site.site_name} is told it is not proven. Verify now and you will come
+            back to this page.
+          </p>
+          <Button className="w-full" onClick={goVerify} disabled={busy !== null}>
             Verify now
-          </a>{' '}
-          and you will come back to this page.
+          </Button>
         </div>
       ) : null}
       <FormError message={failure} />
@@ -146,11 +158,12 @@ function ConsentForm({ uid, interaction }: { uid: string; interaction: Interacti
         </Button>
         <Button
           className="flex-1"
+          variant={verifyFirst ? 'secondary' : 'primary'}
           busy={busy === 'allow'}
           disabled={busy !== null || selected.size === 0}
           onClick={() => void answer('allow')}
         >
-          Allow
+          {verifyFirst ? 'Allow without proof' : 'Allow'}
         </Button>
       </div>
     </div>

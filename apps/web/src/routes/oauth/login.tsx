@@ -7,7 +7,8 @@ import * as v from 'valibot';
 import { interactionLoginBody, type LoginBody } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { interactionQueryOptions, oauthApi } from '../../api/oauth';
-import { userKeys } from '../../api/users';
+import { profileQueryOptions, userKeys } from '../../api/users';
+import { rememberReturn } from '../../lib/oauth-return';
 import { tokens } from '../../auth/token-storage';
 import { useHasToken } from '../../auth/session';
 import { AuthCard } from '../../components/auth/auth-card';
@@ -29,6 +30,9 @@ function OAuthLoginPage() {
   const details = useQuery(interactionQueryOptions(uid));
   const queryClient = useQueryClient();
   const signedIn = useHasToken('user');
+  // "Continue as <email>" names the account that would be used.
+  const profile = useQuery({ ...profileQueryOptions(), enabled: signedIn });
+  const loginPath = `/oauth/login?uid=${encodeURIComponent(uid)}`;
   const [failure, setFailure] = useState<string | null>(null);
   const [continuing, setContinuing] = useState(false);
   const form = useForm<LoginBody>({
@@ -82,7 +86,7 @@ function OAuthLoginPage() {
             {signedIn ? (
               <div className="space-y-2">
                 <Button className="w-full" busy={continuing} onClick={() => void continueAsUser()}>
-                  Continue with your Attestly account
+                  {profile.data ? `Continue as ${profile.data.email}` : 'Continue with your Attestly account'}
                 </Button>
                 <p className="text-center text-sm text-slate-700">or sign in with another account below</p>
               </div>
@@ -102,7 +106,17 @@ function OAuthLoginPage() {
                 error={errors.password?.message}
                 {...form.register('password')}
               />
-              <CheckboxField label="Remember me" {...form.register('rememberMe')} />
+              <div className="flex items-center justify-between gap-4">
+                <CheckboxField label="Remember me" {...form.register('rememberMe')} />
+                {/* Both come back to this authorization (lib/oauth-return.ts). */}
+                <a
+                  href={`/forgot-password?return_to=${encodeURIComponent(loginPath)}`}
+                  onClick={() => rememberReturn(loginPath)}
+                  className="text-sm font-semibold text-indigo-700 hover:text-indigo-900"
+                >
+                  Forgot password?
+                </a>
+              </div>
               <Button
                 type="submit"
                 busy={isSubmitting}
@@ -112,6 +126,17 @@ function OAuthLoginPage() {
                 Sign in
               </Button>
             </form>
+            <p className="text-center text-sm text-slate-700">
+              No Attestly account yet?{' '}
+              <a
+                href={`/register?return_to=${encodeURIComponent(loginPath)}`}
+                onClick={() => rememberReturn(loginPath)}
+                className="font-semibold text-indigo-700 hover:text-indigo-900"
+              >
+                Create an account
+              </a>{' '}
+              and come back here.
+            </p>
           </div>
         )}
       </QueryState>
