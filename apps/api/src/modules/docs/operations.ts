@@ -542,7 +542,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Verification',
     summary: 'Verify your age or identity with a passport or ID card',
     description:
-      'Multipart fields `file` and `document_type`. The ICAO 9303 machine-readable zone is read on the box; check digits, expiry and age are checked. A clean read is decided at once and the image deleted; an unclear read, or `verification_type=identity`, waits for a reviewer (status `pending`, `needs_manual_review`) and only then is the image kept, encrypted, until the review or the retention limit. Authenticity features are not checked (`authentic` is null).',
+      'Multipart fields `file`, `selfie_video` and `document_type`. The ICAO 9303 machine-readable zone is read on the box; check digits, expiry and age are checked. A claim is approved automatically only when the document is also bound to its holder: a portrait face is found on the document, the live video passes its challenge and matches the portrait, the printed dates agree with the MRZ where readable, and the document (known only by a keyed hash of its number) is not proving another account. Anything short of that waits for a reviewer (status `pending`, `needs_manual_review`, `document_analysis.holder_binding.review_reasons`) and only then are the document and the video kept, encrypted, until the review or the retention limit. Authenticity features are not checked (`authentic` is null).',
     security: 'user',
     body: documentUploadSchema,
     multipart: true,

@@ -53,6 +53,30 @@ export const documentAnalysisSchema = v.object({
   document_number_last4: v.nullable(v.string()),
   read_confidence: share,
   reasons: v.array(v.string()),
+  holder_binding: v.pipe(
+    v.optional(
+      v.object({
+        portrait_found: v.boolean(),
+        portrait_problem: v.nullable(v.string()),
+        live_video: v.picklist(['passed', 'failed', 'missing', 'unusable']),
+        liveness_reasons: v.array(v.string()),
+        face_match: v.nullable(v.object({ similarity: share, threshold: share, match: v.boolean() })),
+        printed_fields: v.nullable(
+          v.object({
+            date_of_birth: v.picklist(['agrees', 'conflicts', 'unreadable']),
+            expiry_date: v.picklist(['agrees', 'conflicts', 'unreadable']),
+            name: v.picklist(['agrees', 'unreadable']),
+          }),
+        ),
+        document_used_by_other_accounts: v.number(),
+        bound: v.boolean(),
+        review_reasons: v.array(v.string()),
+      }),
+    ),
+    v.description(
+      'Whether the document is bound to the sender: portrait on the document, live video liveness, face match, printed fields vs MRZ, reuse on other accounts; review_reasons say why a person must check it',
+    ),
+  ),
 });
 
 export const verificationSummarySchema = v.object({
@@ -155,11 +179,17 @@ export const documentUploadSchema = v.object({
     v.string(),
     v.description('JPEG, PNG, WebP or PDF, less than 10MB; the content is sniffed, not trusted'),
   ),
+  selfie_video: v.pipe(
+    v.optional(v.string()),
+    v.description(
+      'The 5-second live challenge video (WebM or MP4, head turn and blink) recorded in the same flow; without it the document cannot be approved automatically',
+    ),
+  ),
   document_type: v.optional(v.picklist(DOCUMENT_TYPES)),
   age_threshold: thresholdField,
   verification_type: v.pipe(
     v.optional(v.picklist(['age', 'identity'])),
-    v.description('identity always goes to a reviewer; age by default'),
+    v.description('age by default; identity is approved through the same document + live video + face match'),
   ),
 });
 
