@@ -9,6 +9,7 @@ import { partnerCommand } from './commands/partner';
 import { siteCommand } from './commands/site';
 import { migrateCommand } from './commands/migrate';
 import { serveCommand } from './commands/serve';
+import { setupCommand } from './commands/setup';
 import { asUserError, EXIT_BUG, EXIT_USER } from './lib/errors';
 
 export const VERSION = '0.1.0';
@@ -43,6 +44,7 @@ Exit codes: 0 ok, 1 the operator's error (with a hint), 2 a bug (rerun with --de
     if (options.dataDir) process.env.ATTESTLY_DATA_DIR = options.dataDir;
     if (options.databaseUrl) process.env.DATABASE_URL = options.databaseUrl;
   });
+  program.addCommand(setupCommand);
   program.addCommand(serveCommand);
   program.addCommand(migrateCommand);
   program.addCommand(doctorCommand);

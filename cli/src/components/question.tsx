@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import TextInput from 'ink-text-input';
 
@@ -17,6 +17,8 @@ export function Question({
   onSubmit: (value: string) => void;
 }) {
   const [value, setValue] = useState('');
+  // What was typed, read at Enter: the field's own callback can hold an earlier render's value.
+  const typed = useRef('');
   return (
     <Box flexDirection="column">
       <Box gap={1}>
@@ -24,10 +26,15 @@ export function Question({
         <Text bold>{label}</Text>
         <TextInput
           value={value}
-          onChange={setValue}
-          onSubmit={(submitted) => {
-            onSubmit(submitted);
+          onChange={(next) => {
+            typed.current = next;
+            setValue(next);
+          }}
+          onSubmit={() => {
+            const submitted = typed.current;
+            typed.current = '';
             setValue('');
+            onSubmit(submitted);
           }}
           {...(mask ? { mask: '*' } : {})}
           {...(placeholder ? { placeholder } : {})}
