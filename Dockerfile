@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Attestly appliance image (DESIGN.md §1–§2). Three stages:
-#   build  – full `npm ci` (dev dependencies included) and `npm run build` (web app, API bundle, CLI bundle)
+#   build  – full `npm ci` (dev dependencies included) and `npm run build` (web app, API and CLI bundles, SDK)
 #   deps   – production dependencies only (`npm ci --omit=dev`), plus @tensorflow/tfjs-node when its native
 #            library downloads at build time (otherwise the vision workers use the WASM backend; /readyz and
 #            `attestly doctor` report which one is active)
@@ -29,9 +29,8 @@ COPY cli/package.json cli/
 FROM toolchain AS build
 RUN npm ci
 COPY . .
-RUN npm run build \
- && if [ -f cli/build.mjs ]; then npm run build --workspace @attestly/cli; fi \
- && mkdir -p cli/bin cli/dist
+# The web app, the API bundle, the partner SDK and the attestly CLI (cli/dist).
+RUN npm run build
 
 FROM toolchain AS deps
 # Workspaces can hold their own node_modules (versions that differ from the root's); each must exist to be copied.
