@@ -246,12 +246,44 @@ describe('back office', () => {
       )
       .toBe(1);
 
+    // A partner made from the back office, its detail page and key regeneration (shown once).
+    const nav = page.getByRole('navigation', { name: 'Back office' });
+    await nav.getByRole('link', { name: 'Partners' }).click();
+    await page.getByRole('button', { name: 'Create Partner' }).click();
+    const create = page.getByRole('dialog', { name: 'Create Partner' });
+    await create.getByLabel('Partner name').fill('Acme Games');
+    await create.getByLabel('Contact name').fill('Wile Coyote');
+    await create.getByLabel('Contact email').fill(uniqueEmail('acme'));
+    await create.getByLabel('Website').fill('https://acme.example.com');
+    await create.getByRole('button', { name: 'Create Partner' }).click();
+    await page.getByRole('heading', { name: 'Acme Games', level: 1 }).waitFor();
+    await expectAccessible(page, 'back-office partner detail');
+    await shot(page, 'backoffice-partner-1280');
+    await page.getByRole('button', { name: 'Regenerate API Key' }).click();
+    const regenerate = page.getByRole('dialog', { name: 'Regenerate API Key' });
+    await regenerate.getByRole('button', { name: 'Regenerate' }).click();
+    expect((await page.getByTestId('new-api-key').innerText()).trim().length).toBeGreaterThan(20);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await nav.getByRole('link', { name: 'Tokens & OAuth' }).click();
+    await page.getByRole('heading', { name: 'Tokens & OAuth', level: 1 }).waitFor();
+    await expectAccessible(page, 'back-office tokens');
+    await nav.getByRole('link', { name: 'Users' }).click();
+    await page
+      .getByTestId('user-row')
+      .filter({ hasText: subject.email })
+      .getByText('Partially Verified')
+      .waitFor();
+    await expectAccessible(page, 'back-office users');
+    await shot(page, 'backoffice-users-1280');
+
     // The same pages at 360 px: no sideways scrolling of the page, menu behind a toggle, still accessible.
     await page.setViewportSize(MOBILE);
     for (const [link, name] of [
       ['Dashboard', 'dashboard'],
       ['Verifications', 'verifications'],
       ['Users', 'users'],
+      ['Partners', 'partners'],
+      ['Tokens & OAuth', 'tokens'],
       ['Audit Logs', 'audit'],
     ] as const) {
       await page.getByRole('button', { name: 'Menu' }).click();
