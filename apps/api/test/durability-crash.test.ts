@@ -20,6 +20,8 @@ let deadSmtpUrl: string;
 let db: Database | null = null;
 const processes: ServerProcess[] = [];
 const masterKey = randomBytes(32).toString('hex');
+/** Sign-ups the first test saw acknowledged (accounts the second test asks to reset). */
+const acknowledged: string[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -60,7 +62,6 @@ describe('a crash right after acknowledged sign-ups', () => {
     const first = await start(deadSmtpUrl);
     const base = `http://127.0.0.1:${first.port}`;
     const emails = Array.from({ length: 24 }, () => `crash-${randomBytes(5).toString('hex')}@example.com`);
-    const acknowledged: string[] = [];
     let killed = false;
     await new Promise<void>((resolve) => {
       let settled = 0;
@@ -119,7 +120,39 @@ describe('a crash right after acknowledged sign-ups', () => {
     await start(smtp.url);
     // (A row claimed by the killed process at the moment of the kill waits for its claim to lapse, MAIL_CLAIM_MS.)
     await Promise.all(
-      acknowledged.map((email) => smtp.waitFor(email, /Confirm your e-mail address/, 100_000)),
+      acknowledged.map((email) => smtp.waitFor(email, /Confirm your e-mail address/, 200_000)),
     );
-  }, 200_000);
+    // Stop the delivering process before the next test starts its own (a killed child has no exit code, only a signal).
+    for (const each of processes.filter(
+      (one) => one.child.exitCode === null && one.child.signalCode === null,
+    )) {
+      const gone = exited(each.child);
+      each.child.kill('SIGKILL');
+      await gone;
+    }
+  }, 300_000);
+
+  it('loses no password-reset mail acknowledged with 202 before the crash', async () => {
+    const crashing = await start(deadSmtpUrl);
+    const base = `http://127.0.0.1:${crashing.port}`;
+    const known = acknowledged.slice(0, 5);
+    const unknown = Array.from({ length: 5 }, () => `nobody-${randomBytes(5).toString('hex')}@example.com`);
+    const answers = await Promise.all(
+      [...known, ...unknown].map((email, index) =>
+        fetch(`${base}/api/v1/users/forgot-password`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.8.${index}.1` },
+          body: JSON.stringify({ email }),
+        }).then((response) => response.status),
+      ),
+    );
+    crashing.child.kill('SIGKILL');
+    await exited(crashing.child);
+    expect(answers.every((status) => status === 202)).toBe(true);
+
+    await start(smtp.url);
+    await Promise.all(known.map((email) => smtp.waitFor(email, /Reset your Attestly password/, 200_000)));
+    // Addresses without an account get nothing.
+    expect(smtp.messages.filter((mail) => unknown.some((email) => mail.to.includes(email)))).toEqual([]);
+  }, 300_000);
 });

@@ -9,6 +9,7 @@ import * as createVerifications from './20261125020000-create-verifications';
 import * as createWebhooksBilling from './20261126040000-create-webhooks-billing';
 import * as createLoginFailuresMailOutbox from './20261126020000-create-login-failures-mail-outbox';
 import * as allowProfileEmailScopes from './20261126020100-allow-profile-email-scopes';
+import * as addMailOutboxKind from './20261126020200-add-mail-outbox-kind';
 import * as createApiKeys from './20261126030000-create-api-keys';
 import * as createPartnerStats from './20261126030100-create-partner-stats';
 import * as addPartnerEmailVerified from './20261126030200-add-partner-email-verified';
@@ -33,6 +34,7 @@ const modules: Array<
   ['20261126040000-create-webhooks-billing', createWebhooksBilling],
   ['20261126020000-create-login-failures-mail-outbox', createLoginFailuresMailOutbox],
   ['20261126020100-allow-profile-email-scopes', allowProfileEmailScopes],
+  ['20261126020200-add-mail-outbox-kind', addMailOutboxKind],
   ['20261126030000-create-api-keys', createApiKeys],
   ['20261126030100-create-partner-stats', createPartnerStats],
   ['20261126030200-add-partner-email-verified', addPartnerEmailVerified],

@@ -13,11 +13,18 @@ export const MAIL_MAX_ATTEMPTS = 10;
 /** Sent messages are kept (without their body) this long, for the operator. */
 export const MAIL_SENT_RETENTION_MS = 7 * 24 * 3600_000;
 
-const INSERT = `INSERT INTO mail_outbox (recipient, subject, text_body, html_body, created_at, available_at, attempts, locked_until)
-  VALUES (:recipient, :subject, :text, :html, :now, :now, 0, 0)`;
+const INSERT = `INSERT INTO mail_outbox (kind, recipient, subject, text_body, html_body, created_at, available_at, attempts, locked_until)
+  VALUES (:kind, :recipient, :subject, :text, :html, :now, :now, 0, 0)`;
+
+/**
+ * Turns a stored request of another kind than `mail` into the mail to send, or null when there is nothing to send
+ * (the row is then done). Runs after the answer, possibly in another process after a crash; must be idempotent.
+ */
+export type OutboxHandler = (row: { recipient: string; text: string }) => Promise<OutboxMessage | null>;
 
 interface OutboxRow {
   id: number;
+  kind: string;
   recipient: string;
   subject: string;
   text_body: string;
@@ -43,8 +50,14 @@ export function createMailOutbox(deps: Pick<Deps, 'db' | 'clock' | 'mailer' | 'l
   let again = false;
   let active: Promise<number> | null = null;
 
-  async function enqueue(message: OutboxMessage, options: { transaction?: Transaction } = {}): Promise<void> {
+  const handlers = new Map<string, OutboxHandler>();
+
+  async function enqueue(
+    message: OutboxMessage,
+    options: { transaction?: Transaction; kind?: string } = {},
+  ): Promise<void> {
     const params = {
+      kind: options.kind ?? 'mail',
       recipient: message.to,
       subject: message.subject,
       text: message.text,
@@ -84,6 +97,56 @@ export function createMailOutbox(deps: Pick<Deps, 'db' | 'clock' | 'mailer' | 'l
     }
   }
 
+  /** Turns a claimed request row into its mail (stored in place), or finishes it when there is nothing to send. */
+  async function prepare(row: OutboxRow): Promise<OutboxRow | null> {
+    const handler = handlers.get(row.kind);
+    if (!handler) {
+      // A process without this handler: leave the row to one that has it.
+      await db.write('UPDATE mail_outbox SET locked_until = 0, available_at = :next WHERE id = :id', {
+        id: row.id,
+        next: now() + (MAIL_RETRY_DELAYS_MS[0] ?? 5_000),
+      });
+      return null;
+    }
+    try {
+      const message = await handler({ recipient: row.recipient, text: row.text_body });
+      if (!message) {
+        await db.write(
+          `UPDATE mail_outbox SET sent_at = :now, recipient = '', text_body = '', html_body = NULL WHERE id = :id`,
+          { id: row.id, now: now() },
+        );
+        return null;
+      }
+      const prepared = {
+        id: row.id,
+        recipient: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html ?? null,
+      };
+      await db.write(
+        `UPDATE mail_outbox SET kind = 'mail', recipient = :recipient, subject = :subject, text_body = :text,
+            html_body = :html WHERE id = :id`,
+        prepared,
+      );
+      return {
+        ...row,
+        kind: 'mail',
+        recipient: prepared.recipient,
+        subject: prepared.subject,
+        text_body: prepared.text,
+        html_body: prepared.html,
+      };
+    } catch (error) {
+      logger.warn({ err: error, mail_id: row.id, kind: row.kind }, 'outbox request failed; will retry');
+      await db.write('UPDATE mail_outbox SET locked_until = 0, available_at = :next WHERE id = :id', {
+        id: row.id,
+        next: now() + (MAIL_RETRY_DELAYS_MS[0] ?? 5_000),
+      });
+      return null;
+    }
+  }
+
   /** Claims and sends the messages that are due; returns how many were sent. */
   async function deliverDue(limit = 50): Promise<number> {
     const started = now();
@@ -103,10 +166,11 @@ export function createMailOutbox(deps: Pick<Deps, 'db' | 'clock' | 'mailer' | 'l
       );
       if (claimed !== 1) continue;
       const [row] = await db.read<OutboxRow>(
-        'SELECT id, recipient, subject, text_body, html_body, attempts FROM mail_outbox WHERE id = :id',
+        'SELECT id, kind, recipient, subject, text_body, html_body, attempts FROM mail_outbox WHERE id = :id',
         { id },
       );
-      if (row && (await deliver(row))) sent += 1;
+      const mail = row && row.kind !== 'mail' ? await prepare(row) : row;
+      if (mail && (await deliver(mail))) sent += 1;
     }
     return sent;
   }
@@ -136,6 +200,10 @@ export function createMailOutbox(deps: Pick<Deps, 'db' | 'clock' | 'mailer' | 'l
 
   return {
     enqueue,
+    /** Registers how rows of `kind` become mail (see OutboxHandler). */
+    handle(kind: string, handler: OutboxHandler): void {
+      handlers.set(kind, handler);
+    },
     deliverDue,
     kick,
     /** Resolves once every delivery started so far has finished (shutdown, tests). */

@@ -83,6 +83,7 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
    * tell an attacker whether an account exists. Storing failures are logged, never thrown.
    */
   const outbox = mailOutboxFor(deps);
+  const PASSWORD_RESET_REQUEST = 'password_reset_request';
   function sendLater(to: string, subject: string, text: string): Promise<void> {
     const stored = outbox.enqueue({ to, subject, text });
     later('mail', () => stored);
@@ -501,29 +502,39 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
         'Too many reset requests. Please wait before asking again.',
         budget.retryAfterSeconds,
       );
-    const user = await User.findOne({ where: { email, deleted_at: null, is_active: true } });
-    if (!user) return;
-    // Issued after the response, like the mail, so that a known address does not answer more slowly.
-    later('password reset request', async () => {
-      const token = await tokens.issue('password_reset', user.id, {
-        ttlMs: RESET_TOKEN_TTL_MS,
-        target: user.email,
-      });
-      await sendLater(
-        user.email,
-        'Reset your Attestly password',
-        `Hello ${user.full_name},\n\nSomeone asked to reset the password of your Attestly account. To choose a new password, ` +
-          `open this link within one hour:\n${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}\n\n` +
-          `The link works once. If you did not ask for this, ignore this message: your password stays as it is.\n`,
-      );
-      await audit.recordSafely({
-        event: 'user.password_reset_requested',
-        userId: user.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
-      });
-    });
+    // The same work for every address, account or not: one durable outbox row, stored before the answer. The
+    // outbox turns it into the reset mail after the answer (the handler below), so neither the answer nor
+    // its timing tells whether the address has an account, and a crash after the answer loses nothing.
+    await outbox.enqueue(
+      { to: email, subject: '', text: JSON.stringify({ ip: origin.ip, userAgent: origin.userAgent }) },
+      { kind: PASSWORD_RESET_REQUEST },
+    );
   }
+
+  /** Outbox handler: finds the account of a reset request, issues the link and writes the mail (or nothing). */
+  outbox.handle(PASSWORD_RESET_REQUEST, async ({ recipient, text }) => {
+    const user = await User.findOne({ where: { email: recipient, deleted_at: null, is_active: true } });
+    if (!user) return null;
+    const token = await tokens.issue('password_reset', user.id, {
+      ttlMs: RESET_TOKEN_TTL_MS,
+      target: user.email,
+    });
+    const origin = JSON.parse(text || '{}') as Partial<RequestOrigin>;
+    await audit.recordSafely({
+      event: 'user.password_reset_requested',
+      userId: user.id,
+      ip: origin.ip ?? null,
+      userAgent: origin.userAgent ?? null,
+    });
+    return {
+      to: user.email,
+      subject: 'Reset your Attestly password',
+      text:
+        `Hello ${user.full_name},\n\nSomeone asked to reset the password of your Attestly account. To choose a new password, ` +
+        `open this link within one hour:\n${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}\n\n` +
+        `The link works once. If you did not ask for this, ignore this message: your password stays as it is.\n`,
+    };
+  });
 
   async function resetPassword(body: v.InferOutput<typeof resetPasswordBody>, origin: RequestOrigin) {
     const row = await tokens.consume('password_reset', body.token);
