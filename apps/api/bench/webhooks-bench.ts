@@ -142,6 +142,25 @@ export async function runWebhooksBench(): Promise<Record<string, number>> {
       samples.push(performance.now() - at);
     }
     samples.sort((a, b) => a - b);
+    // The atomic count a partner's verification adds to its transaction (conditional upsert): the same transaction
+    // timed with and without it, interleaved, so that the commit itself is not counted.
+    await services.billing.setPartnerPlan(partner.id, 'scale');
+    const counts: number[] = [];
+    const { sequelize } = deps.db;
+    for (let i = 0; i < 1000; i += 1) {
+      let at = performance.now();
+      await sequelize.transaction(async (transaction) => {
+        await sequelize.query('SELECT 1', { transaction });
+      });
+      const base = performance.now() - at;
+      at = performance.now();
+      await sequelize.transaction(async (transaction) => {
+        await sequelize.query('SELECT 1', { transaction });
+        await services.billing.recordUsage(partner.id, transaction);
+      });
+      counts.push(performance.now() - at - base);
+    }
+    counts.sort((a, b) => a - b);
 
     return {
       deliveries_per_second: Math.round(throughput),
@@ -156,6 +175,8 @@ export async function runWebhooksBench(): Promise<Record<string, number>> {
         (samples.reduce((sum, value) => sum + value, 0) / samples.length) * 1000,
       ),
       quota_check_p99_us: Math.round(percentile(samples, 99) * 1000),
+      quota_count_median_us: Math.round(percentile(counts, 50) * 1000),
+      quota_count_p90_us: Math.round(percentile(counts, 90) * 1000),
     };
   } finally {
     services.webhooks.close();

@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { DEFAULT_PLAN, findPlan, type Plan } from '@attestly/contracts';
+import { DEFAULT_PLAN, PLANS, findPlan, type Plan } from '@attestly/contracts';
 import type { Deps } from '../../deps';
 import type { Verification } from '../../db/models';
 import { AppError } from '../../errors';
@@ -13,6 +13,9 @@ export function usagePeriod(at: Date): { key: string; start: Date; end: Date } {
 
 export const planOf = (id: string | null | undefined): Plan =>
   findPlan(id ?? '') ?? (findPlan(DEFAULT_PLAN) as Plan);
+
+/** SQL for the monthly quota of `p.plan` (PLANS from contracts; an unknown plan counts as the default one). */
+const QUOTA_OF_PLAN = `CASE p.plan ${PLANS.map((plan) => `WHEN '${plan.id}' THEN ${plan.verifications}`).join(' ')} ELSE ${planOf(DEFAULT_PLAN).verifications} END`;
 
 /** 429 with Retry-After until the period ends (DESIGN.md §3, §6). */
 export function quotaExceeded(plan: Plan, used: number, now: Date): AppError {
@@ -40,21 +43,24 @@ export async function countUsage(
 ): Promise<number> {
   const { db, clock } = deps;
   const now = clock.now();
-  const partner = await db.models.Partner.findByPk(partnerId, { attributes: ['plan'], transaction });
-  const plan = planOf(partner?.plan);
-  // The leading comment keeps Sequelize's SQLite dialect from running this as a plain INSERT (no rows back).
+  // The quota of the partner's plan inside the statement: one round trip, read in the same snapshot as the count.
   const rows = (await db.sequelize.query(
+    // The leading comment keeps Sequelize's SQLite dialect from running this as a plain INSERT (no rows back).
     `/* returning */ INSERT INTO usage_counters (partner_id, period, used, updated_at) VALUES (:partner, :period, 1, :now)
       ON CONFLICT (partner_id, period) DO UPDATE SET used = usage_counters.used + 1, updated_at = :now
-      WHERE usage_counters.used < :quota
+      WHERE usage_counters.used < (SELECT ${QUOTA_OF_PLAN} FROM partners p WHERE p.id = :partner)
       RETURNING used`,
     {
-      replacements: { partner: partnerId, period: usagePeriod(now).key, now, quota: plan.verifications },
+      replacements: { partner: partnerId, period: usagePeriod(now).key, now },
       type: QueryTypes.SELECT,
       transaction,
     },
   )) as Array<{ used: number | string }>;
-  if (rows.length === 0) throw quotaExceeded(plan, plan.verifications, now);
+  if (rows.length === 0) {
+    const partner = await db.models.Partner.findByPk(partnerId, { attributes: ['plan'], transaction });
+    const plan = planOf(partner?.plan);
+    throw quotaExceeded(plan, plan.verifications, now);
+  }
   return Number(rows[0]?.used);
 }
 
