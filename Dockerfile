@@ -88,7 +88,7 @@ COPY --from=build /opt/attestly/cli/dist ./cli/dist
 COPY --from=build /opt/attestly/models/package.json /opt/attestly/models/manifest.json /opt/attestly/models/MODEL_CARD.md ./models/
 COPY --from=build /opt/attestly/models/weights ./models/weights
 COPY appliance/entrypoint.sh appliance/healthcheck.mjs appliance/attestly.env ./appliance/
-RUN chmod 0755 ./appliance/entrypoint.sh \
+RUN chmod 0755 ./appliance/entrypoint.sh ./cli/bin/attestly.js \
  && ln -s /opt/attestly/cli/bin/attestly.js /usr/local/bin/attestly \
  && node -e "require('better-sqlite3')(':memory:').close()"
 
