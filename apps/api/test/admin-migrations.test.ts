@@ -4,6 +4,7 @@ import { migrateUp } from '../src/db/migrator';
 import * as createAdmins from '../src/db/migrations/20261126010000-create-admins';
 import * as adminListIndexes from '../src/db/migrations/20261126010100-admin-list-indexes';
 import * as adminFilterIndexes from '../src/db/migrations/20261126010200-admin-filter-indexes';
+import * as usersLiveIndex from '../src/db/migrations/20261126010300-users-live-index';
 import { createTestDatabase } from './helpers';
 
 let target: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -18,7 +19,7 @@ afterAll(async () => {
   await target.drop();
 });
 
-const ADMIN_MIGRATIONS = [createAdmins, adminListIndexes, adminFilterIndexes];
+const ADMIN_MIGRATIONS = [createAdmins, adminListIndexes, adminFilterIndexes, usersLiveIndex];
 
 async function tables(): Promise<string[]> {
   const names = await db.sequelize.getQueryInterface().showAllTables();

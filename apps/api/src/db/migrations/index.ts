@@ -16,6 +16,7 @@ import * as addPartnerEmailVerified from './20261126030200-add-partner-email-ver
 import * as createAdmins from './20261126010000-create-admins';
 import * as adminListIndexes from './20261126010100-admin-list-indexes';
 import * as adminFilterIndexes from './20261126010200-admin-filter-indexes';
+import * as usersLiveIndex from './20261126010300-users-live-index';
 import * as createDocumentClaims from './20261126050000-create-document-claims';
 
 /**
@@ -41,6 +42,7 @@ const modules: Array<
   ['20261126010000-create-admins', createAdmins],
   ['20261126010100-admin-list-indexes', adminListIndexes],
   ['20261126010200-admin-filter-indexes', adminFilterIndexes],
+  ['20261126010300-users-live-index', usersLiveIndex],
   ['20261126050000-create-document-claims', createDocumentClaims],
 ];
 
