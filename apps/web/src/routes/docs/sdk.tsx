@@ -19,11 +19,115 @@ function SdkPage() {
         <div className="prose-body mt-6">
           <p>
             Everything a partner site does with Attestly is standard: OpenID Connect for asking people for
-            proof, and a JSON REST API for the rest. A dedicated <code>@attestly/sdk</code> package that wraps
-            both is in preparation; until it is published, the libraries below work today, against this
-            appliance, with no Attestly-specific code.
+            proof, and a JSON REST API for the rest. The <code>@attestly/sdk</code> package (ESM with
+            TypeScript types, built from <code>apps/sdk</code> in this appliance&apos;s source) wraps both: a
+            server client that authenticates with your API key, and a browser helper that opens the consent
+            popup. Any standard library works too (below).
           </p>
         </div>
+
+        <section aria-labelledby="partner-flow" className="mt-10">
+          <h2 id="partner-flow" className="text-2xl font-bold text-slate-900">
+            From sign-up to your first verified user
+          </h2>
+          <ol className="prose-body list-decimal pl-6">
+            <li>
+              Register your company at <Link to={'/partner/login' as '/'}>/partner/login</Link> and open the
+              link in the confirmation e-mail.
+            </li>
+            <li>
+              In <strong>Management</strong>, add a site: its domain, the redirect URIs on that domain
+              (loopback addresses only for sandbox sites) and the scopes you need. Keep the client secret it
+              shows once.
+            </li>
+            <li>
+              Create a sandbox API key (<code>atk_test_…</code>) for your server; a live key later.
+            </li>
+            <li>
+              Run <strong>Test Integration</strong> on the Integration page, then try the real consent popup
+              on the Demo page.
+            </li>
+            <li>
+              Send people through the popup (or a redirect) to <code>/oauth2/authorize</code>, exchange the
+              code on your server, and check the token with <code>validateToken</code>. Their verifications
+              appear on your dashboard and in your audit log.
+            </li>
+          </ol>
+        </section>
+
+        <section aria-labelledby="sdk-server" className="mt-10">
+          <h2 id="sdk-server" className="text-2xl font-bold text-slate-900">
+            Quick start: the server client
+          </h2>
+          <div className="prose-body">
+            <p>
+              Initialise it with an API key and an environment — <code>sandbox</code> takes{' '}
+              <code>atk_test_</code> keys, <code>production</code> takes <code>atk_live_</code> keys — and
+              read a yes or no. Sandbox results are marked sandbox and never count toward your quota.
+            </p>
+          </div>
+          <CodeBlock
+            label="Node.js (@attestly/sdk) — is this visitor 18 or over?"
+            code={`import { Attestly } from '@attestly/sdk';
+
+const attestly = new Attestly({
+  apiKey: process.env.ATTESTLY_API_KEY,
+  environment: 'sandbox', // or 'production'
+  baseUrl: '${origin}',
+});
+
+// The access token your site received for this visitor (see the browser helper below).
+const token = await attestly.validateToken(accessToken);
+const verified = token.active && token.scope.split(' ').includes('AGE_18');
+
+const stats = await attestly.getStats(); // total, success rate, monthly usage, trend, top countries…
+const { audit_logs } = await attestly.getAuditLogs({ event: 'verification.completed', limit: 20 });`}
+          />
+          <div className="prose-body">
+            <p>
+              Errors are <code>AttestlyError</code> with the server&apos;s <code>status</code>,{' '}
+              <code>code</code> and <code>detail</code>.{' '}
+              <code>verifyWebhook(signatureHeader, rawBody, secret)</code> checks a webhook&apos;s{' '}
+              <code>Attestly-Signature</code>.
+            </p>
+          </div>
+        </section>
+
+        <section aria-labelledby="sdk-browser" className="mt-10">
+          <h2 id="sdk-browser" className="text-2xl font-bold text-slate-900">
+            The browser helper: the consent popup
+          </h2>
+          <div className="prose-body">
+            <p>
+              <code>openConsentPopup</code> opens Attestly&apos;s sign-in and consent screens in a 500 × 700
+              popup (size and title configurable), runs the authorization code flow with PKCE S256 and a
+              state, and resolves with the code once the popup comes back to your redirect URI (on your
+              page&apos;s origin, or a page there that calls <code>handlePopupCallback()</code>). A denial
+              rejects with <code>access_denied</code>.
+            </p>
+          </div>
+          <CodeBlock
+            label="Browser (@attestly/sdk/browser)"
+            code={`import { openConsentPopup } from '@attestly/sdk/browser';
+
+const { code, codeVerifier } = await openConsentPopup({
+  baseUrl: '${origin}',
+  clientId: 'atc_…',
+  redirectUri: 'https://shop.example.com/attestly/callback',
+  scopes: ['AGE_18'],
+});
+// Send code and codeVerifier to your server, which exchanges them at /oauth2/token with its client secret.`}
+          />
+          <div className="prose-body">
+            <p>
+              What a claim means: <code>age_verified</code>, <code>age_over_NN</code>,{' '}
+              <code>location_verified</code> and <code>identity_verified</code> are <code>true</code> only for
+              a fact the person has proven and that has not expired. Anything else means <em>not proven</em> —
+              Attestly never states that someone is under an age; the consent screen tells the person so and
+              offers to verify first.
+            </p>
+          </div>
+        </section>
 
         <section aria-labelledby="oidc-libs" className="mt-10">
           <h2 id="oidc-libs" className="text-2xl font-bold text-slate-900">
