@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
+import sharp from 'sharp';
 import { createTestApp, type TestApp } from './helpers';
 import { createSite, fullFlow, registerPartner, verifiedUser } from './oidc-helpers';
 
@@ -11,10 +12,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4d50000000049454e44ae426082',
-  'hex',
-);
+/** A real (decodable) 1×1 PNG: icons are decoded and re-encoded, so a header alone is not enough. */
+const PNG = await sharp({
+  create: { width: 1, height: 1, channels: 4, background: { r: 67, g: 56, b: 202, alpha: 1 } },
+})
+  .png()
+  .toBuffer();
 
 describe('partner accounts', () => {
   it('registers with the spec payload and signs in with a partner session', async () => {
@@ -224,13 +227,49 @@ describe('sites', () => {
       .expect(200);
     expect(uploaded.body.icon_url).toMatch(/^\/api\/v1\/media\/site-icons\/[A-Za-z0-9_-]{32}$/);
     const icon = await t.request.get(uploaded.body.icon_url).expect(200);
-    expect(icon.headers['content-type']).toBe('image/png');
+    // Decoded and drawn again: what is served is the appliance's own WebP, never the uploaded bytes.
+    expect(icon.headers['content-type']).toBe('image/webp');
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     await t.request
       .post(`/api/v1/partners/sites/${site.id}/icon`)
       .set('Authorization', auth)
       .attach('icon', svg, 'icon.png')
       .expect(415);
+  });
+
+  it('re-encodes icons with bounded dimensions and no EXIF; refuses a non-image behind an image header', async () => {
+    const partner = await registerPartner(t);
+    const site = await createSite(t, partner.token);
+    const auth = `Bearer ${partner.token}`;
+    const photo = await sharp({ create: { width: 1200, height: 600, channels: 3, background: '#4338ca' } })
+      .jpeg()
+      .withExif({ IFD0: { Artist: 'secret-artist', Copyright: 'gps here' } })
+      .toBuffer();
+    expect(photo.includes(Buffer.from('secret-artist'))).toBe(true);
+    const uploaded = await t.request
+      .post(`/api/v1/partners/sites/${site.id}/icon`)
+      .set('Authorization', auth)
+      .attach('icon', photo, 'photo.jpg')
+      .expect(200);
+    const served = await t.request.get(uploaded.body.icon_url).buffer(true).expect(200);
+    const body = served.body as Buffer;
+    const meta = await sharp(body).metadata();
+    expect(meta).toMatchObject({ format: 'webp', width: 256, height: 128 });
+    expect(meta.exif).toBeUndefined();
+    expect(body.includes(Buffer.from('secret-artist'))).toBe(false);
+    // PNG magic bytes followed by garbage: sniffed as PNG, refused when decoded; the stored icon is unchanged.
+    const fake = Buffer.concat([PNG.subarray(0, 16), Buffer.from('not really a picture at all')]);
+    const refused = await t.request
+      .post(`/api/v1/partners/sites/${site.id}/icon`)
+      .set('Authorization', auth)
+      .attach('icon', fake, 'icon.png')
+      .expect(422);
+    expect(refused.body.detail).toBe('Site icon must be a PNG, JPG, GIF or WebP image');
+    const after = await t.request
+      .get(`/api/v1/partners/sites/${site.id}`)
+      .set('Authorization', auth)
+      .expect(200);
+    expect(after.body.icon_url).toBe(uploaded.body.icon_url);
   });
 
   it('deleting a site revokes every grant users gave it and queues token.revoked events', async () => {

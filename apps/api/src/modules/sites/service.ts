@@ -13,6 +13,7 @@ import { AppError } from '../../errors';
 import { constantTimeEqual, deriveKey, hmacSha256, randomToken } from '../../lib/crypto';
 import type { UploadedFile } from '../../middleware/multipart';
 import { pairwiseSubject } from '../../oidc/account';
+import { reencodeImage } from '../../lib/images';
 import { forgetClient } from '../../oidc/adapter';
 import type { AuditService } from '../audit/service';
 import type { GrantService } from '../grants/service';
@@ -40,6 +41,9 @@ export function clientSecretMatches(masterKey: Buffer, presented: string, stored
 }
 
 const newClientSecret = () => `atcs_${randomToken(32)}`;
+
+/** Site icons are shown at 40 px; 256 px covers high-density screens. */
+export const ICON_MAX_DIMENSION = 256;
 
 /** Partner sites, which are OpenID Connect clients (DESIGN.md §4, §6; spec 01 §7 "Partner"). */
 export function createSiteService(
@@ -180,11 +184,17 @@ export function createSiteService(
 
     async setIcon(partnerId: string, siteId: string, file: UploadedFile, origin: RequestOrigin) {
       const site = await ownSite(partnerId, siteId);
+      // Decoded and drawn again (lib/images.ts): bounded dimensions, no EXIF or trailing bytes, non-images refused.
+      const icon = await reencodeImage(Buffer.from(file.bytes), {
+        maxDimension: ICON_MAX_DIMENSION,
+        unreadableMessage: 'Site icon must be a PNG, JPG, GIF or WebP image',
+        field: 'icon',
+      });
       const key = randomToken(24);
       await db.sequelize.transaction(async (transaction) => {
         await SiteIcon.destroy({ where: { site_id: site.id }, transaction });
         await SiteIcon.create(
-          { site_id: site.id, key, content_type: file.mime, bytes: file.bytes },
+          { site_id: site.id, key, content_type: icon.contentType, bytes: icon.bytes },
           { transaction },
         );
         await site.update({ icon_key: key, updated_at: clock.now() }, { transaction });
