@@ -94,8 +94,14 @@ function pinned(replica: Replica, url: string, init: RequestInit = {}) {
 }
 
 beforeAll(async () => {
-  databaseName = `attestly_scale_${randomBytes(6).toString('hex')}`;
-  await admin((db) => db.query(`CREATE DATABASE ${databaseName}`));
+  const name = `attestly_scale_${randomBytes(6).toString('hex')}`;
+  await admin((db) => db.query(`CREATE DATABASE ${name}`)).catch((error: unknown) => {
+    throw new Error(
+      `The scale-out test needs PostgreSQL (replicas share one database): none at ${ADMIN_URL} (${String(error)}). ` +
+        'Start one there, or point TEST_DATABASE_URL at one.',
+    );
+  });
+  databaseName = name;
   const url = new URL(ADMIN_URL);
   url.pathname = `/${databaseName}`;
   databaseUrl = url.toString();
