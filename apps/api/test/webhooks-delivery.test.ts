@@ -391,6 +391,16 @@ describe('webhook delivery', () => {
       event: 'token.expired',
       data: { token_id: row.id, scopes_granted: ['basic_info', 'AGE_18'], age_threshold: 18 },
     });
+    // Once the grant itself is gone, its announcement record goes too.
+    await row.destroy();
+    await emitExpiredTokens(t.services);
+    const [left] = await t.db.read<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM token_expiry_events WHERE grant_id = :id',
+      {
+        id: row.id,
+      },
+    );
+    expect(Number(left?.n)).toBe(0);
   });
 
   it('announces a reviewed verification made for a partner (verification.completed), without personal data', async () => {

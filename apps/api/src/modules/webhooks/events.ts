@@ -94,7 +94,8 @@ export async function emitExpiredTokens(deps: Deps): Promise<number> {
   }
   // Announcements of grants that no longer exist are not needed to prevent a second event.
   await db.sequelize.query(
-    'DELETE FROM token_expiry_events WHERE grant_id NOT IN (SELECT id FROM oauth_authorizations)',
+    `DELETE FROM token_expiry_events WHERE NOT EXISTS (
+      SELECT 1 FROM oauth_authorizations a WHERE a.id = token_expiry_events.grant_id)`,
     { type: QueryTypes.BULKDELETE },
   );
   return emitted;
