@@ -183,6 +183,62 @@ describe('two API processes on one database', () => {
     ).toBe(true);
   });
 
+  it('redeems one code sent to both processes at the same moment once, and revokes the grant', async () => {
+    route = 'A';
+    const request = supertest(publicUrl);
+    const partner = await registerPartner({ request });
+    const site = await createSite({ request }, partner.token);
+    const user = {
+      email: `race-${randomBytes(4).toString('hex')}@example.com`,
+      password: 'correct horse battery',
+    };
+    await request
+      .post('/api/v1/users/register')
+      .send({ full_name: 'Race', ...user })
+      .expect(201);
+    const t = { baseUrl: publicUrl };
+    const config = await relyingParty(t, site);
+    const browser = new Browser();
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const { verifier, challenge } = pkce();
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: site.redirect_uris[0] as string,
+        scope: 'openid basic_info',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
+      const { callback } = await authorizeInBrowser(t, browser, url.href, { login: user });
+      const code = new URL(callback).searchParams.get('code') as string;
+      // Straight to each replica's own port, at once (a client retrying through a load balancer, or an attacker).
+      const exchange = (replica: Replica) =>
+        fetch(`http://127.0.0.1:${replicas.get(replica)?.port}/oauth2/token`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Basic ${Buffer.from(`${site.client_id}:${site.client_secret}`).toString('base64')}`,
+            'Content-Type': 'application/x-www-form-urlencoded',
+          },
+          body: new URLSearchParams({
+            grant_type: 'authorization_code',
+            code,
+            code_verifier: verifier,
+            redirect_uri: site.redirect_uris[0] as string,
+          }),
+        }).then(async (response) => ({
+          status: response.status,
+          body: (await response.json()) as Record<string, string>,
+        }));
+      const answers = await Promise.all([exchange('A'), exchange('B')]);
+      expect(
+        answers.filter((answer) => answer.status === 200),
+        JSON.stringify(answers),
+      ).toHaveLength(1);
+      expect(answers.find((answer) => answer.status !== 200)?.body.error).toBe('invalid_grant');
+      const winner = answers.find((answer) => answer.status === 200)?.body.access_token as string;
+      const introspected = await client.tokenIntrospection(config, winner);
+      expect(introspected.active).toBe(false);
+    }
+  });
+
   it('publishes the same signing keys from both processes', async () => {
     route = 'A';
     const a = await (await fetch(`${publicUrl}/oauth2/jwks`)).json();
