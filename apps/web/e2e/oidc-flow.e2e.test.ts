@@ -227,14 +227,15 @@ describe('a partner site signing a user in with Attestly', () => {
     expect(originOf(page)).toBe(partnerSite.url);
     const claims = JSON.parse(await page.locator('#claims').innerText()) as Record<string, unknown>;
     expect(claims).toMatchObject({
-      email: user.email,
-      name: user.full_name,
       age_verified: false,
       age_threshold: 18,
       age_over_18: false,
     });
-    // Pairwise subject: not the user's Attestly id, and nothing beyond the granted scopes.
+    // Pairwise subject: not the user's Attestly id, and nothing beyond the granted scopes (name and e-mail are the
+    // separate, declinable profile and email scopes, which this site does not ask for).
     expect(claims.sub).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    expect(claims).not.toHaveProperty('email');
+    expect(claims).not.toHaveProperty('name');
     expect(claims).not.toHaveProperty('location');
     expect(claims).not.toHaveProperty('identity_verified');
     await screenshot(page, 'oidc-04-partner-claims');
