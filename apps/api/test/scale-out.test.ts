@@ -237,7 +237,7 @@ describe('three replicas on one PostgreSQL database', () => {
     expect(tokenCalls).toHaveLength(2);
     expect(tokenCalls[0]).not.toBe(tokenCalls[1]);
     expect(flow.every((entry) => entry.status < 500)).toBe(true);
-  });
+  }, 120_000);
 
   it('hold a rate limit across replicas: concurrent requests on all three get exactly the budget', async () => {
     const email = `limited-${randomBytes(4).toString('hex')}@example.com`;
@@ -421,7 +421,7 @@ describe('three replicas on one PostgreSQL database', () => {
       receiver.closeAllConnections();
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
-  });
+  }, 120_000);
 
   it('purge each verification file once although every replica runs the purge job', async () => {
     const owner = {
