@@ -1,8 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { AdminSystemHealth } from '@attestly/contracts';
 import { adminAlertsQueryOptions, adminHealthQueryOptions, adminStatsQueryOptions } from '../../api/admin';
 import { ApiError } from '../../api/client';
+import { adminSignOut } from '../../auth/admin-session';
 import { Button } from '../../components/ui/button';
 import { LoadingState } from '../../components/ui/query-state';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -36,6 +37,7 @@ const number = (value: number) => value.toLocaleString();
 export function DashboardPage() {
   useDocumentTitle('Back office');
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const stats = useQuery(adminStatsQueryOptions());
   const health = useQuery(adminHealthQueryOptions());
   const alerts = useQuery(adminAlertsQueryOptions());
@@ -59,7 +61,13 @@ export function DashboardPage() {
           <Button variant="secondary" onClick={() => void stats.refetch()}>
             Try again
           </Button>
-          <Button onClick={() => void navigate({ to: '/backoffice/login' })}>Go to Login</Button>
+          <Button
+            onClick={() =>
+              void adminSignOut(queryClient).then(() => navigate({ to: '/backoffice/login', replace: true }))
+            }
+          >
+            Go to Login
+          </Button>
         </div>
       </div>
     );
