@@ -7,5 +7,7 @@ export const up: Migration = async ({ context: qi }) => {
 };
 
 export const down: Migration = async ({ context: qi }) => {
-  await qi.removeColumn('partners', 'email_verified_at');
+  // Plain DROP COLUMN (SQLite ≥ 3.35, PostgreSQL): Sequelize's SQLite removeColumn rebuilds the table and fails on
+  // the expression index partners has on lower(email).
+  await qi.sequelize.query('ALTER TABLE partners DROP COLUMN email_verified_at');
 };
