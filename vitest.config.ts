@@ -32,8 +32,9 @@ export default defineConfig({
           include: ['cli/**/*.test.{ts,tsx}'],
           environment: 'node',
           globalSetup: ['cli/test/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          // Each test starts several processes (each loads the server's modules): generous on a busy machine.
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       },
       './apps/web/vitest.config.ts',

@@ -8,7 +8,7 @@
  */
 import { randomBytes, randomUUID, createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -23,16 +23,28 @@ let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
 sampler.unref();
 
+/**
+ * Wall seconds, and CPU seconds of this process (user + system): on a machine shared with other work the wall
+ * time includes waiting for a core, the CPU time does not (the database server's own CPU is not counted).
+ */
 async function phase<T>(
   name: string,
   work: () => Promise<T>,
-): Promise<{ name: string; seconds: number; peakRssMb: number; result: T }> {
+): Promise<{ name: string; seconds: number; cpuSeconds: number; peakRssMb: number; result: T }> {
   if (global.gc) global.gc();
   peak = process.memoryUsage().rss;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const result = await work();
+  const used = process.cpuUsage(cpu);
   peak = Math.max(peak, process.memoryUsage().rss);
-  return { name, seconds: (performance.now() - started) / 1000, peakRssMb: Math.round(peak / 1e6), result };
+  return {
+    name,
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds: (used.user + used.system) / 1e6,
+    peakRssMb: Math.round(peak / 1e6),
+    result,
+  };
 }
 
 const sqliteDate = (date: Date) => {
@@ -169,7 +181,13 @@ async function main() {
     console.log(
       `\nBackup benchmark: ${USERS} users, ${total} rows, SQLite file ${databaseMb.toFixed(0)} MB, archive ${archiveMb.toFixed(0)} MB\n`,
     );
-    console.log('phase'.padEnd(44), 'seconds'.padStart(8), 'peak RSS MB'.padStart(12));
+    console.log(
+      `load average ${os
+        .loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ')} on ${os.availableParallelism()} cores`,
+    );
+    console.log('phase'.padEnd(44), 'seconds'.padStart(8), 'CPU s'.padStart(8), 'peak RSS MB'.padStart(12));
     for (const row of rows)
       console.log(
         row.name.padEnd(44),
@@ -183,9 +201,11 @@ async function main() {
         rows: total,
         database_mb: Math.round(databaseMb),
         archive_mb: Math.round(archiveMb),
-        phases: rows.map(({ name, seconds, peakRssMb }) => ({
+        load_average: os.loadavg().map((value) => Number(value.toFixed(1))),
+        phases: rows.map(({ name, seconds, cpuSeconds, peakRssMb }) => ({
           name,
           seconds: Number(seconds.toFixed(2)),
+          cpu_seconds: Number(cpuSeconds.toFixed(2)),
           peak_rss_mb: peakRssMb,
         })),
       }),

@@ -159,11 +159,14 @@ describe('attestly backup: round trip SQLite/PostgreSQL and bad archives', () =>
     expect(JSON.parse(audit.stdout)).toMatchObject({ ok: true, checked: tables.audit_logs?.rows });
 
     // The restored SQLite installation serves: the user signs in, the partner's token still introspects.
-    const server = await startServerProcess({
-      ...sqliteEnv,
-      ATTESTLY_VISION: 'false',
-      ATTESTLY_PUBLIC_URL: t.config.publicUrl,
-    });
+    const server = await startServerProcess(
+      {
+        ...sqliteEnv,
+        ATTESTLY_VISION: 'false',
+        ATTESTLY_PUBLIC_URL: t.config.publicUrl,
+      },
+      180_000,
+    );
     try {
       const base = `http://127.0.0.1:${server.port}`;
       const login = await fetch(`${base}/api/v1/users/login`, {

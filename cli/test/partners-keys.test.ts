@@ -159,7 +159,7 @@ describe('attestly partner, site and keys', () => {
     });
     const missing = await runCli(['partner', 'show', 'nobody@example.com'], { env });
     expect(missing.code).toBe(1);
-  }, 240_000);
+  }, 600_000);
 
   it('lists, shows and deactivates a site', async () => {
     const sites = JSON.parse(
@@ -176,5 +176,5 @@ describe('attestly partner, site and keys', () => {
     const unknown = await runCli(['site', 'show', 'atc_nope'], { env });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/no site atc_nope/);
-  }, 120_000);
+  });
 });

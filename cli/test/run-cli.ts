@@ -33,7 +33,7 @@ export function runCli(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`attestly ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
-    }, options.timeoutMs ?? 60_000);
+    }, options.timeoutMs ?? 240_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
