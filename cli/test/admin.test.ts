@@ -89,11 +89,14 @@ describe('attestly admin', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already has two-factor authentication/);
 
-    const server = await startServerProcess({
-      ...data.env,
-      ATTESTLY_VISION: 'false',
-      ATTESTLY_PASSWORD_COST: '10',
-    });
+    const server = await startServerProcess(
+      {
+        ...data.env,
+        ATTESTLY_VISION: 'false',
+        ATTESTLY_PASSWORD_COST: '10',
+      },
+      180_000,
+    );
     try {
       const base = `http://127.0.0.1:${server.port}/api/v1/auth/admin`;
       const post = (route: string, body: unknown) =>
