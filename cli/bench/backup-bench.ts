@@ -192,6 +192,7 @@ async function main() {
       console.log(
         row.name.padEnd(44),
         row.seconds.toFixed(1).padStart(8),
+        row.cpuSeconds.toFixed(1).padStart(8),
         String(row.peakRssMb).padStart(12),
       );
     console.log(
