@@ -128,6 +128,7 @@ export const interactionDetailsSchema = v.object({
     domain: v.string(),
     icon_url: v.nullable(v.string()),
     partner_name: v.string(),
+    redirect_host: v.string(),
   }),
   scopes: v.array(
     v.object({
