@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AgeHeadWeights, CalibratedCutoff, ChildGuard } from '../src/age-head';
 import { featureVector } from '../src/age-head';
-import { chooseCutoff, rateWithInterval, type RateWithInterval } from '../src/calibration';
+import { chooseCutoff, clopperPearson, rateWithInterval, type RateWithInterval } from '../src/calibration';
 import { assessQuality } from '../src/quality';
 import { argValue, readCsv } from './lib/csv';
 import { auc, fitLogistic, fitRidge, mulberry32, stratifiedFolds, type Matrix } from './lib/linear-models';
@@ -204,40 +204,48 @@ const childGuard: ChildGuard = {
 const guarded = (i: number, s: Scores = oof) =>
   s.logits[CHILD_HEAD]![i]! >= childGuard.cutoff || s.age[i]! < childGuard.min_age_estimate;
 
-// 3. Cut-offs on OOF scores, pooled over sources, hard group on its own, children as a hard guard.
+// 3. Cut-offs on OOF scores, pooled over sources, hard group on its own, children as a hard guard. One head serves
+// every T, with cut-offs that never fall as T rises: clearing a higher T then implies every lower T (decision.ts
+// approves T when any cut-off at or above T is cleared), so no higher cut-off can loosen a lower T's bound.
 const cutoffs: CalibratedCutoff[] = [];
-const choice: Record<string, { head: string; cutoff: number }> = {};
-for (const T of THRESHOLDS) {
-  let best: { head: string; c: ReturnType<typeof chooseCutoff>; adults: number } | null = null;
-  for (const head of Object.keys(HEADS)) {
+let bestHead: { head: string; cuts: CalibratedCutoff[]; adults: number } | null = null;
+for (const head of Object.keys(HEADS)) {
+  const cuts: CalibratedCutoff[] = [];
+  let floor = Number.NEGATIVE_INFINITY;
+  for (const T of THRESHOLDS) {
     const hard = gated.filter((i) => ages[i]! >= HARD_MIN_AGE && ages[i]! < T);
     const kids = gated.filter((i) => ages[i]! < HARD_MIN_AGE);
-    const c = chooseCutoff(
+    let c = chooseCutoff(
       hard.map((i) => oof.logits[head]![i]!),
       { maxUpper, guard: kids.map((i) => oof.logits[head]![i]!), guardMax: 0 },
     );
-    const adults = gated.filter(
-      (i) => ages[i]! >= T + 7 && oof.logits[head]![i]! >= c.cutoff && !guarded(i),
-    ).length;
-    if (!best || adults > best.adults) best = { head, c, adults };
+    if (Number.isFinite(c.cutoff) && floor > c.cutoff) {
+      const approved = hard.filter((i) => oof.logits[head]![i]! >= floor).length;
+      c = { cutoff: floor, approved, n: hard.length, upper: clopperPearson(approved, hard.length)[1] };
+    }
+    if (Number.isFinite(c.cutoff)) floor = c.cutoff;
+    cuts.push({
+      threshold: T,
+      head,
+      // A bound that no cut-off can meet (too few faces) approves nothing at this T by itself.
+      cutoff: Number.isFinite(c.cutoff) ? r6(c.cutoff) : 1e9,
+      target_far: maxUpper,
+      hard_group: {
+        min_age: HARD_MIN_AGE,
+        max_age: T - 1,
+        n: c.n,
+        approved: c.approved,
+        upper_95: r6(c.upper),
+      },
+    });
   }
-  const { head, c } = best!;
-  choice[T] = { head, cutoff: c.cutoff };
-  cutoffs.push({
-    threshold: T,
-    head,
-    // A bound that no cut-off can meet (too few faces) approves nothing.
-    cutoff: Number.isFinite(c.cutoff) ? r6(c.cutoff) : 1e9,
-    target_far: maxUpper,
-    hard_group: {
-      min_age: HARD_MIN_AGE,
-      max_age: T - 1,
-      n: c.n,
-      approved: c.approved,
-      upper_95: r6(c.upper),
-    },
-  });
+  const at18 = cuts.filter((c) => c.threshold >= 18);
+  const adults = gated.filter(
+    (i) => ages[i]! >= 25 && !guarded(i) && at18.some((c) => oof.logits[head]![i]! >= c.cutoff),
+  ).length;
+  if (!bestHead || adults > bestHead.adults) bestHead = { head, cuts, adults };
 }
+cutoffs.push(...bestHead!.cuts);
 
 // 4. Report OOF figures per source (with the guard, as production decides).
 const approvedAt = (i: number, T: number, s: Scores = oof) => {
