@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { WebhooksSection } from '../webhooks/webhooks-section';
 import { AddSiteDialog } from './add-site-dialog';
 import { ApiKeysPanel } from './api-keys-panel';
+import { EditProfileButton } from './profile-section';
 import { SitesSection } from './sites-section';
 import { Badge, PageTitle, Panel } from './ui';
 
@@ -17,7 +18,15 @@ export function PartnerSummaryCard() {
   if (!profile.data) return null;
   const partner = profile.data;
   return (
-    <Panel title={partner.partner_name} actions={<Badge value={partner.status} />}>
+    <Panel
+      title={partner.partner_name}
+      actions={
+        <div className="flex items-center gap-2">
+          <Badge value={partner.status} />
+          <EditProfileButton />
+        </div>
+      }
+    >
       <dl className="grid gap-2 text-sm sm:grid-cols-3">
         <div>
           <dt className="text-slate-600">Partner ID</dt>
