@@ -187,6 +187,14 @@ async function main() {
         results.webhooks as Record<string, unknown>,
       );
     }
+    const partnerStats = await optional('apps/api/bench/partner-stats-bench.ts', 'runPartnerStatsBench');
+    if (partnerStats) {
+      results.partner_stats = await (partnerStats as () => Promise<unknown>)();
+      table(
+        'Partner statistics: GET /partners/stats with 1,000,000 verifications (target < 200 ms)',
+        results.partner_stats as Record<string, unknown>,
+      );
+    }
     const vision = await optional('models/bench/vision-bench.ts', 'runVisionBench');
     if (vision) {
       results.vision = await (vision as () => Promise<unknown>)();

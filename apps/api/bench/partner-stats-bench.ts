@@ -1,0 +1,154 @@
+/**
+ * Partner statistics benchmark (issue 10): GET /partners/stats for a partner with 1,000,000 verifications must
+ * answer in under 200 ms, because it reads roll-ups that database triggers keep on every write (migration
+ * 20261126030100) instead of scanning verifications. Seeds the rows with set-based INSERTs (the triggers fire for
+ * each row, as they would for single writes), then times the real HTTP endpoint. SQLite by default; PostgreSQL when
+ * BENCH_DATABASE_URL is a postgres:// URL. `npm run bench` calls runPartnerStatsBench; or run this file with tsx.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../src/app';
+import { bootstrap } from '../src/bootstrap';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+
+const TOTAL = Number(process.env.BENCH_PARTNER_VERIFICATIONS ?? 1_000_000);
+const CHUNK = 50_000;
+const SAMPLES = 50;
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+export async function runPartnerStatsBench(): Promise<Record<string, number | string>> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'attestly-stats-bench-'));
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  const config = loadConfig({
+    ATTESTLY_DATA_DIR: dataDir,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ATTESTLY_PUBLIC_URL: 'http://127.0.0.1',
+    ATTESTLY_PASSWORD_COST: '12',
+    LOG_LEVEL: 'warn',
+    ATTESTLY_WEB_DIR: path.join(dataDir, 'no-web'),
+  });
+  const deps = await bootstrap(config, createLogger(config));
+  const { app, services } = createApp(deps);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const { Partner, Site, User } = deps.db.models;
+    const partner = await Partner.create({
+      email: 'stats-bench@example.com',
+      password_hash: 'x',
+      company_name: 'Stats Bench',
+      contact_name: null,
+      phone: null,
+      website: null,
+      business_type: null,
+      locked_until: null,
+      last_login_at: null,
+    });
+    const sites = await Promise.all(
+      [0, 1, 2].map((index) =>
+        Site.create({
+          partner_id: partner.id,
+          client_id: `atc_bench_${index}`,
+          client_type: 'public',
+          client_secret_hash: null,
+          site_name: `Bench ${index}`,
+          domain: 'shop.example.com',
+          description: null,
+          redirect_uris: ['https://shop.example.com/cb'],
+          allowed_scopes: ['basic_info', 'AGE_18'],
+          icon_key: null,
+          deleted_at: null,
+        }),
+      ),
+    );
+    const countries = ['GB', 'FR', 'DE', 'US', 'ES', 'IT', 'NL'];
+    const users = await Promise.all(
+      countries.map((country, index) =>
+        User.create({
+          full_name: `Bench ${index}`,
+          email: `bench-${index}@example.com`,
+          password_hash: 'x',
+          location_country: country,
+        } as never),
+      ),
+    );
+    const postgres = deps.db.dialect === 'postgres';
+    const seedStarted = performance.now();
+    for (let offset = 0; offset < TOTAL; offset += CHUNK) {
+      const count = Math.min(CHUNK, TOTAL - offset);
+      // Rows spread over the last 365 days, the three sites, seven users; 80% approved, 15% rejected, 5% pending.
+      const sql = postgres
+        ? `INSERT INTO verifications (id, user_id, verification_type, verification_method, status, age_threshold,
+             needs_manual_review, message, result_details, review_notes, partner_id, site_id, sandbox, created_at,
+             updated_at)
+           SELECT gen_random_uuid(), (ARRAY[${users.map((u) => `'${u.id}'::uuid`).join(',')}])[1 + n % ${users.length}],
+             'age', 'credit_card',
+             CASE WHEN n % 20 < 16 THEN 'approved' WHEN n % 20 < 19 THEN 'rejected' ELSE 'pending' END,
+             18, false, 'bench', '{}', '[]', '${partner.id}',
+             (ARRAY[${sites.map((s) => `'${s.id}'`).join(',')}])[1 + n % ${sites.length}], false,
+             NOW() - ((n % 365) || ' days')::interval, NOW()
+           FROM generate_series(${offset}, ${offset + count - 1}) AS n`
+        : `WITH RECURSIVE seq(n) AS (SELECT ${offset} UNION ALL SELECT n + 1 FROM seq WHERE n < ${offset + count - 1})
+           INSERT INTO verifications (id, user_id, verification_type, verification_method, status, age_threshold,
+             needs_manual_review, message, result_details, review_notes, partner_id, site_id, sandbox, created_at,
+             updated_at)
+           SELECT lower(hex(randomblob(16))),
+             CASE n % ${users.length} ${users.map((u, i) => `WHEN ${i} THEN '${u.id}'`).join(' ')} END,
+             'age', 'credit_card',
+             CASE WHEN n % 20 < 16 THEN 'approved' WHEN n % 20 < 19 THEN 'rejected' ELSE 'pending' END,
+             18, 0, 'bench', '{}', '[]', '${partner.id}',
+             CASE n % ${sites.length} ${sites.map((s, i) => `WHEN ${i} THEN '${s.id}'`).join(' ')} END, 0,
+             strftime('%Y-%m-%d %H:%M:%f +00:00', 'now', '-' || (n % 365) || ' days'),
+             strftime('%Y-%m-%d %H:%M:%f +00:00', 'now')
+           FROM seq`;
+      await deps.db.sequelize.query(sql);
+    }
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    const { token } = await services.sessions.issue('partner', partner.id, {
+      remember: false,
+      ip: null,
+      userAgent: null,
+    });
+    const call = async () => {
+      const started = performance.now();
+      const response = await fetch(`${baseUrl}/api/v1/partners/stats`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      const body = (await response.json()) as { total_verifications: number };
+      if (response.status !== 200) throw new Error(`stats answered ${response.status}`);
+      return { ms: performance.now() - started, total: body.total_verifications };
+    };
+    const first = await call();
+    if (first.total !== TOTAL) throw new Error(`expected ${TOTAL} verifications, stats say ${first.total}`);
+    const times: number[] = [];
+    for (let i = 0; i < SAMPLES; i += 1) times.push((await call()).ms);
+    times.sort((a, b) => a - b);
+    return {
+      database: deps.db.dialect,
+      verifications: TOTAL,
+      seed_rows_per_second: Math.round(TOTAL / seedSeconds),
+      first_call_ms: Math.round(first.ms * 10) / 10,
+      stats_p50_ms: Math.round(percentile(times, 50) * 10) / 10,
+      stats_p95_ms: Math.round(percentile(times, 95) * 10) / 10,
+      stats_max_ms: Math.round((times.at(-1) ?? 0) * 10) / 10,
+      target_ms: 200,
+    };
+  } finally {
+    server.close();
+    await deps.db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const result = await runPartnerStatsBench();
+  console.table(Object.fromEntries(Object.entries(result).map(([key, value]) => [key, { value }])));
+  console.log(JSON.stringify({ partner_stats: result }));
+}
