@@ -53,6 +53,12 @@ export function PublicFooter() {
               </Link>
             </li>
             <li>
+              {/* The partner portal's entry (issue 10); the header keeps the spec's links. */}
+              <Link to={'/partner/login' as '/'} className={footerLink}>
+                For businesses
+              </Link>
+            </li>
+            <li>
               <Link to="/terms" className={footerLink}>
                 Terms of Service
               </Link>

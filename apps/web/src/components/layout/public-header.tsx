@@ -40,9 +40,6 @@ export function PublicHeader() {
       <Link to="/docs" className={linkClass} onClick={close}>
         Docs
       </Link>
-      <Link to={'/partner/login' as '/'} className={linkClass} onClick={close}>
-        For businesses
-      </Link>
     </>
   );
   const account = signedIn ? (
