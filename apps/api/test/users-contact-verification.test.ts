@@ -28,7 +28,7 @@ async function emailTokens(email: string, count: number): Promise<string[]> {
       (mail) => mail.to.includes(email) && VERIFY_SUBJECT.test(mail.subject),
     );
     if (mails.length >= count) {
-      return mails.map((mail) => decodeURIComponent(/verify-email\?token=(\S+)/.exec(mail.text)?.[1] ?? ''));
+      return mails.map((mail) => /\/confirm-email\/([\w-]+)/.exec(mail.text)?.[1] ?? '');
     }
     if (Date.now() > deadline) throw new Error(`expected ${count} verification mails to ${email}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -100,10 +100,25 @@ describe('e-mail verification', () => {
       .set(bearer(token))
       .send({ full_name: 'Test User', email: newEmail })
       .expect(200);
+    const change = await t.smtp.waitFor(newEmail, /Confirm your new e-mail address/);
+    await verifyEmail(/\/confirm-email\/([\w-]+)/.exec(change.text)?.[1]).expect(200);
+    expect((await t.db.models.User.findByPk(user.id))?.email).toBe(newEmail);
+    // The sign-up link proved the old address; the account no longer has it.
     await verifyEmail(link).expect(400);
-    expect((await t.db.models.User.findByPk(user.id))?.email_verified_at).toBeNull();
-    const [fresh] = await emailTokens(newEmail, 1);
-    await verifyEmail(fresh).expect(200);
+  });
+
+  it('keeps the mailed link whole in the raw message: plain 7-bit text without the user’s own words', async () => {
+    // A name outside ASCII would make the mailer use quoted-printable ("=" → "=3D", lines split), and a name is
+    // the user's own text in a mail to an address nobody has proven yet: the mail greets without it.
+    const { email } = await signUp(t, { full_name: 'Zoë Ångström' });
+    const mail = await t.smtp.waitFor(email, VERIFY_SUBJECT);
+    expect(mail.raw).toMatch(/Content-Transfer-Encoding: 7bit/i);
+    expect(mail.raw).not.toMatch(/Zo|ngstr/);
+    const [token] = await emailTokens(email, 1);
+    // Copied from the raw .eml as it is: one line, no soft break, nothing encoded inside the link.
+    expect(mail.raw).toContain(`\nhttp://attestly.test/confirm-email/${token}\r\n`);
+    expect(`http://attestly.test/confirm-email/${token}`.length).toBeLessThanOrEqual(76);
+    await verifyEmail(token).expect(200);
   });
 
   it('limits verification mails to three per 15 minutes per account, counted in the database', async () => {

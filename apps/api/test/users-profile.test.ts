@@ -3,6 +3,7 @@ import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNTRIES, LIMITS } from '@attestly/contracts';
+import { EMAIL_CHANGE_BY_USER, MAIL_BY_RECIPIENT } from '../src/modules/users/service';
 import { createTestApp, randomClientIp, rowCounts, signUp, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -231,7 +232,7 @@ describe('PUT /users/profile', () => {
     expect(await t.db.models.User.findByPk(user.id, { raw: true })).toEqual(before);
   });
 
-  it('resets email verification when the address changes and mails a link to the new address', async () => {
+  it('changes the address only once the link mailed to the new address is opened', async () => {
     const { token, email, password, user } = await signUp(t);
     await t.db.models.User.update({ email_verified_at: t.clock.now() }, { where: { id: user.id } });
     const newEmail = uniqueEmail('changed');
@@ -240,8 +241,20 @@ describe('PUT /users/profile', () => {
       .set(bearer(token))
       .send({ full_name: 'A', email: newEmail.toUpperCase() })
       .expect(200);
-    expect(response.body).toMatchObject({ email: newEmail, email_verified_at: null, is_verified: false });
-    await t.smtp.waitFor(newEmail, /Confirm your e-mail address/);
+    // Until then the account keeps its address, verified, and says which one is waiting.
+    expect(response.body).toMatchObject({ email, pending_email: newEmail, is_verified: true });
+    expect((await t.db.models.User.findByPk(user.id))?.email).toBe(email);
+    const mail = await t.smtp.waitFor(newEmail, /Confirm your new e-mail address/);
+    const link = /^http:\/\/attestly\.test\/confirm-email\/([\w-]+)$/m.exec(mail.text)?.[1];
+    expect(link).toBeDefined();
+    await t.request
+      .post('/api/v1/users/verify-email')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ token: link })
+      .expect(200);
+    expect(await t.db.models.User.findByPk(user.id)).toMatchObject({ email: newEmail });
+    expect((await t.db.models.User.findByPk(user.id))?.email_verified_at).not.toBeNull();
+    await t.smtp.waitFor(email, /Your Attestly e-mail address was changed/);
     await t.request
       .post('/api/v1/users/login')
       .set('X-Forwarded-For', randomClientIp())
@@ -252,6 +265,10 @@ describe('PUT /users/profile', () => {
       .set('X-Forwarded-For', randomClientIp())
       .send({ email: newEmail, password })
       .expect(200);
+    const events = await t.db.models.AuditLog.findAll({ where: { user_id: user.id } });
+    expect(events.map((row) => row.event_type)).toEqual(
+      expect.arrayContaining(['user.email_change_requested', 'user.email_changed']),
+    );
   });
 
   it('keeps email verification when the address is saved unchanged', async () => {
@@ -286,21 +303,70 @@ describe('PUT /users/profile', () => {
     expect(changed.body.phone_verified_at).toBeNull();
   });
 
-  it('refuses an address another account has with 409, whatever its case, and changes nothing', async () => {
+  it('answers a taken address exactly like a free one, tells its owner instead, and changes nothing', async () => {
     const other = await signUp(t);
     const { token, user } = await signUp(t);
     const before = await t.db.models.User.findByPk(user.id, { raw: true });
-    const response = await t.request
+    const free = uniqueEmail('free');
+    const taken = await t.request
       .put('/api/v1/users/profile')
       .set(bearer(token))
       .send({ full_name: 'Thief', email: other.email.toUpperCase() })
-      .expect(409);
-    expect(response.body).toMatchObject({
-      code: 'users.email_taken',
-      detail: 'That email address is already in use',
-      errors: [{ path: 'email', message: 'That email address is already in use' }],
-    });
-    expect(await t.db.models.User.findByPk(user.id, { raw: true })).toEqual(before);
+      .expect(200);
+    const unused = await t.request
+      .put('/api/v1/users/profile')
+      .set(bearer(token))
+      .send({ full_name: 'Thief', email: free })
+      .expect(200);
+    // Same status and shape; each names the address it was given, as any form echo would.
+    expect(Object.keys(taken.body).sort()).toEqual(Object.keys(unused.body).sort());
+    expect(taken.body.pending_email).toBe(other.email);
+    expect(taken.body.email).toBe(before?.email);
+    const notice = await t.smtp.waitFor(other.email, /Someone tried to use your e-mail address/);
+    expect(notice.text).not.toMatch(/confirm-email/);
+    expect((await t.db.models.User.findByPk(user.id))?.email).toBe(before?.email);
+    expect((await t.db.models.User.findByPk(other.user.id))?.email).toBe(other.email);
+  });
+
+  it('caps address changes per account and mail per recipient with 429, for taken and free addresses alike', async () => {
+    const { token } = await signUp(t);
+    for (let change = 1; change <= EMAIL_CHANGE_BY_USER.limit; change += 1) {
+      await t.request
+        .put('/api/v1/users/profile')
+        .set(bearer(token))
+        .send({ full_name: 'A', email: uniqueEmail(`hop${change}`) })
+        .expect(200);
+    }
+    const limited = await t.request
+      .put('/api/v1/users/profile')
+      .set(bearer(token))
+      .send({ full_name: 'A', email: uniqueEmail('one-more') })
+      .expect(429);
+    expect(limited.body.detail).toBe('Too many e-mail address changes. Please wait before trying again.');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+
+    // One victim address, many accounts asking for it: at most MAIL_BY_RECIPIENT.limit mails reach it.
+    const victim = await signUp(t);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < MAIL_BY_RECIPIENT.limit + 2; attempt += 1) {
+      const asker = await signUp(t);
+      const answer = await t.request
+        .put('/api/v1/users/profile')
+        .set(bearer(asker.token))
+        .send({ full_name: 'A', email: victim.email });
+      statuses.push(answer.status);
+    }
+    // The victim's own sign-up mail already spent one of the address's budget.
+    expect(statuses.filter((status) => status === 200)).toHaveLength(MAIL_BY_RECIPIENT.limit - 1);
+    expect(statuses.slice(-2)).toEqual([429, 429]);
+    const notices = () =>
+      t.smtp.messages.filter(
+        (mail) =>
+          mail.to.includes(victim.email) && /Someone tried to use your e-mail address/.test(mail.subject),
+      ).length;
+    await expect.poll(notices, { timeout: 10_000 }).toBe(MAIL_BY_RECIPIENT.limit - 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(notices()).toBe(MAIL_BY_RECIPIENT.limit - 1);
   });
 
   it('requires a user session', async () => {

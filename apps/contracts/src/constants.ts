@@ -82,6 +82,8 @@ export const AUDIT_EVENTS = [
   'user.password_reset',
   'user.email_verification_sent',
   'user.email_verified',
+  'user.email_change_requested',
+  'user.email_changed',
   'user.phone_verification_sent',
   'user.phone_verified',
   'user.session_revoked',

@@ -29,6 +29,7 @@ import { Route as UserVerificationRouteImport } from './routes/_user/verificatio
 import { Route as BackofficeAdminRouteImport } from './routes/backoffice/_admin'
 import { Route as BackofficeLoginRouteImport } from './routes/backoffice/login'
 import { Route as BackofficeSetup2faRouteImport } from './routes/backoffice/setup-2fa'
+import { Route as ConfirmEmailTokenRouteImport } from './routes/confirm-email.$token'
 import { Route as DocsIndexRouteImport } from './routes/docs/index'
 import { Route as DocsApiRouteImport } from './routes/docs/api'
 import { Route as DocsGuideRouteImport } from './routes/docs/guide'
@@ -161,6 +162,11 @@ const BackofficeLoginRoute = BackofficeLoginRouteImport.update({
 const BackofficeSetup2faRoute = BackofficeSetup2faRouteImport.update({
   id: '/backoffice/setup-2fa',
   path: '/backoffice/setup-2fa',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ConfirmEmailTokenRoute = ConfirmEmailTokenRouteImport.update({
+  id: '/confirm-email/$token',
+  path: '/confirm-email/$token',
   getParentRoute: () => rootRouteImport,
 } as any)
 const DocsIndexRoute = DocsIndexRouteImport.update({
@@ -364,6 +370,7 @@ export interface FileRoutesByFullPath {
   '/backoffice': typeof BackofficeAdminRouteWithChildren
   '/backoffice/login': typeof BackofficeLoginRoute
   '/backoffice/setup-2fa': typeof BackofficeSetup2faRoute
+  '/confirm-email/$token': typeof ConfirmEmailTokenRoute
   '/docs/api': typeof DocsApiRoute
   '/docs/guide': typeof DocsGuideRoute
   '/docs/sdk': typeof DocsSdkRoute
@@ -418,6 +425,7 @@ export interface FileRoutesByTo {
   '/verification': typeof UserVerificationRoute
   '/backoffice/login': typeof BackofficeLoginRoute
   '/backoffice/setup-2fa': typeof BackofficeSetup2faRoute
+  '/confirm-email/$token': typeof ConfirmEmailTokenRoute
   '/docs/api': typeof DocsApiRoute
   '/docs/guide': typeof DocsGuideRoute
   '/docs/sdk': typeof DocsSdkRoute
@@ -476,6 +484,7 @@ export interface FileRoutesById {
   '/backoffice/_admin': typeof BackofficeAdminRouteWithChildren
   '/backoffice/login': typeof BackofficeLoginRoute
   '/backoffice/setup-2fa': typeof BackofficeSetup2faRoute
+  '/confirm-email/$token': typeof ConfirmEmailTokenRoute
   '/docs/api': typeof DocsApiRoute
   '/docs/guide': typeof DocsGuideRoute
   '/docs/sdk': typeof DocsSdkRoute
@@ -533,6 +542,7 @@ export interface FileRouteTypes {
     | '/backoffice'
     | '/backoffice/login'
     | '/backoffice/setup-2fa'
+    | '/confirm-email/$token'
     | '/docs/api'
     | '/docs/guide'
     | '/docs/sdk'
@@ -587,6 +597,7 @@ export interface FileRouteTypes {
     | '/verification'
     | '/backoffice/login'
     | '/backoffice/setup-2fa'
+    | '/confirm-email/$token'
     | '/docs/api'
     | '/docs/guide'
     | '/docs/sdk'
@@ -644,6 +655,7 @@ export interface FileRouteTypes {
     | '/backoffice/_admin'
     | '/backoffice/login'
     | '/backoffice/setup-2fa'
+    | '/confirm-email/$token'
     | '/docs/api'
     | '/docs/guide'
     | '/docs/sdk'
@@ -695,6 +707,7 @@ export interface RootRouteChildren {
   BackofficeAdminRoute: typeof BackofficeAdminRouteWithChildren
   BackofficeLoginRoute: typeof BackofficeLoginRoute
   BackofficeSetup2faRoute: typeof BackofficeSetup2faRoute
+  ConfirmEmailTokenRoute: typeof ConfirmEmailTokenRoute
   DocsApiRoute: typeof DocsApiRoute
   DocsGuideRoute: typeof DocsGuideRoute
   DocsSdkRoute: typeof DocsSdkRoute
@@ -854,6 +867,13 @@ declare module '@tanstack/react-router' {
       path: '/backoffice/setup-2fa'
       fullPath: '/backoffice/setup-2fa'
       preLoaderRoute: typeof BackofficeSetup2faRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/confirm-email/$token': {
+      id: '/confirm-email/$token'
+      path: '/confirm-email/$token'
+      fullPath: '/confirm-email/$token'
+      preLoaderRoute: typeof ConfirmEmailTokenRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/docs/': {
@@ -1204,6 +1224,7 @@ const rootRouteChildren: RootRouteChildren = {
   BackofficeAdminRoute: BackofficeAdminRouteWithChildren,
   BackofficeLoginRoute: BackofficeLoginRoute,
   BackofficeSetup2faRoute: BackofficeSetup2faRoute,
+  ConfirmEmailTokenRoute: ConfirmEmailTokenRoute,
   DocsApiRoute: DocsApiRoute,
   DocsGuideRoute: DocsGuideRoute,
   DocsSdkRoute: DocsSdkRoute,

@@ -44,7 +44,11 @@ export const usersApi = {
   refresh: () => apiFetch<LoginResponse>('/users/refresh-token', { method: 'POST', auth: 'user' }),
   logout: () => apiFetch<void>('/users/logout', { method: 'POST', auth: 'user' }),
   updateProfile: (body: ProfileBody) =>
-    apiFetch<UserProfile>('/users/profile', { method: 'PUT', body, auth: 'user' }),
+    apiFetch<UserProfile & { pending_email?: string }>('/users/profile', {
+      method: 'PUT',
+      body,
+      auth: 'user',
+    }),
   uploadPhoto: (photo: File) => {
     const form = new FormData();
     form.append('photo', photo);

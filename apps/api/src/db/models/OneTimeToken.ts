@@ -10,6 +10,8 @@ import {
 export type OneTimeTokenPurpose =
   | 'password_reset'
   | 'email_verification'
+  /** A new address the account asked to move to; applied when the link mailed there is opened. */
+  | 'email_change'
   | 'phone_verification'
   | 'newsletter_confirm'
   | 'partner_email_verification'

@@ -17,9 +17,9 @@ export function createOneTimeTokens({ db, config, clock }: Pick<Deps, 'db' | 'co
     async issue(
       purpose: OneTimeTokenPurpose,
       subjectId: string,
-      options: { ttlMs: number; target?: string | null; digits?: number },
+      options: { ttlMs: number; target?: string | null; digits?: number; bytes?: number },
     ): Promise<string> {
-      const secret = options.digits ? randomDigits(options.digits) : randomToken(32);
+      const secret = options.digits ? randomDigits(options.digits) : randomToken(options.bytes ?? 32);
       const now = clock.now();
       await db.sequelize.transaction(async (transaction) => {
         await OneTimeToken.destroy({ where: { purpose, subject_id: subjectId, used_at: null }, transaction });

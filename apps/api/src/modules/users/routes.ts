@@ -129,8 +129,16 @@ export function userRoutes(services: AppServices): Router {
   });
 
   router.put('/users/profile', requireUser, validate({ body: profileBody }), async (ctx) => {
-    const user = await users.updateProfile(session(ctx).subject_id, input(ctx, profileBody), origin(ctx));
-    ctx.body = presentUser(user, clock.now());
+    const { user, pendingEmail } = await users.updateProfile(
+      session(ctx).subject_id,
+      input(ctx, profileBody),
+      origin(ctx),
+    );
+    // A new address waits for its confirmation link: `email` is still the current one, `pending_email` the asked one.
+    ctx.body = {
+      ...presentUser(user, clock.now()),
+      ...(pendingEmail ? { pending_email: pendingEmail } : {}),
+    };
   });
 
   router.post('/users/profile/photo', requireUser, async (ctx) => {

@@ -42,6 +42,25 @@ export const EMAIL_VERIFICATION_BY_USER: RateLimitRule = {
   limit: 3,
   windowMs: 15 * 60_000,
 };
+/** E-mail address changes an account may ask for (each one mails someone). */
+export const EMAIL_CHANGE_BY_USER: RateLimitRule = {
+  name: 'email-change:user',
+  limit: 5,
+  windowMs: 60 * 60_000,
+};
+/**
+ * Mail any one address may receive from sign-ups and address changes, whoever asks: without it anybody could have
+ * Attestly mail an arbitrary address over and over. Counted per recipient (hashed), the same for taken and free
+ * addresses, so the limit itself tells nothing about which addresses have accounts.
+ */
+export const MAIL_BY_RECIPIENT: RateLimitRule = {
+  name: 'mail:recipient',
+  limit: 5,
+  windowMs: 60 * 60_000,
+};
+/** E-mail links carry 192-bit tokens: short enough that the whole link stays on one line of a mail (≤ 76 chars). */
+const EMAIL_TOKEN_BYTES = 24;
+
 export const PHONE_VERIFICATION_BY_USER: RateLimitRule = {
   name: 'phone-verify:user',
   limit: 3,
@@ -109,6 +128,8 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
   }
 
   async function register(body: v.InferOutput<typeof registerBody>, origin: RequestOrigin): Promise<void> {
+    // Every sign-up mails the address (a link, or a notice to its owner): capped per recipient, for both alike.
+    await spendRecipientBudget(body.email);
     const existing = await User.findOne({ where: { email: body.email } });
     if (existing) {
       // Same answer as a new sign-up, after the same hashing work (a cached decoy would answer faster and give
@@ -250,22 +271,12 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
       state: body.state ?? null,
       city: body.city ?? null,
     };
+    // A new address is not applied here: it takes effect when the link mailed to it is opened (verifyEmail), and
+    // the answer is the same whether or not another account has it (no enumeration through this form).
     const emailChanged = body.email !== user.email;
-    if (emailChanged) {
-      changes.email = body.email;
-      changes.email_verified_at = null;
-    }
+    if (emailChanged) await requestEmailChange(user, body.email, origin);
     if (changes.phone !== user.phone) changes.phone_verified_at = null;
-    try {
-      await user.update(changes);
-    } catch (error) {
-      if (error instanceof UniqueConstraintError) {
-        throw new AppError(409, 'users.email_taken', 'That email address is already in use', [
-          { path: 'email', message: 'That email address is already in use' },
-        ]);
-      }
-      throw error;
-    }
+    await user.update(changes);
     await audit.recordSafely({
       event: 'user.profile_updated',
       userId,
@@ -277,12 +288,64 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
         ),
       },
     });
-    if (emailChanged) {
-      // A reset link mailed to the old address must not outlive the change (the old mailbox may be the reason).
-      await tokens.revokeAll('password_reset', userId);
-      await sendEmailVerification(user, origin);
+    return { user, pendingEmail: emailChanged ? body.email : null };
+  }
+
+  /** Counts one mail to `address` against its hourly budget; over it → 429 for everyone alike. */
+  async function spendRecipientBudget(address: string) {
+    const budget = await limiter.hit(MAIL_BY_RECIPIENT, address.toLowerCase());
+    if (!budget.allowed)
+      throw tooManyRequests(
+        'Too many messages have been sent to this address. Please try again later.',
+        budget.retryAfterSeconds,
+      );
+  }
+
+  /**
+   * Asks to move the account to `address`: a free address gets a confirmation link; a taken one gets a notice to its
+   * owner instead. Both cost the same budgets and produce the same answer.
+   */
+  async function requestEmailChange(user: User, address: string, origin: RequestOrigin) {
+    const byAccount = await limiter.hit(EMAIL_CHANGE_BY_USER, user.id);
+    if (!byAccount.allowed)
+      throw tooManyRequests(
+        'Too many e-mail address changes. Please wait before trying again.',
+        byAccount.retryAfterSeconds,
+      );
+    await spendRecipientBudget(address);
+    const owner = await User.findOne({ where: { email: address }, attributes: ['id', 'email'] });
+    if (owner) {
+      await sendLater(
+        owner.email,
+        'Someone tried to use your e-mail address on Attestly',
+        `Hello,\n\nAnother Attestly account asked to use this e-mail address, which already belongs to your account.\n` +
+          `Nothing has changed: your account and your address are untouched. If you did not expect this, you can ignore it.\n`,
+      );
+    } else {
+      const token = await tokens.issue('email_change', user.id, {
+        ttlMs: EMAIL_TOKEN_TTL_MS,
+        target: address,
+        bytes: EMAIL_TOKEN_BYTES,
+      });
+      await sendLater(
+        address,
+        'Confirm your new e-mail address for Attestly',
+        `Hello,\n\nAn Attestly account asked to use this e-mail address. Open this link\nwithin 24 hours to confirm it:\n\n` +
+          `${emailLink(token)}\n\nUntil then the account keeps its current address.\n` +
+          `If you did not ask for this, ignore this message.\n`,
+      );
     }
-    return user;
+    await audit.recordSafely({
+      event: 'user.email_change_requested',
+      userId: user.id,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+    });
+  }
+
+  /** The link e-mails carry: a path, not a query (no "=" for quoted-printable to mangle), on a line of its own. */
+  function emailLink(token: string) {
+    return `${config.publicUrl}/confirm-email/${token}`;
   }
 
   async function setProfilePhoto(userId: string, file: UploadedFile, origin: RequestOrigin) {
@@ -399,12 +462,15 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     const token = await tokens.issue('email_verification', user.id, {
       ttlMs: EMAIL_TOKEN_TTL_MS,
       target: user.email,
+      bytes: EMAIL_TOKEN_BYTES,
     });
     await sendLater(
       user.email,
       'Confirm your e-mail address for Attestly',
-      `Hello ${user.full_name},\n\nConfirm that this is your e-mail address by opening this link within 24 hours:\n` +
-        `${config.publicUrl}/verify-email?token=${encodeURIComponent(token)}\n\nIf you did not create an Attestly account, ignore this message.\n`,
+      // ASCII lines of at most 76 characters and no user-supplied text: the mail goes out as plain 7-bit text, so
+      // the link reads exactly as it is in the raw message (quoted-printable would split it and turn "=" into "=3D").
+      `Hello,\n\nConfirm that this is your e-mail address by opening this link\nwithin 24 hours:\n\n` +
+        `${emailLink(token)}\n\nIf you did not create an Attestly account, ignore this message.\n`,
     );
     await audit.recordSafely({
       event: 'user.email_verification_sent',
@@ -427,7 +493,41 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     await sendEmailVerification(user, origin);
   }
 
+  /** The link mailed to a requested new address was opened: the address is the account's now, and proven. */
+  async function confirmEmailChange(userId: string, address: string | null, origin: RequestOrigin) {
+    const user = await User.findByPk(userId);
+    if (!user || user.deleted_at || !user.is_active || !address) {
+      throw new AppError(400, 'users.invalid_token', 'This verification link is invalid or has expired');
+    }
+    const previous = user.email;
+    try {
+      await user.update({ email: address, email_verified_at: clock.now() });
+    } catch (error) {
+      // Another account took the address after the link was sent; only the holder of that mailbox learns it.
+      if (error instanceof UniqueConstraintError)
+        throw new AppError(409, 'users.email_taken', 'That email address is already in use');
+      throw error;
+    }
+    // A reset link mailed to the old address must not outlive the change (the old mailbox may be the reason).
+    await tokens.revokeAll('password_reset', user.id);
+    await sendLater(
+      previous,
+      'Your Attestly e-mail address was changed',
+      `Hello,\n\nThe e-mail address of your Attestly account was changed from this address to a new one.\n` +
+        `If you did not do this, reset your password at ${config.publicUrl}/forgot-password using the new address, or contact support.\n`,
+    );
+    await audit.recordSafely({
+      event: 'user.email_changed',
+      userId: user.id,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+    });
+    return user;
+  }
+
   async function verifyEmail(token: string, origin: RequestOrigin) {
+    const change = await tokens.consume('email_change', token);
+    if (change) return confirmEmailChange(change.subject_id, change.target, origin);
     const row = await tokens.consume('email_verification', token);
     const user = row ? await User.findByPk(row.subject_id) : null;
     // The link proves the address it was sent to; if the account has since changed address it proves nothing.

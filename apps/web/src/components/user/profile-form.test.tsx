@@ -94,3 +94,24 @@ describe('profile settings (spec 01 §2)', () => {
     expect(await screen.findAllByText('That email address is already in use')).toHaveLength(2);
   });
 });
+
+describe('changing the e-mail address on /profile', () => {
+  it('keeps the current address and says where the confirmation link went', async () => {
+    tokens.set('user', 'atu_valid', { remember: false });
+    fakeApi({
+      'GET /api/v1/users/profile': { body: PROFILE },
+      'PUT /api/v1/users/profile': { body: { ...PROFILE, pending_email: 'new@example.com' } },
+    });
+    await renderApp('/profile');
+    const email = await screen.findByLabelText('Email');
+    await userEvent.clear(email);
+    await userEvent.type(email, 'new@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(
+      await screen.findByText(
+        'We sent a confirmation link to new@example.com. Your address changes when you open it.',
+      ),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText('Email')).toHaveValue(PROFILE.email));
+  });
+});

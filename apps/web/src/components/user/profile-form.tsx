@@ -37,10 +37,13 @@ export function ProfileForm({ profile }: { profile: UserProfile }) {
   }, []);
   const save = useMutation({
     mutationFn: (body: ProfileBody) => usersApi.updateProfile(body),
-    onSuccess: (updated) => {
+    onSuccess: ({ pending_email: pendingEmail, ...updated }) => {
       queryClient.setQueryData(userKeys.profile(), updated);
       form.reset(valuesOf(updated));
       toast.success('Profile updated successfully!');
+      // A new address applies once its owner opens the link mailed to it; until then the old one stays.
+      if (pendingEmail)
+        toast.info(`We sent a confirmation link to ${pendingEmail}. Your address changes when you open it.`);
     },
     onError: (error) => {
       applyServerErrors(error, form.setError, ['full_name', 'email', 'phone', 'country', 'state', 'city']);
