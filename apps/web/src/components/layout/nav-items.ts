@@ -20,9 +20,6 @@ export const PARTNER_NAV: NavItem[] = [
   { to: '/partner/management', label: 'Management' },
   { to: '/partner/integration', label: 'Integration' },
   { to: '/partner/audit-logs', label: 'Audit Logs' },
-  { to: '/partner/demo', label: 'Demo' },
-  { to: '/partner/plans', label: 'Plans' },
-  { to: '/partner/subscription', label: 'Subscription' },
   { to: '/partner/webhooks', label: 'Webhooks' },
 ];
 
