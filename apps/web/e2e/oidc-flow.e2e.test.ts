@@ -219,6 +219,19 @@ describe('a partner site signing a user in with Attestly', () => {
     const basic = page.getByRole('checkbox').first();
     expect(await basic.isChecked()).toBe(true);
     expect(await basic.isDisabled()).toBe(true);
+    // The boxes are drawn in the brand colour (not the browser's default blue), at the first line of their label.
+    // The brand colour as the stylesheet computes it: a probe element with the brand's text-colour class.
+    const brand = await page.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.className = 'text-indigo-700';
+      document.body.append(probe);
+      const colour = getComputedStyle(probe).color;
+      probe.remove();
+      return colour;
+    });
+    for (const box of await page.getByRole('checkbox').all()) {
+      expect(await box.evaluate((input) => getComputedStyle(input).accentColor)).toBe(brand);
+    }
     await screenshot(page, 'oidc-03-consent');
     await page.getByRole('button', { name: 'Allow' }).click();
 

@@ -116,7 +116,7 @@ export const CheckboxField = forwardRef<HTMLInputElement, CheckboxFieldProps>(fu
           type="checkbox"
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${inputId}-error` : undefined}
-          className="mt-0.5 size-4 rounded border-slate-400 text-indigo-700 focus:ring-indigo-600"
+          className="mt-0.5 size-4 shrink-0 accent-indigo-700"
           {...rest}
         />
         <label htmlFor={inputId} className="text-sm text-slate-800">
