@@ -22,10 +22,6 @@ import { PartnerSubscription } from './PartnerSubscription';
 import { WebhookAttempt } from './WebhookAttempt';
 import { WebhookDelivery } from './WebhookDelivery';
 import { WebhookEndpoint } from './WebhookEndpoint';
-import { PartnerSubscription } from './PartnerSubscription';
-import { WebhookAttempt } from './WebhookAttempt';
-import { WebhookDelivery } from './WebhookDelivery';
-import { WebhookEndpoint } from './WebhookEndpoint';
 
 export function initModels(sequelize: Sequelize) {
   return {
@@ -51,10 +47,6 @@ export function initModels(sequelize: Sequelize) {
     WebhookDelivery: WebhookDelivery.initModel(sequelize),
     WebhookAttempt: WebhookAttempt.initModel(sequelize),
     PartnerSubscription: PartnerSubscription.initModel(sequelize),
-    WebhookEndpoint: WebhookEndpoint.initModel(sequelize),
-    WebhookDelivery: WebhookDelivery.initModel(sequelize),
-    WebhookAttempt: WebhookAttempt.initModel(sequelize),
-    PartnerSubscription: PartnerSubscription.initModel(sequelize),
     ApiKey: ApiKey.initModel(sequelize),
   };
 }
@@ -65,7 +57,6 @@ export type { OneTimeTokenPurpose } from './OneTimeToken';
 export { Verification, VerificationMedia };
 export { ApiKey };
 export type { ReviewNote } from './Verification';
-export { PartnerSubscription, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export { PartnerSubscription, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export { EventOutbox, OAuthAuthorization, OidcPayload, OidcSigningKey, Partner, Site, SiteIcon };
 export { Admin, AdminBackupCode, UserFlag };
