@@ -164,7 +164,7 @@ describe.skipIf(!haveFaceFixtures)('age verification by camera: videos', () => {
     expect(response.body.video_liveness).toMatchObject({ passed: false, blink: false });
     expect(response.body.eye_measurements.ear_series.length).toBeGreaterThan(0);
     expect(response.body.age_range).toEqual({ min: expect.any(Number), max: expect.any(Number) });
-  }, 30_000);
+  }, 120_000);
 });
 
 describe.skipIf(!haveFaceFixtures)('age verification by camera: bad input', () => {
@@ -222,7 +222,7 @@ describe.skipIf(!haveFaceFixtures)('age verification by camera: bad input', () =
     expect(engine.status()).toMatchObject({ ready: true, workers: 1, queued: 0 });
     const good = await verifyAge(t, token, jpeg, 'image').expect(200);
     expect(good.body.verification_id).toEqual(expect.any(String));
-  }, 60_000);
+  }, 120_000);
 
   it('answers 503 with Retry-After when the engine queue is full', async () => {
     const video = stillVideo(fixture(ADULT_MALE_40S), 3, 10);
@@ -239,5 +239,5 @@ describe.skipIf(!haveFaceFixtures)('age verification by camera: bad input', () =
       await Promise.all(filling);
     }
     expect(engine.status().queued).toBe(0);
-  }, 60_000);
+  }, 120_000);
 });
