@@ -47,7 +47,16 @@ export function createServices(deps: Deps) {
   const admins = createAdminService(deps, { sessions, audit });
   const requireAdmin: Middleware = requireSession(sessions, ['admin']);
   const requireAdminSetup: Middleware = requireSession(sessions, ['admin_setup']);
-  const admin = createAdminApi(deps, { sessions, audit, users, verifications, grants, sites, apiKeys, partnerStats });
+  const admin = createAdminApi(deps, {
+    sessions,
+    audit,
+    users,
+    verifications,
+    grants,
+    sites,
+    apiKeys,
+    partnerStats,
+  });
   return {
     ...deps,
     sessions,
