@@ -15,12 +15,12 @@ export const USER_NAV: NavItem[] = [
   { to: '/security', label: 'Security' },
 ];
 
+/** spec 01 §2's four entries; plans, subscription, webhooks and the demo are reached from these pages. */
 export const PARTNER_NAV: NavItem[] = [
   { to: '/partner/dashboard', label: 'Dashboard' },
   { to: '/partner/management', label: 'Management' },
   { to: '/partner/integration', label: 'Integration' },
   { to: '/partner/audit-logs', label: 'Audit Logs' },
-  { to: '/partner/webhooks', label: 'Webhooks' },
 ];
 
 /** Partner mode: the path is in the partner portal, or a partner is signed in. */
