@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
+import { createAdmin } from './admin-helpers';
 import { createTestApp, type TestApp } from './helpers';
 import {
   Browser,
@@ -99,6 +100,26 @@ describe('authorization request errors', () => {
       .send({ is_active: false })
       .expect(200);
     const { status, response } = await redirectOf(authorizeUrl(inactive, {}));
+    expect(status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: 'invalid_client' });
+  });
+
+  it('treats the sites of a partner suspended in the back office as unknown clients, at once', async () => {
+    const other = await registerPartner(t, { company_name: 'Soon Suspended' });
+    const target = await createSite(t, other.token, {
+      site_name: 'Suspended shop',
+      redirect_uris: ['https://suspended.example.com/cb'],
+    });
+    const before = await redirectOf(authorizeUrl(target, {}));
+    expect(before.status).toBe(303);
+    const admin = await createAdmin(t);
+    await t.request
+      .post(`/api/v1/admin/partners/${other.partner.id}/suspend`)
+      .set('Authorization', `Bearer ${admin.token}`)
+      .set('X-Forwarded-For', admin.ip)
+      .send({ reason: 'chargebacks', notify_partner: false })
+      .expect(200);
+    const { status, response } = await redirectOf(authorizeUrl(target, {}));
     expect(status).toBe(400);
     expect(await response.json()).toMatchObject({ error: 'invalid_client' });
   });

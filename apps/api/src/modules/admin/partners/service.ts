@@ -14,6 +14,7 @@ import type { Partner } from '../../../db/models';
 import type { Deps } from '../../../deps';
 import { AppError, notFound } from '../../../errors';
 import { hashPassword } from '../../../lib/passwords';
+import { forgetClient } from '../../../oidc/adapter';
 import type { ApiKeyService } from '../../api-keys/service';
 import type { AuditService } from '../../audit/service';
 import type { PartnerStatsService } from '../../partner-stats/service';
@@ -207,10 +208,23 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
     return { ...(await detail(partner.id)), temporary_password: temporaryPassword };
   }
 
+  /**
+   * The provider serves a partner's sites only while the partner is active, and caches clients for 2 s per replica:
+   * drop this replica's cached clients so a status change applies to /oauth2 at once here (DESIGN.md §4).
+   */
+  async function forgetPartnerSites(partnerId: string) {
+    const sites = await db.models.Site.findAll({
+      where: { partner_id: partnerId },
+      attributes: ['client_id'],
+    });
+    for (const site of sites) forgetClient(db, site.client_id);
+  }
+
   async function setStatus(partner: Partner, status: string, now: Date) {
     await Partner.update({ status, updated_at: now }, { where: { id: partner.id } });
     // A suspended partner's sign-ins end now; its API keys are refused by the key middleware.
     if (status === 'suspended') await sessions.revokeAll('partner', partner.id);
+    await forgetPartnerSites(partner.id);
   }
 
   async function update(id: string, body: v.InferOutput<typeof adminUpdatePartnerBody>, who: AdminActor) {
@@ -265,6 +279,7 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
     if (changed !== 1)
       throw new AppError(409, 'partners.conflict', 'This partner was changed meanwhile; reload it');
     if (target === 'suspended') await sessions.revokeAll('partner', id);
+    await forgetPartnerSites(id);
     await audit.recordSafely({
       event,
       severity: target === 'suspended' ? 'warning' : 'info',
