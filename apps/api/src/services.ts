@@ -3,7 +3,8 @@ import type { Deps } from './deps';
 import { requireSession } from './middleware/auth';
 import { createAdminApi } from './modules/admin';
 import { createAdminService } from './modules/admins/service';
-import { requirePartnerCaller } from './modules/api-keys/middleware';
+import { requirePartnerCaller, type PartnerPrincipal } from './modules/api-keys/middleware';
+import { planRateLimit } from './modules/billing/plan-rate-limit';
 import { createApiKeyService } from './modules/api-keys/service';
 import { createAuditService } from './modules/audit/service';
 import { createPartnerStatsService } from './modules/partner-stats/service';
@@ -39,10 +40,16 @@ export function createServices(deps: Deps) {
   const apiKeys = createApiKeyService(deps, { audit });
   // A partner session whose partner is not suspended; the second also takes an X-API-Key (server-to-server calls).
   const requireActivePartner = requirePartnerCaller(deps, apiKeys, sessions, { acceptApiKey: false });
-  const requirePartnerOrApiKey = requirePartnerCaller(deps, apiKeys, sessions, {
+  const partnerCaller = requirePartnerCaller(deps, apiKeys, sessions, {
     acceptApiKey: true,
     onApiCall: partnerStats.recordResponse,
   });
+  // Server-to-server calls (X-API-Key) also count against the partner's plan's per-minute API limit (spec 01 §9).
+  const planLimit = planRateLimit(deps, limiter, (ctx) => {
+    const caller = ctx.state.partner as PartnerPrincipal | undefined;
+    return caller?.via === 'api_key' ? caller.partnerId : null;
+  });
+  const requirePartnerOrApiKey: Middleware = (ctx, next) => partnerCaller(ctx, () => planLimit(ctx, next));
   // Administrators (spec 02): a full admin session; the setup token opens only the two 2FA setup calls.
   const admins = createAdminService(deps, { sessions, audit });
   const requireAdmin: Middleware = requireSession(sessions, ['admin']);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLANS } from '@attestly/contracts';
 import { createTestApp, signUp, type TestApp } from './helpers';
 import { registerPartner } from './oidc-helpers';
 
@@ -185,5 +186,24 @@ describe('partner API keys', () => {
       .expect(401);
     const portal = await t.request.get('/api/v1/partners/api-keys').set(auth(partner.token)).expect(403);
     expect(portal.body.detail).toBe('This partner account has been suspended. Please contact support.');
+  });
+
+  it("holds server-to-server calls to the plan's per-minute API limit, and the portal is not counted", async () => {
+    const partner = await registerPartner(t);
+    await t.db.models.Partner.update({ plan: 'free' }, { where: { id: partner.partner.id } });
+    const key = await newKey(partner.token, 'live');
+    const limit = PLANS.find((plan) => plan.id === 'free')!.rate_limit_per_minute;
+    for (let call = 0; call < limit; call += 1) {
+      await t.request.get('/api/v1/partners/stats').set('X-API-Key', key.api_key).expect(200);
+    }
+    const limited = await t.request.get('/api/v1/partners/stats').set('X-API-Key', key.api_key).expect(429);
+    expect(limited.body.detail).toMatch(
+      /API rate limit of the Free plan reached \(\d+ requests per minute\)/,
+    );
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // The partner's own portal session is not an API call.
+    await t.request.get('/api/v1/partners/stats').set(auth(partner.token)).expect(200);
+    t.clock.advance(60_000);
+    await t.request.get('/api/v1/partners/stats').set('X-API-Key', key.api_key).expect(200);
   });
 });
