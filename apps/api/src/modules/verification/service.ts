@@ -390,9 +390,17 @@ export function createVerificationService(
       where: { purge_after: { [Op.lte]: now } },
     });
     let expired = 0;
-    if (expiredRows.length > 0) {
-      expired = await VerificationMedia.destroy({ where: { id: expiredRows.map((media) => media.id) } });
-      for (const verificationId of new Set(expiredRows.map((media) => media.verification_id))) {
+    const purgedCases = new Set<string>();
+    // One delete per file, counted by affected rows: when several replicas run this job at once, only the one whose
+    // delete removed the file notes it on the case (a note per file found would be written once per replica).
+    for (const media of expiredRows) {
+      const removed = await VerificationMedia.destroy({ where: { id: media.id } });
+      if (removed === 0) continue;
+      expired += removed;
+      purgedCases.add(media.verification_id);
+    }
+    if (purgedCases.size > 0) {
+      for (const verificationId of purgedCases) {
         const row = await Verification.findByPk(verificationId);
         if (!row) continue;
         row.review_notes = [
