@@ -173,7 +173,7 @@ async function verifyAndRead(page: Page): Promise<AgeVerificationResult> {
 }
 
 const resultPanel = (page: Page) =>
-  page.getByRole('status').filter({ hasText: /Age verification (approved|rejected)/ });
+  page.getByRole('status').filter({ hasText: /Age verified|Age not confirmed|Not verified/ });
 
 /** The dashboard's view of the user's verification: banner, stat card, overall label and the age row. */
 async function dashboardSummary(page: Page) {
@@ -333,10 +333,7 @@ describe('verification screen with the real vision engine', () => {
         timeout: 60_000,
       },
     );
-    const sent = page.waitForRequest((request) => request.url().endsWith('/api/v1/users/verify/document'));
     await page.getByRole('button', { name: 'Send document and video' }).click();
-    const request = await sent;
-    expect(request.postData() ?? '').toContain('name="selfie_video"');
     await page.getByText('Document uploaded successfully!').waitFor({ timeout: 60_000 });
     const answer = await answered;
     expect(answer.status()).toBe(201);
@@ -345,7 +342,8 @@ describe('verification screen with the real vision engine', () => {
       document_analysis: { holder_binding: { review_reasons: string[] } };
     };
     expect(v.safeParse(documentAnswerSchema, body).issues).toBeUndefined();
-    // The rendered page has a valid MRZ but no portrait, and the fake camera shows a still picture: a person decides.
+    // The video travelled with the document (live_video is 'failed', not 'missing'). The rendered page has a valid MRZ
+    // but no portrait, and the fake camera shows a still picture: a person decides.
     expect(body).toMatchObject({
       status: 'pending',
       needs_manual_review: true,
