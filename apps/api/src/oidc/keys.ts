@@ -6,7 +6,7 @@ import {
   randomBytes,
   type JsonWebKey,
 } from 'node:crypto';
-import { Op, type Transaction } from 'sequelize';
+import { Op, Transaction } from 'sequelize';
 import type { Deps } from '../deps';
 import { deriveKey, randomToken } from '../lib/crypto';
 
@@ -79,7 +79,11 @@ export function generateSigningJwk(alg: SigningAlg): SigningJwk {
 }
 
 async function withKeysLock<T>(deps: KeyDeps, work: (transaction: Transaction) => Promise<T>): Promise<T> {
-  return deps.db.sequelize.transaction(async (transaction) => {
+  // On SQLite the transaction takes the write lock at BEGIN (IMMEDIATE): a deferred one that read the keys and then
+  // wrote would fail at once with SQLITE_BUSY when another process (a server, while `attestly keys rotate` runs)
+  // committed in between, instead of waiting its turn under the busy timeout.
+  const options = deps.db.dialect === 'postgres' ? {} : { type: Transaction.TYPES.IMMEDIATE };
+  return deps.db.sequelize.transaction(options, async (transaction) => {
     // Two replicas starting together on an empty database must not both generate keys.
     if (deps.db.dialect === 'postgres') {
       await deps.db.sequelize.query(`SELECT pg_advisory_xact_lock(${PG_KEYS_LOCK})`, { transaction });
