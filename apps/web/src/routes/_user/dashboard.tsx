@@ -117,10 +117,10 @@ function DashboardPage() {
             </Card>
 
             <Card
-              title="Partner access"
+              title="Connected sites"
               actions={
                 <Link to="/tokens" className="text-sm font-semibold text-indigo-700 hover:text-indigo-900">
-                  View all tokens
+                  View all connected sites
                 </Link>
               }
             >
