@@ -12,6 +12,18 @@ export const MAIL_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000]
 export const MAIL_MAX_ATTEMPTS = 10;
 /** Sent messages are kept (without their body) this long, for the operator. */
 export const MAIL_SENT_RETENTION_MS = 7 * 24 * 3600_000;
+/**
+ * `last_error` of a row that failed before any SMTP reply (server down, refused, TLS, DNS): the transport, not the
+ * message, was at fault, so the row goes out as soon as the transport works again — after the first successful
+ * delivery, or when a process starts (a restart is how an operator applies fixed SMTP settings) — instead of
+ * waiting out a backoff of up to half an hour. Rows refused by the server with a reply keep their schedule.
+ */
+const TRANSPORT_FAILURE = '[transport] ';
+
+/** True for errors raised before the SMTP server replied (nodemailer sets `responseCode` for every reply). */
+function isTransportFailure(error: unknown): boolean {
+  return !(error && typeof error === 'object' && 'responseCode' in error && error.responseCode);
+}
 
 const INSERT = `INSERT INTO mail_outbox (kind, recipient, subject, text_body, html_body, created_at, available_at, attempts, locked_until)
   VALUES (:kind, :recipient, :subject, :text, :html, :now, :now, 0, 0)`;
@@ -87,7 +99,9 @@ export function createMailOutbox(deps: Pick<Deps, 'db' | 'clock' | 'mailer' | 'l
     } catch (error) {
       const attempts = Number(row.attempts);
       const delay = MAIL_RETRY_DELAYS_MS[Math.min(attempts - 1, MAIL_RETRY_DELAYS_MS.length - 1)] ?? 0;
-      const message = error instanceof Error ? error.message : String(error);
+      const message =
+        (isTransportFailure(error) ? TRANSPORT_FAILURE : '') +
+        (error instanceof Error ? error.message : String(error));
       logger.warn({ err: error, mail_id: row.id, attempts }, 'mail delivery failed; will retry');
       await db.write(
         `UPDATE mail_outbox SET available_at = :next, locked_until = 0, last_error = :error WHERE id = :id`,
@@ -147,8 +161,24 @@ export function createMailOutbox(deps: Pick<Deps, 'db' | 'clock' | 'mailer' | 'l
     }
   }
 
+  /**
+   * Makes the rows held back by a transport failure due now (see TRANSPORT_FAILURE); returns how many. A read first,
+   * so that a pass with nothing held back writes nothing.
+   */
+  async function releaseTransportFailures(): Promise<number> {
+    const params = { now: now(), max: MAIL_MAX_ATTEMPTS, failure: `${TRANSPORT_FAILURE}%` };
+    const held = `sent_at IS NULL AND available_at > :now AND attempts < :max AND last_error LIKE :failure`;
+    const [any] = await db.read(`SELECT id FROM mail_outbox WHERE ${held} LIMIT 1`, params);
+    return any ? db.write(`UPDATE mail_outbox SET available_at = :now WHERE ${held}`, params) : 0;
+  }
+  let firstPass = true;
+
   /** Claims and sends the messages that are due; returns how many were sent. */
   async function deliverDue(limit = 50): Promise<number> {
+    if (firstPass) {
+      firstPass = false;
+      await releaseTransportFailures();
+    }
     const started = now();
     const due = await db.sequelize.query<{ id: number }>(
       `SELECT id FROM mail_outbox
@@ -172,6 +202,8 @@ export function createMailOutbox(deps: Pick<Deps, 'db' | 'clock' | 'mailer' | 'l
       const mail = row && row.kind !== 'mail' ? await prepare(row) : row;
       if (mail && (await deliver(mail))) sent += 1;
     }
+    // The transport works: what an outage held back goes out in the next pass, not after its backoff.
+    if (sent > 0 && (await releaseTransportFailures()) > 0) kick();
     return sent;
   }
 
