@@ -78,11 +78,13 @@ describe('claims per scope (DESIGN.md §4, minimal disclosure)', () => {
   it.each([
     ['AGE_12', 16, { age_verified: true, age_threshold: 12, age_over_12: true }],
     ['AGE_16', 16, { age_verified: true, age_threshold: 16, age_over_16: true }],
-    ['AGE_18', 16, { age_verified: false, age_threshold: 18, age_over_18: false }],
+    ['AGE_18', 16, { age_verified: false, age_threshold: 18 }],
     ['AGE_21', 25, { age_verified: true, age_threshold: 21, age_over_21: true }],
   ])('%s for a user proven %i or older', async (scope, age, expected) => {
     const { info } = await userinfo(`basic_info ${scope}`, { proven_min_age: age });
     expect(info).toMatchObject(expected);
+    // Proven below the threshold is "not proven", never "under": no age_over_NN at all.
+    if (!expected.age_verified) expect(info).not.toHaveProperty(`age_over_${expected.age_threshold}`);
     expect(typeof info.verification_timestamp).toBe('string');
     expect(info).not.toHaveProperty('birthdate');
     expect(info).not.toHaveProperty('location');
@@ -94,13 +96,15 @@ describe('claims per scope (DESIGN.md §4, minimal disclosure)', () => {
       age_threshold: 21,
       age_verified: false,
       age_over_18: true,
-      age_over_21: false,
     });
+    expect(info).not.toHaveProperty('age_over_21');
   });
 
-  it('an age scope for a user who proved nothing says so without a timestamp', async () => {
+  it('an age scope for a user who proved nothing says so: age_verified false, no age_over_NN, no timestamp', async () => {
     const { info } = await userinfo('basic_info AGE_18', {});
-    expect(info).toMatchObject({ age_verified: false, age_over_18: false, verification_timestamp: null });
+    expect(info).toMatchObject({ age_verified: false, age_threshold: 18 });
+    expect(info).not.toHaveProperty('age_over_18');
+    expect(info).not.toHaveProperty('verification_timestamp');
   });
 
   it('location_verification: the verified country and state only', async () => {
@@ -160,6 +164,8 @@ describe('claims per scope (DESIGN.md §4, minimal disclosure)', () => {
     );
     const { config, tokens } = await fullFlow(t, site, user, { scope: 'openid basic_info AGE_18' });
     const info = await client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck);
-    expect(info).toMatchObject({ age_verified: false, verification_timestamp: null });
+    expect(info).toMatchObject({ age_verified: false });
+    expect(info).not.toHaveProperty('age_over_18');
+    expect(info).not.toHaveProperty('verification_timestamp');
   });
 });

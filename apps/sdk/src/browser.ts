@@ -215,7 +215,7 @@ export async function exchangeCode(
   return body;
 }
 
-/** GET /oauth2/userinfo: the claims the user agreed to share (absent or null where a fact is not proven). */
+/** GET /oauth2/userinfo: the claims the user agreed to share (a fact that is not proven is absent, never false). */
 export async function fetchUserInfo(baseUrl: string, accessToken: string): Promise<Record<string, unknown>> {
   const response = await fetch(`${baseUrl.replace(/\/+$/, '')}/oauth2/userinfo`, {
     headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },

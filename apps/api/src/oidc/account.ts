@@ -49,7 +49,11 @@ export function provenScopes(user: User, now: Date): Record<Scope, boolean> {
   ) as Record<Scope, boolean>;
 }
 
-/** The claims for the scopes of one token (DESIGN.md §4; spec 01 §3 sample userinfo). */
+/**
+ * The claims for the scopes of one token (DESIGN.md §4; spec 01 §3 sample userinfo). A fact is stated only when it
+ * is proven and live: `*_verified` booleans say whether the requested fact is proven; the facts themselves
+ * (`age_over_NN`, `verification_timestamp`, `location`, `verified_claims`) are absent when it is not.
+ */
 export function claimsFor(user: User, scopes: readonly string[], now: Date): AccountClaims {
   const claims: AccountClaims = { sub: user.id };
   if (scopes.includes('profile')) claims.name = user.full_name;
@@ -64,8 +68,11 @@ export function claimsFor(user: User, scopes: readonly string[], now: Date): Acc
     const threshold = Math.max(...thresholds);
     claims.age_threshold = threshold;
     claims.age_verified = proven >= threshold;
-    for (const each of thresholds) claims[`age_over_${each}`] = proven >= each;
-    claims.verification_timestamp = ageLive && user.age_verified_at ? dayOf(user.age_verified_at) : null;
+    // `age_over_NN` is present only when proven: Attestly never proves that someone is under an age, and a bare
+    // `false` would read as "under NN" when it only means "not proven" (issue 10 item 8; OpenID Connect Core §5.3.2
+    // omits claims that have no value rather than sending null). `age_verified: false` says the request is unproven.
+    for (const each of thresholds) if (proven >= each) claims[`age_over_${each}`] = true;
+    if (ageLive && user.age_verified_at) claims.verification_timestamp = dayOf(user.age_verified_at);
   }
   if (scopes.includes('location_verification')) {
     const verified = live(user.location_verified_until, now) && !!user.location_country;

@@ -226,7 +226,9 @@ export function verifyAttestlySignature(header, rawBody, secret, toleranceSecond
         </table>
         <p>
           Claims are minimal by design: you learn that a person is over 18, never their birth date, document
-          or photo. A site can only request the scopes its registration allows.
+          or photo. A site can only request the scopes its registration allows. A fact that is not proven is
+          absent, never false: <code>age_verified: false</code> with no <code>age_over_18</code> means the
+          person has not proven 18+, not that they are under 18.
         </p>
       </>
     ),

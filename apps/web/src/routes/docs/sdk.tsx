@@ -120,11 +120,14 @@ const { code, codeVerifier } = await openConsentPopup({
           />
           <div className="prose-body">
             <p>
-              What a claim means: <code>age_verified</code>, <code>age_over_NN</code>,{' '}
-              <code>location_verified</code> and <code>identity_verified</code> are <code>true</code> only for
-              a fact the person has proven and that has not expired. Anything else means <em>not proven</em> —
-              Attestly never states that someone is under an age; the consent screen tells the person so and
-              offers to verify first.
+              What a claim means: <code>age_verified</code>, <code>location_verified</code> and{' '}
+              <code>identity_verified</code> are <code>true</code> only for a fact the person has proven and
+              that has not expired, and <code>false</code> when it is <em>not proven</em>. The facts
+              themselves — <code>age_over_NN</code>, <code>verification_timestamp</code>,{' '}
+              <code>location</code>, <code>verified_claims</code> — are present only when proven and absent
+              otherwise: Attestly never states that someone is under an age, so there is no{' '}
+              <code>age_over_18: false</code>. The consent screen tells the person what is unproven and offers
+              to verify first.
             </p>
           </div>
         </section>
