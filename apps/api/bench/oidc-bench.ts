@@ -201,6 +201,7 @@ async function startOurs(command: string[], name = 'ours'): Promise<Target> {
       ATTESTLY_PUBLIC_URL: base,
       ATTESTLY_VISION: 'false',
       ATTESTLY_PASSWORD_COST: '12',
+      ATTESTLY_PARTNER_INITIAL_STATUS: 'active', // no mailbox to open the partner's e-mail link from
       DATABASE_URL: database?.url ?? '',
       NODE_ENV: 'production',
     },

@@ -162,7 +162,7 @@ export const CONFIG_DOCS: Record<string, Entry> = {
   ATTESTLY_PARTNER_INITIAL_STATUS: {
     group: 'Partners, webhooks and billing',
     meaning:
-      'Status of a newly registered partner: `active`, or `pending_verification` until the partner opens the e-mail link or an administrator activates it (its sites refuse sign-ins meanwhile).',
+      'Status of a newly registered partner: `pending_verification` until the partner opens the e-mail link or an administrator activates it (its sites refuse sign-ins meanwhile), or `active` at once (for appliances where every partner is known in advance).',
   },
   ATTESTLY_WEBHOOK_ALLOWLIST: {
     group: 'Partners, webhooks and billing',

@@ -163,14 +163,14 @@ export const envSchema = v.object({
   ATTESTLY_VERIFICATION_VALID_DAYS: positiveInt('ATTESTLY_VERIFICATION_VALID_DAYS', '365'),
   ATTESTLY_MEDIA_RETENTION_DAYS: positiveInt('ATTESTLY_MEDIA_RETENTION_DAYS', '30'),
   ATTESTLY_GEOIP_DIR: v.optional(v.string()),
-  // New partner accounts: 'active' at once, or 'pending_verification' until the partner opens the e-mail link or an
-  // administrator activates them (their sites refuse sign-ins meanwhile).
+  // New partner accounts: 'pending_verification' (the default) until the partner opens the e-mail link or an
+  // administrator activates them (their sites refuse sign-ins meanwhile), or 'active' at once.
   ATTESTLY_PARTNER_INITIAL_STATUS: v.optional(
     v.picklist(
       ['active', 'pending_verification'],
       'ATTESTLY_PARTNER_INITIAL_STATUS must be active or pending_verification',
     ),
-    'active',
+    'pending_verification',
   ),
   // /metrics is not public: it answers only with this bearer token, and 404 while none is set.
   ATTESTLY_METRICS_TOKEN: v.optional(

@@ -87,6 +87,8 @@ beforeAll(async () => {
     ATTESTLY_PASSWORD_COST: '12',
     ATTESTLY_VISION: 'false',
     ATTESTLY_WEB_DIR: path.join(database.dataDir, 'no-web'),
+    // No mail capture here: partners start active instead of waiting for their e-mail link.
+    ATTESTLY_PARTNER_INITIAL_STATUS: 'active',
   };
   // One after the other: the first migrates the fresh database and creates the signing keys, the second finds both.
   replicas.set('A', await startServer(env));

@@ -44,7 +44,8 @@ describe('partner accounts', () => {
       partner_name: 'Acme Games Ltd',
       business_type: 'Gaming',
       plan: 'starter',
-      status: 'active',
+      // The default: pending until the partner opens the mailed link (ATTESTLY_PARTNER_INITIAL_STATUS).
+      status: 'pending_verification',
     });
     const profile = await t.request
       .get('/api/v1/partners/profile')

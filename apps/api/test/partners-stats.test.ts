@@ -299,10 +299,11 @@ describe('GET /partners/audit-logs', () => {
       'partner.api_key_created',
       'partner.site_created',
       'partner.login_succeeded',
+      'partner.email_verified',
       'partner.email_verification_sent',
       'partner.registered',
     ]);
-    expect(all.body.total_count).toBe(5);
+    expect(all.body.total_count).toBe(6);
     const page = await t.request
       .get('/api/v1/partners/audit-logs?skip=1&limit=2')
       .set(auth(partner.token))

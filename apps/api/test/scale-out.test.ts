@@ -148,6 +148,8 @@ beforeAll(async () => {
     ATTESTLY_WEB_DIR: path.join(tmpdir(), 'attestly-no-web'),
     // The webhook receiver below listens on this machine, which deliveries may otherwise not reach.
     ATTESTLY_WEBHOOK_ALLOWLIST: '127.0.0.1',
+    // No mail capture here: partners start active instead of waiting for their e-mail link.
+    ATTESTLY_PARTNER_INITIAL_STATUS: 'active',
   };
   replicas = await startReplicas();
 }, 180_000);

@@ -40,6 +40,8 @@ beforeAll(async () => {
     ATTESTLY_VISION: 'false',
     ATTESTLY_WEB_DIR: path.join(database.dataDir, 'no-web'),
     ATTESTLY_WEBHOOK_ALLOWLIST: '127.0.0.1',
+    // No mail capture here: partners start active instead of waiting for their e-mail link.
+    ATTESTLY_PARTNER_INITIAL_STATUS: 'active',
   };
   replicas.push(await startServerProcess(env));
   replicas.push(await startServerProcess(env));

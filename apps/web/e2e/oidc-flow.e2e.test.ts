@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, launchBrowser, newClient, screenshot, uniqueEmail } from './support';
+import { baseUrl, launchBrowser, linkIn, newClient, screenshot, uniqueEmail, waitForMail } from './support';
 
 /**
  * The whole partner journey in Chromium (issue 4 "Tests"): a partner's web site on another localhost port (its
@@ -147,6 +147,13 @@ beforeAll(async () => {
     (await api('/partners/register', { ...partner, company_name: 'Acme Games', business_type: 'Gaming' }))
       .status,
   ).toBe(201);
+  // New partners are pending until they open the mailed link; their sites refuse sign-ins meanwhile.
+  const link = linkIn(
+    await waitForMail(partner.email, /Confirm your e-mail address/),
+    '/partner/verify-email',
+  );
+  const token = new URL(link, baseUrl()).searchParams.get('token') ?? '';
+  expect((await api('/partners/verify-email', { token })).status).toBe(200);
   const login = await api('/partners/login', partner);
   expect(login.status).toBe(200);
   // The redirect URI names the partner server's port, which is only known once it listens: the site is created
