@@ -162,6 +162,181 @@ describe('GET /partners/stats', () => {
     expect(stats.top_countries).toEqual([{ country: 'DE', verifications: 3, percentage: 100 }]);
   });
 
+  it('keeps the roll-ups equal to a recount of the verifications after concurrent writes', async () => {
+    const partner = await registerPartner(t);
+    const siteA = await createSite(t, partner.token, { site_name: 'Recount A' });
+    const siteB = await createSite(t, partner.token, {
+      site_name: 'Recount B',
+      redirect_uris: ['https://b.example.com/cb'],
+    });
+    const users = await Promise.all(
+      ['GB', 'FR', 'DE'].map((country) => verifiedUser(t, { location_country: country })),
+    );
+    const statuses = ['approved', 'rejected', 'failed', 'pending'] as const;
+    const sites = [siteA.id, siteB.id, null];
+    const now = t.clock.now().getTime();
+    const make = (i: number) =>
+      t.db.models.Verification.create({
+        user_id: users[i % users.length]!.user.id,
+        verification_type: 'age',
+        verification_method: 'credit_card',
+        status: statuses[i % statuses.length]!,
+        confidence_score: null,
+        age_threshold: 18,
+        message: 'concurrent',
+        document_analysis: null,
+        subject_fingerprint: null,
+        // Every fifth early row is attributed later (partner_id set by an update); sandbox rows come from sandbox
+        // sites and keys, so they are attributed from the start.
+        partner_id: i < 60 && i % 5 === 4 ? null : partner.partner.id,
+        site_id: sites[i % sites.length]!,
+        sandbox: i % 7 === 6 && !(i < 60 && i % 5 === 4),
+        reviewed_at: null,
+        reviewed_by: null,
+        expires_at: null,
+        created_at: new Date(now - (i % 3) * DAY),
+        updated_at: new Date(now),
+      });
+    // Many writers at once (several pool connections on PostgreSQL): the same few (partner, site, day) rows and
+    // country rows are upserted by all of them together.
+    const rows = await Promise.all(Array.from({ length: 60 }, (_, i) => make(i)));
+    // Then, again all together: reviews of the pending rows, late attributions, and more new rows.
+    await Promise.all([
+      ...rows
+        .filter((row) => row.status === 'pending')
+        .map((row, i) => row.update({ status: i % 2 ? 'approved' : 'rejected' })),
+      ...rows.filter((row) => !row.partner_id).map((row) => row.update({ partner_id: partner.partner.id })),
+      ...Array.from({ length: 30 }, (_, i) => make(60 + i)),
+    ]);
+
+    const all = await t.db.models.Verification.findAll({ where: { partner_id: partner.partner.id } });
+    expect(all).toHaveLength(90);
+    const country = new Map(users.map((u, i) => [u.user.id, ['GB', 'FR', 'DE'][i]!]));
+    const daily = new Map<
+      string,
+      { verifications: number; succeeded: number; failed: number; sandbox: number }
+    >();
+    const countries = new Map<string, number>();
+    for (const row of all) {
+      const key = `${row.site_id ?? ''}|${row.created_at.toISOString().slice(0, 10)}`;
+      const entry = daily.get(key) ?? { verifications: 0, succeeded: 0, failed: 0, sandbox: 0 };
+      if (row.sandbox) entry.sandbox += 1;
+      else {
+        entry.verifications += 1;
+        if (row.status === 'approved') entry.succeeded += 1;
+        if (row.status === 'rejected' || row.status === 'failed') entry.failed += 1;
+        const code = country.get(row.user_id)!;
+        countries.set(code, (countries.get(code) ?? 0) + 1);
+      }
+      daily.set(key, entry);
+    }
+    const rolled = await t.db.read<Record<string, string | number>>(
+      `SELECT site_id, day, verifications, succeeded, failed, sandbox FROM partner_stats_daily
+       WHERE partner_id = :partnerId`,
+      { partnerId: partner.partner.id },
+    );
+    expect(
+      new Map(
+        rolled.map((row) => [
+          `${row.site_id}|${row.day}`,
+          {
+            verifications: Number(row.verifications),
+            succeeded: Number(row.succeeded),
+            failed: Number(row.failed),
+            sandbox: Number(row.sandbox),
+          },
+        ]),
+      ),
+    ).toEqual(daily);
+    const rolledCountries = await t.db.read<{ country: string; verifications: number | string }>(
+      'SELECT country, verifications FROM partner_stats_countries WHERE partner_id = :partnerId',
+      { partnerId: partner.partner.id },
+    );
+    expect(new Map(rolledCountries.map((row) => [row.country, Number(row.verifications)]))).toEqual(
+      countries,
+    );
+    const stats = await t.services.partnerStats.forPartner(partner.partner.id);
+    const live = all.filter((row) => !row.sandbox);
+    expect(stats).toMatchObject({
+      total_verifications: live.length,
+      successful_verifications: live.filter((row) => row.status === 'approved').length,
+      sandbox_verifications: all.length - live.length,
+    });
+  });
+
+  it('counts active and revoked tokens and lists revocations among the latest events', async () => {
+    const partner = await registerPartner(t);
+    const site = await createSite(t, partner.token);
+    const user = await verifiedUser(t, { location_country: 'GB', location_state: 'London' });
+    const now = t.clock.now().getTime();
+    const grant = (n: number, expiresIn: number, revokedAgo: number | null) =>
+      t.db.models.OAuthAuthorization.create({
+        id: `stats-grant-${partner.partner.id}-${n}`,
+        user_id: user.user.id,
+        partner_id: partner.partner.id,
+        site_id: site.id,
+        client_id: site.client_id,
+        scopes: ['basic_info'],
+        age_threshold: null,
+        jurisdiction: null,
+        created_at: new Date(now - 10 * DAY),
+        updated_at: new Date(now - 10 * DAY),
+        expires_at: new Date(now + expiresIn),
+        last_used_at: null,
+        revoked_at: revokedAgo === null ? null : new Date(now - revokedAgo),
+        revoked_reason: revokedAgo === null ? null : 'user_revoked',
+      } as never);
+    // Two active, one expired, three revoked (one of them also expired).
+    await grant(1, DAY, null);
+    await grant(2, 2 * DAY, null);
+    await grant(3, -DAY, null);
+    await grant(4, DAY, 3_000);
+    await grant(5, DAY, 1_000);
+    await grant(6, -DAY, 2 * DAY);
+    await seed(partner.partner.id, site.id, user.user.id, [
+      { status: 'approved', at: new Date(now - 2_000) },
+    ]);
+    const stats = await t.services.partnerStats.forPartner(partner.partner.id);
+    expect(stats).toMatchObject({ active_tokens: 2, revoked_tokens: 3, total_verifications: 1 });
+    expect(
+      stats.recent_verifications.map((item) => [
+        item.type,
+        item.id,
+        item.timestamp,
+        item.location,
+        item.sandbox,
+      ]),
+    ).toEqual([
+      [
+        'token_revocation',
+        `stats-grant-${partner.partner.id}-5`,
+        new Date(now - 1_000).toISOString(),
+        'London, GB',
+        false,
+      ],
+      ['verification', expect.any(String), new Date(now - 2_000).toISOString(), 'London, GB', false],
+      [
+        'token_revocation',
+        `stats-grant-${partner.partner.id}-4`,
+        new Date(now - 3_000).toISOString(),
+        'London, GB',
+        false,
+      ],
+      [
+        'token_revocation',
+        `stats-grant-${partner.partner.id}-6`,
+        new Date(now - 2 * DAY).toISOString(),
+        'London, GB',
+        false,
+      ],
+    ]);
+    expect(stats.recent_verifications[1]).toMatchObject({
+      status: 'success',
+      verification_type: 'age',
+      site_id: site.id,
+    });
+  });
+
   it('reports a real 30-day trend against the 30 days before', async () => {
     const partner = await registerPartner(t);
     const user = await signUp(t);
