@@ -38,6 +38,7 @@ describe('attestly doctor', () => {
       'geoip',
       'disk',
       'mail',
+      'runtime',
       'public_url',
     ])
       expect(byId[id], id).toBeDefined();

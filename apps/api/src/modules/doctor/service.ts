@@ -40,7 +40,7 @@ const GEOIP_WARN_DAYS = 90;
 const SIGNING_KEY_WARN_DAYS = 180;
 const SLOW_QUERY_MS = 200;
 
-type Outcome = Omit<CheckResult, 'id' | 'name' | 'ms'>;
+export type Outcome = Omit<CheckResult, 'id' | 'name' | 'ms'>;
 
 async function timed(id: string, name: string, work: () => Promise<Outcome> | Outcome): Promise<CheckResult> {
   const started = performance.now();
@@ -54,6 +54,37 @@ async function timed(id: string, name: string, work: () => Promise<Outcome> | Ou
 }
 
 const days = (ms: number) => Math.floor(ms / 86_400_000);
+
+/** The Node.js releases Attestly supports (package.json `engines`), and the oldest it still runs on. */
+export const SUPPORTED_NODE = '22.12.0';
+export const OLDEST_RUNNING_NODE = '20.19.0';
+
+const versionParts = (version: string) => version.replace(/^v/, '').split('.').map(Number);
+function atLeast(version: string, floor: string): boolean {
+  const [a = 0, b = 0, c = 0] = versionParts(version);
+  const [x = 0, y = 0, z = 0] = versionParts(floor);
+  return a !== x ? a > x : b !== y ? b > y : c >= z;
+}
+
+/**
+ * The runtime check: Node.js 22.12 or later is supported. Node.js 20 (end of life since April 2026) still runs the
+ * appliance and CI still tests it, but its dependencies have moved on — oidc-provider 9 prints "Unsupported runtime"
+ * at every start — so it is a warning with the upgrade as its fix; anything older fails.
+ */
+export function runtimeCheck(version: string = process.versions.node): Outcome {
+  if (atLeast(version, SUPPORTED_NODE)) return { status: 'pass', detail: `Node.js ${version}` };
+  if (atLeast(version, OLDEST_RUNNING_NODE))
+    return {
+      status: 'warn',
+      detail: `Node.js ${version} runs Attestly but is not supported (end of life; oidc-provider warns at start)`,
+      hint: `Upgrade to Node.js ${SUPPORTED_NODE} or later (22 LTS); the container image already uses it.`,
+    };
+  return {
+    status: 'fail',
+    detail: `Node.js ${version} is too old to run Attestly`,
+    hint: `Install Node.js ${SUPPORTED_NODE} or later (22 LTS).`,
+  };
+}
 
 function runProcess(command: string, args: string[], timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -285,6 +316,8 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<CheckResul
   );
   const mail = results.at(-1) as CheckResult;
   if (mail.status === 'fail') mail.hint = 'Check ATTESTLY_SMTP_URL (host, port, credentials).';
+
+  results.push(await timed('runtime', 'Node.js runtime', () => runtimeCheck()));
 
   results.push(
     await timed('public_url', 'Public URL', async () => {
