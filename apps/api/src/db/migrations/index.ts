@@ -19,6 +19,7 @@ import * as adminFilterIndexes from './20261126010200-admin-filter-indexes';
 import * as usersLiveIndex from './20261126010300-users-live-index';
 import * as createDocumentClaims from './20261126050000-create-document-claims';
 import * as partnerStatsTokenIndex from './20261126130000-partner-stats-token-index';
+import * as sitesUniqueLiveName from './20261126130100-sites-unique-live-name';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the bundled server carries them. Append new ones
@@ -46,6 +47,7 @@ const modules: Array<
   ['20261126010300-users-live-index', usersLiveIndex],
   ['20261126050000-create-document-claims', createDocumentClaims],
   ['20261126130000-partner-stats-token-index', partnerStatsTokenIndex],
+  ['20261126130100-sites-unique-live-name', sitesUniqueLiveName],
 ];
 
 export const migrations: RunnableMigration<QueryInterface>[] = modules.map(([name, module]) => ({

@@ -1,4 +1,4 @@
-import { fn, col, Op } from 'sequelize';
+import { fn, col, Op, UniqueConstraintError, where as sqlWhere } from 'sequelize';
 import type * as v from 'valibot';
 import {
   isLoopbackHost,
@@ -45,7 +45,28 @@ const newClientSecret = () => `atcs_${randomToken(32)}`;
 /** Site icons are shown at 40 px; 256 px covers high-density screens. */
 export const ICON_MAX_DIMENSION = 256;
 
-/** Partner sites, which are OpenID Connect clients (DESIGN.md §4, §6; spec 01 §7 "Partner"). */
+/** The partial unique index behind the duplicate-site rule (migration 20261126130100). */
+const LIVE_NAME_INDEX = 'sites_live_name_domain_unique';
+
+/** A site name as stored: the contract trims it; runs of white space inside become one space. */
+const tidyName = (name: string) => name.replace(/\s+/g, ' ').trim();
+
+/**
+ * Partner sites, which are OpenID Connect clients (DESIGN.md §4, §6; spec 01 §7 "Partner").
+ *
+ * Duplicate sites (issue 10): a partner cannot have two live sites — active and not deleted — with the same name,
+ * compared without regard to case, on the same domain: users could not tell them apart on the consent screen or
+ * among their connected sites, nor the partner in the portal. Creating such a site, renaming a site or moving it
+ * to a domain so that it would duplicate another, or reactivating a paused site whose name and domain a live site
+ * took meanwhile, is answered 409 `sites.duplicate` (error envelope, field `site_name`) and changes nothing.
+ * Allowed: several sites of one partner on one domain under different names (a shop and its forum, a web and a
+ * mobile client), one name on several domains (country shops), the same name and domain at different partners,
+ * and any name for deleted or deactivated sites. A partial unique index enforces the rule in the database
+ * (`sites_live_name_domain_unique` on partner_id, lower(site_name), lower(domain) where live), so two racing
+ * requests or replicas cannot both succeed; the check before the write only gives the same answer sooner, with
+ * full Unicode case folding where SQLite's lower() folds ASCII only. Live duplicates stored before the rule were
+ * renamed "Name (2)", "Name (3)", … by the migration (the oldest keeps its name).
+ */
 export function createSiteService(
   deps: Deps,
   { audit, grants }: { audit: AuditService; grants: GrantService },
@@ -58,6 +79,37 @@ export function createSiteService(
     const site = await Site.findOne({ where: { id: siteId, partner_id: partnerId, deleted_at: null } });
     if (!site) throw new AppError(404, 'sites.not_found', 'Site not found');
     return site;
+  }
+
+  const duplicate = (name: string, domain: string) => {
+    const message = `You already have an active site named "${name}" on ${domain}; choose another name`;
+    return new AppError(409, 'sites.duplicate', message, [{ path: 'site_name', message }]);
+  };
+
+  /** Refuses a live site that would share its name and domain with another live site of the partner. */
+  async function assertNotDuplicate(partnerId: string, name: string, domain: string, exceptId?: string) {
+    const others = await Site.findAll({
+      where: {
+        partner_id: partnerId,
+        deleted_at: null,
+        is_active: true,
+        ...(exceptId ? { id: { [Op.ne]: exceptId } } : {}),
+        [Op.and]: [sqlWhere(fn('LOWER', col('domain')), domain.toLowerCase())],
+      },
+      attributes: ['site_name'],
+    });
+    const key = name.toLowerCase();
+    if (others.some((other) => tidyName(other.site_name).toLowerCase() === key)) {
+      throw duplicate(name, domain);
+    }
+  }
+
+  /** The database's own answer to a race that the check above could not see. */
+  function duplicateOr(error: unknown, name: string, domain: string): unknown {
+    if (!(error instanceof UniqueConstraintError)) return error;
+    const original = error.original as (Error & { constraint?: string }) | undefined;
+    const text = `${original?.constraint ?? ''} ${original?.message ?? ''} ${error.message}`;
+    return text.includes(LIVE_NAME_INDEX) ? duplicate(name, domain) : error;
   }
 
   async function authorizationCounts(siteIds: string[]): Promise<Map<string, number>> {
@@ -108,13 +160,15 @@ export function createSiteService(
       origin: RequestOrigin,
     ) {
       const now = clock.now();
+      const siteName = tidyName(body.site_name);
+      await assertNotDuplicate(partnerId, siteName, body.domain);
       const secret = body.client_type === 'confidential' ? newClientSecret() : null;
       const site = await Site.create({
         partner_id: partnerId,
         client_id: `atc_${randomToken(18)}`,
         client_type: body.client_type,
         client_secret_hash: secret ? clientSecretHash(config.masterKey, secret) : null,
-        site_name: body.site_name,
+        site_name: siteName,
         domain: body.domain,
         description: body.description,
         redirect_uris: body.redirect_uris,
@@ -124,6 +178,8 @@ export function createSiteService(
         deleted_at: null,
         created_at: now,
         updated_at: now,
+      }).catch((error: unknown) => {
+        throw duplicateOr(error, siteName, body.domain);
       });
       await audited('partner.site_created', partnerId, site, origin, {
         allowed_scopes: site.allowed_scopes,
@@ -139,9 +195,14 @@ export function createSiteService(
       origin: RequestOrigin,
     ) {
       const site = await ownSite(partnerId, siteId);
-      const changes = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+      const changes = Object.fromEntries(
+        Object.entries({ ...body, site_name: body.site_name && tidyName(body.site_name) }).filter(
+          ([, value]) => value !== undefined,
+        ),
+      );
       // The domain and the redirect URIs may change apart: check the site as it would be after the change.
       const domain = body.domain ?? site.domain;
+      const siteName = (changes.site_name as string | undefined) ?? site.site_name;
       for (const uri of body.redirect_uris ?? site.redirect_uris) {
         const problem = redirectUriOutsideDomain(uri, domain, site.sandbox);
         if (problem) {
@@ -150,7 +211,13 @@ export function createSiteService(
           ]);
         }
       }
-      await site.update({ ...changes, updated_at: clock.now() });
+      const live = body.is_active ?? site.is_active;
+      const identityChanged =
+        siteName !== site.site_name || domain !== site.domain || live !== site.is_active;
+      if (live && identityChanged) await assertNotDuplicate(partnerId, siteName, domain, site.id);
+      await site.update({ ...changes, updated_at: clock.now() }).catch((error: unknown) => {
+        throw duplicateOr(error, siteName, domain);
+      });
       forgetClient(db, site.client_id);
       await audited('partner.site_updated', partnerId, site, origin, { fields: Object.keys(changes) });
       return site;
