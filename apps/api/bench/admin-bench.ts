@@ -71,8 +71,8 @@ async function exec(db: Database, sql: string): Promise<void> {
   else await db.sequelize.query(sql);
 }
 
-/** Set-based seeding: each table is one INSERT … SELECT over a generated sequence. */
-async function seed(db: Database): Promise<Record<string, number>> {
+/** Set-based seeding: each table is one INSERT … SELECT over a generated sequence (exported for ad-hoc plan checks). */
+export async function seed(db: Database): Promise<Record<string, number>> {
   const q = sqlFor(db.dialect as Dialect);
   const timings: Record<string, number> = {};
   const step = async (name: string, sql: string) => {
@@ -200,6 +200,7 @@ function pages(): Array<[string, string]> {
     ['partners status+plan', '/partners?status=active&plan=growth'],
     ['users', '/users'],
     ['users search', '/users?search=bench.user.2424'],
+    ['users search short', '/users?search=42'],
     ['users verified', '/users?verification_status=verified'],
     ['users unverified', '/users?verification_status=unverified'],
     ['users pending', '/users?verification_status=pending'],
@@ -222,6 +223,7 @@ function pages(): Array<[string, string]> {
     ['authorizations by partner', `/oauth-authorizations?partner_id=${partner}`],
     ['audit last 7 days', `/audit-logs?start_date=${day(7)}&end_date=${day(0)}`],
     ['audit all', '/audit-logs'],
+    ['audit page 1000', '/audit-logs?skip=100000&limit=100'],
     ['audit event_type', '/audit-logs?event_type=user_flagged'],
     ['audit admin_user_id', `/audit-logs?admin_user_id=${ADMIN_ID}`],
     ['audit user_id', `/audit-logs?user_id=${user}`],

@@ -5,6 +5,8 @@ import * as createAdmins from '../src/db/migrations/20261126010000-create-admins
 import * as adminListIndexes from '../src/db/migrations/20261126010100-admin-list-indexes';
 import * as adminFilterIndexes from '../src/db/migrations/20261126010200-admin-filter-indexes';
 import * as usersLiveIndex from '../src/db/migrations/20261126010300-users-live-index';
+import * as adminPageIndexes from '../src/db/migrations/20261126120000-admin-page-indexes';
+import * as adminTrigramSearch from '../src/db/migrations/20261126120100-admin-trigram-search';
 import { createTestDatabase } from './helpers';
 
 let target: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -19,7 +21,14 @@ afterAll(async () => {
   await target.drop();
 });
 
-const ADMIN_MIGRATIONS = [createAdmins, adminListIndexes, adminFilterIndexes, usersLiveIndex];
+const ADMIN_MIGRATIONS = [
+  createAdmins,
+  adminListIndexes,
+  adminFilterIndexes,
+  usersLiveIndex,
+  adminPageIndexes,
+  adminTrigramSearch,
+];
 
 async function tables(): Promise<string[]> {
   const names = await db.sequelize.getQueryInterface().showAllTables();

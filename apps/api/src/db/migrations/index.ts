@@ -18,6 +18,8 @@ import * as adminListIndexes from './20261126010100-admin-list-indexes';
 import * as adminFilterIndexes from './20261126010200-admin-filter-indexes';
 import * as usersLiveIndex from './20261126010300-users-live-index';
 import * as createDocumentClaims from './20261126050000-create-document-claims';
+import * as adminPageIndexes from './20261126120000-admin-page-indexes';
+import * as adminTrigramSearch from './20261126120100-admin-trigram-search';
 import * as partnerStatsTokenIndex from './20261126130000-partner-stats-token-index';
 import * as sitesUniqueLiveName from './20261126130100-sites-unique-live-name';
 
@@ -46,6 +48,8 @@ const modules: Array<
   ['20261126010200-admin-filter-indexes', adminFilterIndexes],
   ['20261126010300-users-live-index', usersLiveIndex],
   ['20261126050000-create-document-claims', createDocumentClaims],
+  ['20261126120000-admin-page-indexes', adminPageIndexes],
+  ['20261126120100-admin-trigram-search', adminTrigramSearch],
   ['20261126130000-partner-stats-token-index', partnerStatsTokenIndex],
   ['20261126130100-sites-unique-live-name', sitesUniqueLiveName],
 ];

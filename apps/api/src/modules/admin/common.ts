@@ -28,6 +28,15 @@ export function likePattern(term: string): string {
   return `%${term.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
+/**
+ * A column lower-cased for a case-insensitive LIKE against `likePattern`. PostgreSQL: LOWER(column), the expression
+ * its trigram indexes are built on. SQLite: the column itself, because SQLite's LIKE already ignores ASCII case and
+ * its LOWER() changes ASCII letters only, so `LOWER(c) LIKE p` and `c LIKE p` match the same rows; skipping LOWER()
+ * saves a string copy per row scanned.
+ */
+export const lowered = (db: Deps['db'], column: string): string =>
+  db.dialect === 'postgres' ? `LOWER(${column})` : column;
+
 /** SQL text for a case-insensitive LIKE with the escape character both dialects accept. */
 export const LIKE_ESCAPE = "ESCAPE '\\'";
 
@@ -60,27 +69,90 @@ export function dateParam(db: Deps['db'], date: Date): string | Date {
 
 export const num = (value: unknown): number => Number(value ?? 0);
 
+/** How a page is read (see `page`). */
+export interface PageQuery {
+  /** The page's columns. */
+  select: string;
+  /** The relation the columns come from (joins for names and related rows included). */
+  from: string;
+  where: Where;
+  /** ORDER BY; must end in a unique column so that pages do not overlap. */
+  order: string;
+  /** The relation the filters need (no joins for display only): keys and total_count are read from it. */
+  countFrom?: string;
+  /**
+   * The unique key of a row (`u.id`). With it, the page is a deferred join: the keys of the page are read first from
+   * `countFrom` alone, over the index that matches the filters and the ORDER BY (an index-only scan on PostgreSQL, a
+   * covering index on SQLite), so `skip` costs index entries rather than whole rows; then the `limit` rows are
+   * loaded by key. Without it, one plain LIMIT/OFFSET query.
+   */
+  key?: string;
+  /**
+   * The filters cannot use an index (a substring search without a trigram index): the keys and the total come from
+   * one pass over the matches (COUNT(*) OVER ()) instead of two.
+   */
+  scan?: boolean;
+}
+
 /**
- * A page and the total in one round trip each, both on the same filtered index range: the page reads `limit` rows
- * after `skip`, the count reads the index only (no row bodies).
+ * A page and its total_count (spec 02 §7: skip/limit). The count reads the same index range as the page's keys (no
+ * row bodies), or, for a scan, comes from the same pass as the keys.
  */
 export async function page<T>(
   db: Deps['db'],
-  sql: { select: string; from: string; where: Where; order: string; countFrom?: string },
+  sql: PageQuery,
   paging: { skip: number; limit: number },
 ): Promise<{ rows: T[]; total: number }> {
   const params = { ...sql.where.params, limit: paging.limit, skip: paging.skip };
-  const [rows, counted] = await Promise.all([
-    db.read<T>(
-      `SELECT ${sql.select} FROM ${sql.from} ${sql.where.sql} ORDER BY ${sql.order} LIMIT :limit OFFSET :skip`,
+  const filterFrom = sql.countFrom ?? sql.from;
+  const count = async () =>
+    num(
+      (
+        await db.read<{ total: number | string }>(
+          `SELECT COUNT(*) AS total FROM ${filterFrom} ${sql.where.sql}`,
+          sql.where.params,
+        )
+      )[0]?.total,
+    );
+  if (!sql.key) {
+    const [rows, total] = await Promise.all([
+      db.read<T>(
+        `SELECT ${sql.select} FROM ${sql.from} ${sql.where.sql} ORDER BY ${sql.order} LIMIT :limit OFFSET :skip`,
+        params,
+      ),
+      count(),
+    ]);
+    return { rows, total };
+  }
+  let keys: Array<{ k: unknown; total?: number | string }>;
+  let total: number;
+  if (sql.scan) {
+    keys = await db.read(
+      `SELECT ${sql.key} AS k, COUNT(*) OVER () AS total FROM ${filterFrom} ${sql.where.sql}
+       ORDER BY ${sql.order} LIMIT :limit OFFSET :skip`,
       params,
-    ),
-    db.read<{ total: number | string }>(
-      `SELECT COUNT(*) AS total FROM ${sql.countFrom ?? sql.from} ${sql.where.sql}`,
-      sql.where.params,
-    ),
-  ]);
-  return { rows, total: num(counted[0]?.total) };
+    );
+    // Past the last match no row carries the total: counted apart (a page nobody asks for in practice).
+    total = keys.length > 0 ? num(keys[0]?.total) : paging.skip > 0 ? await count() : 0;
+  } else {
+    [keys, total] = await Promise.all([
+      db.read<{ k: unknown }>(
+        `SELECT ${sql.key} AS k FROM ${filterFrom} ${sql.where.sql} ORDER BY ${sql.order} LIMIT :limit OFFSET :skip`,
+        params,
+      ),
+      count(),
+    ]);
+  }
+  if (keys.length === 0) return { rows: [], total };
+  const ids = inList(
+    'k',
+    keys.map((row) => row.k),
+  );
+  const rows = await db.read<T>(
+    `SELECT ${sql.select} FROM ${sql.from} WHERE ${sql.key} IN ${ids.sql} ORDER BY ${sql.order}`,
+    ids.params,
+  );
+  return { rows, total };
 }
 
 /** Rows counted per key for the keys of one page (one grouped query, never one per row). */
@@ -105,7 +177,7 @@ export async function countsBy(
 /** `IN (…)` placeholders for a list bound as separate parameters. */
 export function inList(
   prefix: string,
-  values: readonly string[],
+  values: readonly unknown[],
 ): { sql: string; params: Record<string, unknown> } {
   return {
     sql: `(${values.map((_, i) => `:${prefix}${i}`).join(', ')})`,

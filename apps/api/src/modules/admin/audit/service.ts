@@ -20,7 +20,8 @@ export function createAdminAuditService({ db }: Pick<Deps, 'db'>) {
     if (query.end_date) where.add('created_at <= :end', { end: query.end_date });
     const result = await page<AuditRow>(
       db,
-      { select: '*', from: 'audit_logs', where, order: 'created_at DESC, id DESC' },
+      // Deferred join: the page's ids over the (filter, created_at, id) index, then the rows by id.
+      { select: '*', from: 'audit_logs', where, order: 'created_at DESC, id DESC', key: 'id' },
       query,
     );
     return { audit_logs: result.rows.map(presentAuditLog), total_count: result.total };

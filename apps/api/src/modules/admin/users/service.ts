@@ -14,7 +14,7 @@ import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../audit/service';
 import type { GrantService } from '../../grants/service';
 import type { SessionService } from '../../sessions/service';
-import { LIKE_ESCAPE, Where, countsBy, likePattern, page, type AdminActor } from '../common';
+import { LIKE_ESCAPE, Where, countsBy, likePattern, lowered, page, type AdminActor } from '../common';
 import { USER_COLUMNS, asScopes, presentAdminUser, presentAdminUserDetail, type UserRow } from './presenters';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -67,15 +67,17 @@ export function createAdminUserService(
   async function list(query: v.InferOutput<typeof adminUserListQuery>) {
     const now = clock.now();
     const where = new Where().add('u.deleted_at IS NULL');
+    let scan = false;
     if (query.search) {
       if (UUID.test(query.search)) where.add('u.id = :id', { id: query.search.toLowerCase() });
       else {
+        // PostgreSQL answers these from the pg_trgm indexes on LOWER(email) and LOWER(full_name) (migration
+        // 20261126120100); elsewhere one pass over the matches gives the page's keys and the total together.
         where.add(
-          `(LOWER(u.email) LIKE :pattern ${LIKE_ESCAPE} OR LOWER(u.full_name) LIKE :pattern ${LIKE_ESCAPE})`,
-          {
-            pattern: likePattern(query.search),
-          },
+          `(${lowered(db, 'u.email')} LIKE :pattern ${LIKE_ESCAPE} OR ${lowered(db, 'u.full_name')} LIKE :pattern ${LIKE_ESCAPE})`,
+          { pattern: likePattern(query.search) },
         );
+        scan = true;
       }
     }
     if (query.country) where.add('u.country = :country', { country: query.country });
@@ -99,6 +101,9 @@ export function createAdminUserService(
         where,
         order: 'u.created_at DESC, u.id DESC',
         countFrom: query.flagged_only ? FLAGGED_FROM : 'users u',
+        // Deferred join over users_live_created (created_at, id) or users_country_created (country, created_at, id).
+        key: 'u.id',
+        scan,
       },
       query,
     );

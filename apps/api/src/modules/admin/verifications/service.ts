@@ -12,7 +12,7 @@ import type { AuditService } from '../../audit/service';
 import { decideDocument, documentAnalysis } from '../../verification/document';
 import type { VerificationModule } from '../../verification/service';
 import { requireEngine, runAnalysis } from '../../verification/vision';
-import { LIKE_ESCAPE, Where, likePattern, page, type AdminActor } from '../common';
+import { LIKE_ESCAPE, Where, likePattern, lowered, page, type AdminActor } from '../common';
 import { presentAdminVerification, presentAdminVerificationDetail, type VerificationRow } from './presenters';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,12 +50,11 @@ export function createAdminVerificationService(
         const id = query.search.toLowerCase();
         where.add('(v.id = :id OR v.user_id = :id)', { id });
       } else {
-        // Matching accounts first (one pass over users), then their verifications through the user index.
+        // Matching accounts first (the pg_trgm index on LOWER(email) on PostgreSQL, one pass over users
+        // elsewhere), then their verifications through the (user_id, created_at, id) index.
         where.add(
-          `v.user_id IN (SELECT su.id FROM users su WHERE LOWER(su.email) LIKE :pattern ${LIKE_ESCAPE})`,
-          {
-            pattern: likePattern(query.search),
-          },
+          `v.user_id IN (SELECT su.id FROM users su WHERE ${lowered(db, 'su.email')} LIKE :pattern ${LIKE_ESCAPE})`,
+          { pattern: likePattern(query.search) },
         );
       }
     }
@@ -68,7 +67,13 @@ export function createAdminVerificationService(
     const order = filtered
       ? 'v.created_at DESC, v.id DESC'
       : 'v.needs_manual_review DESC, v.created_at DESC, v.id DESC';
-    const result = await page<VerificationRow>(db, { select: SELECT, from, where, order, countFrom }, query);
+    // Deferred join: the page's ids over the index matching filter and order (migration 20261126120000), then
+    // the 50 rows with their user's email and media count.
+    const result = await page<VerificationRow>(
+      db,
+      { select: SELECT, from, where, order, countFrom, key: 'v.id', scan: !!query.search },
+      query,
+    );
     const now = clock.now();
     return {
       verifications: result.rows.map((row) => presentAdminVerification(row, now)),
