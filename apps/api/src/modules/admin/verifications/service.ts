@@ -5,14 +5,22 @@ import type {
   adminRetriggerVerificationBody,
   adminVerificationListQuery,
 } from '@attestly/contracts';
-import { type DocumentType } from '@attestly/contracts';
+import { type AgeThreshold, type DocumentAnalysis, type DocumentType } from '@attestly/contracts';
+import type { DocumentReading } from '@attestly/models';
+import { UniqueConstraintError } from 'sequelize';
 import type { Deps } from '../../../deps';
 import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../audit/service';
-import { decideDocument, documentAnalysis } from '../../verification/document';
+import {
+  bindingProblems,
+  decideDocument,
+  documentAnalysis,
+  documentFingerprint,
+  type HolderBinding,
+} from '../../verification/document';
 import type { VerificationModule } from '../../verification/service';
 import { requireEngine, runAnalysis } from '../../verification/vision';
-import { LIKE_ESCAPE, Where, likePattern, lowered, page, type AdminActor } from '../common';
+import { LIKE_ESCAPE, Where, likePattern, lowered, num, page, type AdminActor } from '../common';
 import { presentAdminVerification, presentAdminVerificationDetail, type VerificationRow } from './presenters';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -23,6 +31,37 @@ const SELECT = `v.id, v.user_id, u.email AS user_email, v.verification_type, v.v
   (SELECT COUNT(*) FROM verification_media m WHERE m.verification_id = v.id) AS has_media`;
 
 /**
+ * The binding facts shown to the reviewer, in the shape the user flow records them (verification/document.ts):
+ * never the document number or face descriptors.
+ */
+function holderSummary(
+  reading: DocumentReading,
+  binding: HolderBinding,
+  problems: string[],
+): NonNullable<DocumentAnalysis['holder_binding']> {
+  const h = binding.holder;
+  return {
+    portrait_found: h?.portrait.found ?? false,
+    portrait_problem: h?.portrait.problem ?? null,
+    live_video: !h ? 'missing' : !h.video ? 'unusable' : h.video.is_live ? 'passed' : 'failed',
+    liveness_reasons: h?.video?.video_liveness.reasons ?? [],
+    face_match: h?.face_match
+      ? { similarity: h.face_match.similarity, threshold: h.face_match.threshold, match: h.face_match.match }
+      : null,
+    printed_fields: reading.printed
+      ? {
+          date_of_birth: reading.printed.date_of_birth,
+          expiry_date: reading.printed.expiry_date,
+          name: reading.printed.name,
+        }
+      : null,
+    document_used_by_other_accounts: binding.otherAccounts,
+    bound: problems.length === 0,
+    review_reasons: problems,
+  };
+}
+
+/**
  * The manual review queue (spec 02 "Verifications", issue 9): lists with every filter, the case with its kept
  * media, and the reviewer's approve / reject / retrigger. Decisions go through the verification service, so an
  * approval applies exactly what the case proves (age, identity) and the kept media is deleted once decided.
@@ -31,7 +70,7 @@ export function createAdminVerificationService(
   deps: Deps,
   { audit, verifications }: { audit: AuditService; verifications: VerificationModule },
 ) {
-  const { db, clock, mailer, logger } = deps;
+  const { db, clock, mailer, logger, config } = deps;
   const { Verification, VerificationMedia, User } = db.models;
 
   async function list(query: v.InferOutput<typeof adminVerificationListQuery>) {
@@ -209,9 +248,64 @@ export function createAdminVerificationService(
   }
 
   /**
-   * Runs the document analysis again on the media kept (encrypted) for the case, with today's models and clock.
-   * The case returns to the queue with the new analysis; a clean result is then decided through the same review
-   * path as a person's decision (so the facts, the media deletion and the audit follow the same rules).
+   * Other accounts the document proves (document_claims) or is waiting to prove (pending or approved document cases
+   * with the same keyed number), as the user flow counts them (verification/document.ts): when the document already
+   * proves this account, others' attempts do not hold its owner back.
+   */
+  async function otherAccounts(userId: string, fingerprint: string): Promise<number> {
+    const claims = await db.read<{ user_id: string }>(
+      'SELECT user_id FROM document_claims WHERE fingerprint = :fingerprint',
+      { fingerprint },
+    );
+    if (claims.some((claim) => claim.user_id === userId)) return 0;
+    const [waiting] = await db.read<{ n: number | string }>(
+      `SELECT COUNT(DISTINCT user_id) AS n FROM verifications
+        WHERE subject_fingerprint = :fingerprint AND verification_method = 'document'
+          AND status IN ('approved', 'pending') AND user_id <> :userId`,
+      { fingerprint, userId },
+    );
+    return Math.max(claims.length, num(waiting?.n));
+  }
+
+  /**
+   * Claims the document for this account before an automatic approval, as the user flow does in the same step
+   * (the primary key on the fingerprint makes it race-safe). False when another account holds it; `inserted`
+   * says whether this call created the claim (to take it back if the approval then fails).
+   */
+  async function claimDocument(
+    fingerprint: string,
+    userId: string,
+    verificationId: string,
+  ): Promise<{ ok: boolean; inserted: boolean }> {
+    const [held] = await db.read<{ user_id: string }>(
+      'SELECT user_id FROM document_claims WHERE fingerprint = :fingerprint',
+      { fingerprint },
+    );
+    if (held) return { ok: held.user_id === userId, inserted: false };
+    try {
+      await db.sequelize.query(
+        'INSERT INTO document_claims (fingerprint, user_id, verification_id, created_at) VALUES (:fingerprint, :userId, :verificationId, :now)',
+        { replacements: { fingerprint, userId, verificationId, now: clock.now() } },
+      );
+      return { ok: true, inserted: true };
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintError)) throw error;
+      const [winner] = await db.read<{ user_id: string }>(
+        'SELECT user_id FROM document_claims WHERE fingerprint = :fingerprint',
+        { fingerprint },
+      );
+      return { ok: winner?.user_id === userId, inserted: false };
+    }
+  }
+
+  /**
+   * Runs the document analysis again on the media kept (encrypted) for the case, with today's models and clock,
+   * and decides it exactly as the user flow decides a fresh upload (verification/document.ts): the MRZ reading AND
+   * the holder check on the kept document and live video (portrait found, liveness, face match, printed fields, the
+   * document not proving another account). Without a kept video — or with any binding problem — a clean reading
+   * still goes to a person, never to an automatic approval. The case returns to the queue with the new analysis; a
+   * clean, bound result is then decided through the same review path as a person's decision (so the facts, the
+   * media deletion and the audit follow the same rules).
    */
   async function retrigger(
     id: string,
@@ -235,8 +329,10 @@ export function createAdminVerificationService(
       );
     }
     const media = await verifications.reviewMedia(id);
-    const first = media[0];
-    if (!first) {
+    // The user flow keeps the document first and the live challenge video (when one was sent) after it.
+    const document = media.find((item) => !item.contentType.startsWith('video/'));
+    const video = media.find((item) => item.contentType.startsWith('video/')) ?? null;
+    if (!document) {
       throw new AppError(
         409,
         'verification.media_gone',
@@ -244,25 +340,48 @@ export function createAdminVerificationService(
       );
     }
     const engine = requireEngine(deps.vision, 'Document analysis');
-    const reading = await runAnalysis(() => engine.readDocument(first.bytes, first.contentType));
+    const threshold = (row.age_threshold ?? 18) as AgeThreshold;
+    const [reading, holder] = await Promise.all([
+      runAnalysis(() => engine.readDocument(document.bytes, document.contentType)),
+      video
+        ? runAnalysis(() => engine.checkHolder(document.bytes, video.bytes, { thresholds: [threshold] }))
+        : Promise.resolve(null),
+    ]);
     const now = clock.now();
     const previous = row.document_analysis;
-    const threshold = (row.age_threshold ?? 18) as 12 | 16 | 18 | 21;
     const analysis = documentAnalysis(
       reading,
       { documentType: (previous?.document_type ?? 'other') as DocumentType, threshold },
       now,
     );
     const verificationType = row.verification_type === 'identity' ? 'identity' : 'age';
-    const outcome = decideDocument(analysis, reading, verificationType);
+    const fingerprint = reading.document_key
+      ? documentFingerprint(config.masterKey, reading.document_key)
+      : null;
+    const binding: HolderBinding = {
+      holder,
+      otherAccounts: fingerprint ? await otherAccounts(row.user_id, fingerprint) : 0,
+    };
+    let outcome = decideDocument(analysis, reading, verificationType, binding);
+    let claim: { ok: boolean; inserted: boolean } | null = null;
+    if (outcome.status === 'approved' && fingerprint) {
+      claim = await claimDocument(fingerprint, row.user_id, row.id);
+      if (!claim.ok) {
+        // Another account claimed this document meanwhile: a person decides, as in the user flow.
+        binding.otherAccounts = Math.max(1, binding.otherAccounts);
+        outcome = decideDocument(analysis, reading, verificationType, binding);
+      }
+    }
+    const problems = bindingProblems(reading, binding);
     const note =
       `Retriggered by admin${body.force_reprocess ? ' (force reprocess)' : ''}: ${outcome.reason}` +
       (body.notes ? ` — ${body.notes}` : '');
-    // Back to a pending case with the new analysis; then decided like a review when the reading is clean.
+    // Back to a pending case with the new analysis; then decided like a review when the reading is clean and bound.
     row.status = 'pending';
     row.needs_manual_review = true;
-    row.document_analysis = analysis;
+    row.document_analysis = { ...analysis, holder_binding: holderSummary(reading, binding, problems) };
     row.confidence_score = reading.confidence;
+    row.subject_fingerprint = fingerprint ?? row.subject_fingerprint;
     row.reviewed_at = null;
     row.reviewed_by = null;
     row.result_details = {
@@ -276,6 +395,7 @@ export function createAdminVerificationService(
     row.review_notes = [...row.review_notes, { timestamp: now.toISOString(), note, author: who.adminUserId }];
     row.changed('review_notes', true);
     row.changed('result_details', true);
+    row.changed('document_analysis', true);
     await row.save();
     await audit.recordSafely({
       event: 'verification_retriggered',
@@ -287,7 +407,18 @@ export function createAdminVerificationService(
       details: { verification_id: row.id, force_reprocess: body.force_reprocess, outcome: outcome.status },
     });
     if (outcome.status === 'approved') {
-      return approve(id, { reviewer_notes: `Automatic re-analysis: ${outcome.reason}` }, who);
+      try {
+        return await approve(id, { reviewer_notes: `Automatic re-analysis: ${outcome.reason}` }, who);
+      } catch (error) {
+        // Not approved after all (decided meanwhile): the claim taken for it goes back.
+        if (claim?.inserted && fingerprint) {
+          await db.sequelize.query(
+            'DELETE FROM document_claims WHERE fingerprint = :fingerprint AND verification_id = :id',
+            { replacements: { fingerprint, id: row.id } },
+          );
+        }
+        throw error;
+      }
     }
     if (outcome.status === 'rejected') {
       return reject(
