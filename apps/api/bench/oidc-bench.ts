@@ -6,13 +6,16 @@
  * oidc-provider with its in-memory adapter and development interactions (bare-provider.ts), and prints the
  * ratios. Targets (issue 15): full flows ≥ 0.9× bare, userinfo and introspection ≥ 0.6× bare, p99 < 20 ms. It also
  * loads our `GET /api/v1/users/profile` and a bare Koa JSON route (bare-koa.ts) the same way: target ≥ 0.3×.
- * OIDC_BENCH_DATABASE_URL=postgres://… runs our server on PostgreSQL (a throwaway database is created and dropped).
+ * OIDC_BENCH_DATABASE_URL=postgres://… runs our server on PostgreSQL (a throwaway database is created and dropped);
+ * `npm run bench` runs SQLite and then PostgreSQL (runOidcBench). OIDC_BENCH_PROFILE_DIR=<dir> writes CPU profiles
+ * of each server and the phases they served; `npx tsx apps/api/bench/profile-summary.ts <dir>` breaks them down per
+ * request, ours against bare.
  *
  * Run alone: `npx tsx apps/api/bench/oidc-bench.ts`; `npm run bench` imports `runOidcBench`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +26,8 @@ import { BARE_CLIENT } from './bare-provider-client';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
-const builtServer = path.join(root, 'apps/api/dist/server.js');
+// OIDC_BENCH_SERVER=/path/to/dist/server.js measures another build of ours (e.g. one kept aside for an A/B run).
+const builtServer = process.env.OIDC_BENCH_SERVER ?? path.join(root, 'apps/api/dist/server.js');
 const builtBare = path.join(root, 'apps/api/dist/bench/bare-provider.mjs');
 const builtBareKoa = path.join(root, 'apps/api/dist/bench/bare-koa.mjs');
 
@@ -51,7 +55,7 @@ async function commands(): Promise<{ ours: string[]; bare: string[]; bareKoa: st
   // OIDC_BENCH_PROFILE_DIR=/tmp/prof: each side writes a V8 CPU profile there (--cpu-prof is refused in NODE_OPTIONS).
   const profileDir = process.env.OIDC_BENCH_PROFILE_DIR;
   const node = profileDir
-    ? [process.execPath, '--cpu-prof', `--cpu-prof-dir=${profileDir}`]
+    ? [process.execPath, '--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250']
     : [process.execPath];
   if (!existsSync(builtServer)) {
     console.warn('oidc-bench: no apps/api/dist/server.js (npm run build); running our server under tsx');
@@ -163,9 +167,8 @@ async function postJson(url: string, body: unknown, jar?: Jar, bearer?: string) 
   return json ?? {};
 }
 
-/** A throwaway PostgreSQL database when OIDC_BENCH_DATABASE_URL names a server; null for SQLite. */
-async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
-  const server = process.env.OIDC_BENCH_DATABASE_URL;
+/** A throwaway PostgreSQL database on `server`; null for SQLite. */
+async function benchDatabase(server: string | null): Promise<{ url: string; drop(): Promise<void> } | null> {
   if (!server) return null;
   const { default: pg } = await import('pg');
   const name = `attestly_oidc_bench_${randomBytes(4).toString('hex')}`;
@@ -186,10 +189,10 @@ async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> } |
   };
 }
 
-/** Our server on a fresh database (SQLite, or PostgreSQL with OIDC_BENCH_DATABASE_URL), with a partner, a site and a user. */
-async function startOurs(command: string[], name = 'ours'): Promise<Target> {
+/** Our server on a fresh database (SQLite, or a throwaway one on the PostgreSQL `server`), with a partner, a site and a user. */
+async function startOurs(command: string[], server: string | null, name = 'ours'): Promise<Target> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'attestly-oidc-bench-'));
-  const database = await benchDatabase();
+  const database = await benchDatabase(server);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const { child } = await startProcess(
@@ -369,6 +372,7 @@ async function measure(target: Target) {
 
   let flows = 0;
   let errors = 0;
+  const phases = new Phases(target);
   const flowCpu = cpuMs(target.pid);
   const deadline = performance.now() + FLOW_SECONDS * 1000;
   const started = performance.now();
@@ -386,6 +390,7 @@ async function measure(target: Target) {
   );
   const flowSeconds = (performance.now() - started) / 1000;
   const flowCpuMs = cpuMs(target.pid) - flowCpu;
+  phases.end('flow', flows);
 
   // A fresh token for the loads: the bare provider's memory adapter is an LRU of 1,000 entries, which the flows
   // above have long cycled through. Each load must measure successful answers: check one first.
@@ -393,6 +398,7 @@ async function measure(target: Target) {
   const probe = await fetch(endpoints.userinfo_endpoint, { headers: { authorization: `Bearer ${token}` } });
   if (probe.status !== 200) throw new Error(`${target.name} userinfo: ${probe.status} ${await probe.text()}`);
   const userinfoCpu = cpuMs(target.pid);
+  phases.start();
   const userinfo = await cannon({
     url: endpoints.userinfo_endpoint,
     connections: CLIENTS,
@@ -400,6 +406,7 @@ async function measure(target: Target) {
     headers: { authorization: `Bearer ${token}` },
   });
   const userinfoCpuMs = cpuMs(target.pid) - userinfoCpu;
+  phases.end('userinfo', userinfo.requests.total);
   const introspectionCpu = cpuMs(target.pid);
   const introspection = await cannon({
     url: endpoints.introspection_endpoint,
@@ -410,7 +417,10 @@ async function measure(target: Target) {
     body: new URLSearchParams({ token }).toString(),
   });
   const introspectionCpuMs = cpuMs(target.pid) - introspectionCpu;
+  phases.end('introspection', introspection.requests.total);
   const profile = target.api ? await loadProfile(target.api.base, target.api.token) : null;
+  if (profile) phases.end('profile', profile.total);
+  phases.write();
   const perCall = (ms: number, calls: number, unit: number) =>
     calls > 0 && Number.isFinite(ms) ? Math.round(((ms * unit) / calls) * 10) / 10 : 0;
   return {
@@ -440,7 +450,12 @@ async function loadProfile(base: string, token: string) {
     duration: LOAD_SECONDS,
     headers: { authorization: `Bearer ${token}` },
   });
-  return { rps: Math.round(result.requests.average), p99: result.latency.p99, non2xx: result.non2xx };
+  return {
+    rps: Math.round(result.requests.average),
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
 }
 
 /** The bare Koa JSON route (bare-koa.ts) under the same load. */
@@ -457,18 +472,83 @@ async function measureBareKoa(command: string[]) {
   }
 }
 
+/**
+ * With OIDC_BENCH_PROFILE_DIR, when each measured phase ran (monotonic clock, the CPU profile's time base on Linux)
+ * and how many operations it served, written beside the profiles as `phases-<pid>.json`: profile-summary.ts reads
+ * them to give each function's CPU time per operation, ours against bare.
+ */
+class Phases {
+  private readonly list: { name: string; start_us: number; end_us: number; operations: number }[] = [];
+  private started = Phases.now();
+  constructor(private readonly target: Target) {}
+  private static now() {
+    return Number(process.hrtime.bigint() / 1000n);
+  }
+  start() {
+    this.started = Phases.now();
+  }
+  end(name: string, operations: number) {
+    const now = Phases.now();
+    this.list.push({ name, start_us: this.started, end_us: now, operations });
+    this.started = now;
+  }
+  write() {
+    const dir = process.env.OIDC_BENCH_PROFILE_DIR;
+    if (!dir || this.target.pid === undefined) return;
+    writeFileSync(
+      path.join(dir, `phases-${this.target.pid}.json`),
+      JSON.stringify({ name: this.target.name, pid: this.target.pid, phases: this.list }),
+    );
+  }
+}
+
 const ratio = (ours: number, bare: number) => (bare > 0 ? Math.round((ours / bare) * 100) / 100 : 0);
 
+/**
+ * `npm run bench`: SQLite, then PostgreSQL when a server answers (OIDC_BENCH_DATABASE_URL, else TEST_DATABASE_URL
+ * when it is PostgreSQL, else postgres://postgres@127.0.0.1:5432/postgres), its figures prefixed `pg_`.
+ */
 export async function runOidcBench(): Promise<Record<string, number>> {
+  const figures = await runOidcBenchOn(null);
+  const server =
+    process.env.OIDC_BENCH_DATABASE_URL ??
+    (process.env.TEST_DATABASE_URL && /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL)
+      ? process.env.TEST_DATABASE_URL
+      : 'postgres://postgres@127.0.0.1:5432/postgres');
+  if (!(await postgresAnswers(server))) {
+    console.warn(`oidc-bench: no PostgreSQL at ${server}; SQLite only`);
+    return figures;
+  }
+  const postgres = await runOidcBenchOn(server);
+  return {
+    ...figures,
+    ...Object.fromEntries(Object.entries(postgres).map(([key, value]) => [`pg_${key}`, value])),
+  };
+}
+
+async function postgresAnswers(server: string): Promise<boolean> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: server, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One run, ours on SQLite (`server` null) or on a throwaway PostgreSQL database, against bare in the same run. */
+export async function runOidcBenchOn(server: string | null): Promise<Record<string, number>> {
   const results: Record<string, Awaited<ReturnType<typeof measure>>> = {};
   // One after the other, so that the two never compete for the two cores.
   const command = await commands();
   // OIDC_BENCH_BASELINE_SERVER=/path/to/an/older/dist/server.js also measures that build in the same run (A/B).
   const baseline = process.env.OIDC_BENCH_BASELINE_SERVER;
   const starts = [
-    () => startOurs(command.ours),
+    () => startOurs(command.ours, server),
     ...(baseline
-      ? [() => startOurs([command.ours[0] as string, ...command.ours.slice(1, -1), baseline], 'base')]
+      ? [() => startOurs([command.ours[0] as string, ...command.ours.slice(1, -1), baseline], server, 'base')]
       : []),
     () => startBare(command.bare),
   ];
@@ -497,7 +577,7 @@ export async function runOidcBench(): Promise<Record<string, number>> {
     introspect_target_met: ours.introspect_rps >= 0.6 * bare.introspect_rps ? 1 : 0,
     p99_target_met: ours.userinfo_p99_ms < 20 && ours.introspect_p99_ms < 20 ? 1 : 0,
     profile_target_met: (ours.profile_rps ?? 0) >= 0.3 * bareKoa.rps ? 1 : 0,
-    database_postgres: process.env.OIDC_BENCH_DATABASE_URL ? 1 : 0,
+    database_postgres: server ? 1 : 0,
   };
   const base = results.base;
   if (base) {
@@ -509,7 +589,7 @@ export async function runOidcBench(): Promise<Record<string, number>> {
     });
   }
   console.log(
-    `OIDC ours/bare (${process.env.OIDC_BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}): flows ${figures.flows_ratio} ` +
+    `OIDC ours/bare (${server ? 'PostgreSQL' : 'SQLite'}): flows ${figures.flows_ratio} ` +
       `(target ≥ 0.9), userinfo ${figures.userinfo_ratio} and introspection ${figures.introspect_ratio} ` +
       `(targets ≥ 0.6), p99 ${ours.userinfo_p99_ms}/${ours.introspect_p99_ms} ms (target < 20); ` +
       `GET /users/profile vs bare Koa ${figures.profile_ratio} (target ≥ 0.3)`,
@@ -518,7 +598,8 @@ export async function runOidcBench(): Promise<Record<string, number>> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  runOidcBench()
+  // Alone: SQLite, or only PostgreSQL with OIDC_BENCH_DATABASE_URL; OIDC_BENCH_BOTH=1 runs both as npm run bench does.
+  (process.env.OIDC_BENCH_BOTH ? runOidcBench() : runOidcBenchOn(process.env.OIDC_BENCH_DATABASE_URL ?? null))
     .then((figures) =>
       console.table(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, { value: v }]))),
     )

@@ -33,18 +33,37 @@ export function createMetrics(db: Database) {
   });
   void pool;
 
+  /**
+   * The counter and histogram children of each label combination, looked up by one string key: prom-client
+   * otherwise validates and hashes the label object on every observation. Bounded like the label values
+   * themselves (route templates, methods, statuses).
+   */
+  const children = new Map<string, { count: { inc(): void }; observe(seconds: number): void }>();
+  const childrenFor = (method: string, route: string, status: string) => {
+    const key = `${method} ${status} ${route}`;
+    let child = children.get(key);
+    if (!child) {
+      const labels = { method, route, status };
+      const count = requests.labels(labels);
+      const histogram = latency.labels(labels);
+      child = { count, observe: (seconds) => histogram.observe(seconds) };
+      children.set(key, child);
+    }
+    return child;
+  };
+
   /** Labels by route template (`/api/v1/users/sessions/:id`), never the raw path, to keep cardinality bounded. */
   const middleware: Middleware = async (ctx, next) => {
-    const end = latency.startTimer();
+    const started = performance.now();
     try {
       await next();
     } finally {
       const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
       const route = matched ? String(matched) : ctx.path.startsWith('/api/') ? 'unmatched' : 'other';
       ctx.state.routeTemplate = route;
-      const labels = { method: ctx.method, route, status: String(ctx.status) };
-      requests.inc(labels);
-      end(labels);
+      const child = childrenFor(ctx.method, route, String(ctx.status));
+      child.count.inc();
+      child.observe((performance.now() - started) / 1000);
     }
   };
   return { registry, middleware };

@@ -4,6 +4,7 @@ import type { Deps } from '../deps';
 import type { User } from '../db/models';
 import { deriveKey, hmacSha256 } from '../lib/crypto';
 import { fromRow } from '../db/rows';
+import { accountOfRequest } from './request-rows';
 
 /**
  * Scope → claims (DESIGN.md §4). Minimal disclosure: a partner learns yes/no answers about what the user proved,
@@ -115,10 +116,23 @@ function pairwiseKey(masterKey: Buffer): Buffer {
 }
 
 /** The columns `claimsFor` and the account checks need, and no others (no password hash, no contact details). */
-const ACCOUNT_SQL = `SELECT id, email, email_verified_at, full_name, is_active, deleted_at, proven_min_age,
-    age_verified_at, age_verified_until, location_country, location_state, location_verified_until,
-    identity_verified_at, identity_verified_until
-  FROM users WHERE id = :id`;
+export const ACCOUNT_COLUMNS = [
+  'id',
+  'email',
+  'email_verified_at',
+  'full_name',
+  'is_active',
+  'deleted_at',
+  'proven_min_age',
+  'age_verified_at',
+  'age_verified_until',
+  'location_country',
+  'location_state',
+  'location_verified_until',
+  'identity_verified_at',
+  'identity_verified_until',
+] as const;
+const ACCOUNT_SQL = `SELECT ${ACCOUNT_COLUMNS.join(', ')} FROM users WHERE id = :id`;
 
 /**
  * A browser whose provider session names an account that is gone (deleted, disabled, or erased without its
@@ -141,8 +155,12 @@ function forgetSignIn(ctx: Parameters<FindAccount>[0] | undefined, sub: string):
 export function createFindAccount(deps: Pick<Deps, 'db' | 'clock'>): FindAccount {
   const { User } = deps.db.models;
   return async (ctx, sub): Promise<Account | undefined> => {
-    // A plain SELECT (db.read) rather than User.findByPk: this runs on every userinfo and token request.
-    const [row] = await deps.db.read<Record<string, unknown>>(ACCOUNT_SQL, { id: sub });
+    // A plain SELECT (db.read) rather than User.findByPk: this runs on every userinfo and token request. At
+    // userinfo the row was read in the same statement as the access token (adapter.ts RequestRows).
+    const prefetched = accountOfRequest(sub);
+    const row = prefetched
+      ? await prefetched
+      : (await deps.db.read<Record<string, unknown>>(ACCOUNT_SQL, { id: sub }))[0];
     const user = row ? fromRow<User>(User, row) : null;
     if (!user || !user.is_active || user.deleted_at) {
       forgetSignIn(ctx, sub);

@@ -3,6 +3,8 @@ import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Deps } from '../deps';
 import { toBool, toDate } from '../db/rows';
 import { publicSiteIconUrl } from '../modules/sites/presenters';
+import { ACCOUNT_COLUMNS } from './account';
+import { keepForRequest, requestAccountKey, requestRowsScope, takeRequestRow } from './request-rows';
 
 /** Models whose rows belong to a grant and go when it is revoked (oidc-provider's memory adapter keeps the same set). */
 export const GRANTABLE_MODELS = [
@@ -85,6 +87,31 @@ export function cacheClientLookups<C>(
     value.catch(() => cache.delete(id));
     return value;
   };
+}
+
+/** An access token (or a refresh token with the same value), its grant and, when asked, its account: one statement. */
+const tokenWithGrantSql = (withAccount: boolean) => `SELECT t.model, t.payload, t.expires_at, t.consumed_at,
+    g.id AS g_id, g.payload AS g_payload, g.expires_at AS g_expires_at, g.consumed_at AS g_consumed_at${
+      withAccount
+        ? `, u.id AS u_present, ${ACCOUNT_COLUMNS.map((column) => `u.${column} AS u_${column}`).join(', ')}`
+        : ''
+    }
+  FROM oidc_payloads t
+  LEFT JOIN oidc_payloads g ON g.model = 'Grant' AND g.id = t.grant_id${
+    withAccount ? '\n  LEFT JOIN users u ON u.id = t.account_id' : ''
+  }
+  WHERE t.model IN ('AccessToken', 'RefreshToken') AND t.id = :id`;
+const TOKEN_WITH_GRANT = tokenWithGrantSql(false);
+const TOKEN_WITH_GRANT_AND_ACCOUNT = tokenWithGrantSql(true);
+
+interface TokenWithGrantRow extends PayloadRow {
+  model: string;
+  g_id: string | null;
+  g_payload: string | null;
+  g_expires_at: unknown;
+  g_consumed_at: unknown;
+  u_present?: string | null;
+  [column: string]: unknown;
 }
 
 const UPSERT_PAYLOAD = `INSERT INTO oidc_payloads
@@ -185,6 +212,10 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
       `SELECT payload, expires_at, consumed_at FROM oidc_payloads WHERE model = :model AND ${column} = :value`,
       { model, value },
     );
+    return payloadOf(row);
+  }
+
+  function payloadOf(row: PayloadRow | undefined): AdapterPayload | undefined {
     if (!row) return undefined;
     const expiresAt = toDate(row.expires_at);
     if (expiresAt && expiresAt.getTime() <= providerNow()) return undefined;
@@ -192,6 +223,55 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
     const consumedAt = toDate(row.consumed_at);
     if (consumedAt) payload.consumed = Math.floor(consumedAt.getTime() / 1000);
     return payload;
+  }
+
+  /**
+   * AccessToken.find inside a provider request: reads the token with its grant (and account, for userinfo) in one
+   * statement and leaves them for the lookups that follow in the same request (RequestRows). Outside a request
+   * (or for other models) the ordinary single-row read.
+   */
+  function findAccessToken(id: string): Promise<AdapterPayload | undefined> {
+    const scope = requestRowsScope();
+    if (!scope) return findPayload('id', 'AccessToken', id);
+    const rows = deps.db.read<TokenWithGrantRow>(
+      scope.withAccount ? TOKEN_WITH_GRANT_AND_ACCOUNT : TOKEN_WITH_GRANT,
+      { id },
+    );
+    // Introspection without a hint looks the value up as a refresh token too, in the same turn.
+    keepForRequest(
+      scope,
+      `RefreshToken:${id}`,
+      rows.then((found) => payloadOf(found.find((row) => row.model === 'RefreshToken'))),
+    );
+    return rows.then((found) => {
+      const token = found.find((row) => row.model === 'AccessToken');
+      if (!token) return undefined;
+      if (token.g_id) {
+        const grant = token.g_payload
+          ? payloadOf({
+              payload: token.g_payload,
+              expires_at: token.g_expires_at,
+              consumed_at: token.g_consumed_at,
+            })
+          : undefined;
+        keepForRequest(scope, `Grant:${token.g_id}`, Promise.resolve(grant));
+      }
+      const payload = payloadOf(token);
+      if (scope.withAccount && typeof payload?.accountId === 'string') {
+        let account: Record<string, unknown> | null = null;
+        if (token.u_present != null) {
+          account = {};
+          for (const column of ACCOUNT_COLUMNS) account[column] = token[`u_${column}`];
+        }
+        keepForRequest(scope, requestAccountKey(payload.accountId), Promise.resolve(account));
+      }
+      return payload;
+    });
+  }
+
+  /** A payload read earlier in this request with its access token, else its own read. */
+  function findById(model: string, id: string): Promise<AdapterPayload | undefined> {
+    return takeRequestRow<AdapterPayload | undefined>(`${model}:${id}`) ?? findPayload('id', model, id);
   }
 
   return function adapterFor(model: string): Adapter {
@@ -233,7 +313,7 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
           consumedAt: typeof payload.consumed === 'number' ? new Date(payload.consumed * 1000) : null,
         });
       },
-      find: (id) => findPayload('id', model, id),
+      find: model === 'AccessToken' ? findAccessToken : (id) => findById(model, id),
       findByUid: (uid) => findPayload('uid', model, uid),
       findByUserCode: (userCode) => findPayload('user_code', model, userCode),
       async consume(id) {

@@ -10,6 +10,7 @@ import { cacheClientLookups, createAdapterFactory } from './adapter';
 import { attachProviderEvents } from './events';
 import { createIssuerAnnouncer } from './issuers';
 import { ensureSigningKeys, loadSigningKeys } from './keys';
+import { withRequestRows } from './request-rows';
 import { DEFAULT_TTL, isHttpsPublicUrl, providerConfiguration, type OidcTtl } from './provider';
 
 export const OIDC_MOUNT_PATH = '/oauth2';
@@ -146,17 +147,28 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
   const middleware: Middleware = async (ctx, next) => {
     if (ctx.path !== OIDC_MOUNT_PATH && !ctx.path.startsWith(`${OIDC_MOUNT_PATH}/`)) return next();
     ctx.set('Content-Security-Policy', OAUTH_CSP);
-    const outerPath = ctx.path;
+    const outerUrl = ctx.url;
     const mounted = ctx as unknown as KoaContextWithOIDC & { mountPath?: string };
-    // koa-mount semantics: the provider sees paths relative to /oauth2 and builds its URLs with mountPath.
+    // koa-mount semantics: the provider sees paths relative to /oauth2 and builds its URLs with mountPath. The
+    // request URL starts with the path checked above, so the prefix is cut from the URL itself (Koa's path setter
+    // would parse and re-serialise the URL, twice per request).
     mounted.mountPath = OIDC_MOUNT_PATH;
-    ctx.path = outerPath.slice(OIDC_MOUNT_PATH.length) || '/';
+    if (outerUrl.startsWith(OIDC_MOUNT_PATH)) {
+      const inner = outerUrl.slice(OIDC_MOUNT_PATH.length);
+      ctx.url = inner.startsWith('/') ? inner : `/${inner}`;
+    } else {
+      ctx.path = ctx.path.slice(OIDC_MOUNT_PATH.length) || '/'; // an absolute-form request target
+    }
     // Secure cookies over a request that reached us as plain HTTP (TLS ended at a proxy we do not trust).
     if (secureCookies) ctx.cookies.secure = true;
     try {
-      await runAll(current.provider.middleware as unknown as Compiled[], mounted);
+      // Rows read together with an access token serve the lookups that follow in this request only
+      // (request-rows.ts); userinfo also reads the token's account with it.
+      await withRequestRows({ withAccount: ctx.path === '/userinfo' }, () =>
+        runAll(current.provider.middleware as unknown as Compiled[], mounted),
+      );
     } finally {
-      ctx.path = outerPath;
+      ctx.url = outerUrl;
       // Audit rows and grant revocations started by provider events (events.ts) are stored before the answer.
       const pending = (ctx.state as { beforeResponse?: Promise<unknown>[] }).beforeResponse;
       if (pending) await Promise.all(pending);
