@@ -70,7 +70,7 @@ function LandingPage() {
   useDocumentTitle('Age and identity verification you host yourself');
   return (
     <PublicPage>
-      <section className="bg-gradient-to-b from-indigo-50 to-white">
+      <section className="overflow-x-clip bg-gradient-to-b from-indigo-50 to-white">
         <div className="mx-auto grid max-w-6xl items-center gap-12 px-4 py-16 sm:px-6 sm:py-24 lg:grid-cols-[1.15fr_1fr]">
           <div>
             <p className="text-sm font-semibold tracking-wide text-indigo-800 uppercase">

@@ -60,14 +60,14 @@ function UserMenu({ label, onSignOut }: { label: string; onSignOut(): void }) {
 
   const itemClass = 'block w-full rounded-md px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100';
   return (
-    <div ref={container} className="relative">
+    <div ref={container} className="relative min-w-0">
       <button
         ref={button}
         type="button"
         aria-expanded={open}
         aria-controls={menuId}
         onClick={() => setOpen((value) => !value)}
-        className="flex max-w-[14rem] items-center gap-2 rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
+        className="flex max-w-full items-center gap-2 rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 sm:max-w-[14rem]"
       >
         <span className="truncate">{label}</span>
         <svg viewBox="0 0 20 20" className="size-4 shrink-0" aria-hidden="true" fill="currentColor">

@@ -149,7 +149,7 @@ export function PartnerAuditLogsPage() {
                 {rows.length === 0 ? (
                   <p className="text-sm text-slate-700">No entries match.</p>
                 ) : (
-                  <div className="overflow-x-auto">
+                  <div className="relative overflow-x-auto">
                     <table className="min-w-full text-left text-sm">
                       <thead className="text-xs text-slate-600 uppercase">
                         <tr>
