@@ -53,6 +53,115 @@ function syncStatements(handle: BetterSqlite3.Database): SyncStatements {
   };
 }
 
+/** A `:name` statement rewritten for PostgreSQL's extended protocol: `$n` placeholders, named once per SQL text. */
+interface PgStatement {
+  name: string;
+  text: string;
+  params: string[];
+}
+
+/**
+ * Rewrites `:name` placeholders as `$1…$n` (a name used twice gets one number), leaving `::type` casts and quoted
+ * strings and identifiers alone; null when the SQL has something this does not handle (then Sequelize runs it).
+ */
+export function toPgStatement(sql: string, name: string): PgStatement | null {
+  const params: string[] = [];
+  let text = '';
+  for (let i = 0; i < sql.length; i += 1) {
+    const char = sql[i] as string;
+    if (char === "'" || char === '"') {
+      const close = sql.indexOf(char, i + 1);
+      if (close < 0) return null;
+      text += sql.slice(i, close + 1);
+      i = close;
+      continue;
+    }
+    if (char === '$' || (char === '-' && sql[i + 1] === '-') || (char === '/' && sql[i + 1] === '*'))
+      return null;
+    if (char === ':' && sql[i + 1] === ':') {
+      text += '::';
+      i += 1;
+      continue;
+    }
+    const placeholder = char === ':' ? /^[A-Za-z_][A-Za-z0-9_]*/.exec(sql.slice(i + 1)) : null;
+    if (placeholder) {
+      let index = params.indexOf(placeholder[0]);
+      if (index < 0) index = params.push(placeholder[0]) - 1;
+      text += `$${index + 1}`;
+      i += placeholder[0].length;
+      continue;
+    }
+    text += char;
+  }
+  return { name, text, params };
+}
+
+/** A parameter as a prepared statement takes it, or undefined when only Sequelize's inlining handles it (lists). */
+function pgValue(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  // Sequelize inlines dates as UTC text; ISO text is the same instant for timestamptz and the same wall time otherwise.
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return undefined;
+}
+
+interface PgClient {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * PostgreSQL's hot reads as named prepared statements on the pool's connections (parsed and planned once per
+ * connection, instead of Sequelize inlining the values into new SQL text each time). A statement PostgreSQL cannot
+ * prepare as written (an untyped parameter), or one with a list parameter, goes through Sequelize as before.
+ */
+function preparedReads(sequelize: Sequelize) {
+  const statements = new Map<string, PgStatement | null>();
+  const MAX_STATEMENTS = 500;
+  const manager = sequelize.connectionManager as unknown as {
+    getConnection(options: { type: 'read' | 'write' }): Promise<PgClient>;
+    releaseConnection(connection: PgClient): void;
+    destroyConnection(connection: PgClient): Promise<void>;
+  };
+  const viaSequelize = <T>(sql: string, params: Record<string, unknown>) =>
+    sequelize.query(sql, { replacements: params, type: QueryTypes.SELECT }) as Promise<T[]>;
+  return async function read<T>(sql: string, params: Record<string, unknown>): Promise<T[]> {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      if (statements.size >= MAX_STATEMENTS) return viaSequelize<T>(sql, params);
+      statement = toPgStatement(sql, `attestly_read_${statements.size + 1}`);
+      statements.set(sql, statement);
+    }
+    if (!statement) return viaSequelize<T>(sql, params);
+    const values: unknown[] = [];
+    for (const param of statement.params) {
+      if (!(param in params)) return viaSequelize<T>(sql, params); // Sequelize reports the missing name
+      const value = pgValue(params[param]);
+      if (value === undefined) return viaSequelize<T>(sql, params);
+      values.push(value);
+    }
+    const connection = await manager.getConnection({ type: 'read' });
+    let result: { rows: unknown[] };
+    try {
+      result = await connection.query({ name: statement.name, text: statement.text, values });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+        manager.releaseConnection(connection);
+        // 42P18 and kin: PostgreSQL could not type a parameter without Sequelize's literal; never prepare it again.
+        if (code.startsWith('42')) {
+          statements.set(sql, null);
+          return viaSequelize<T>(sql, params);
+        }
+        throw error;
+      }
+      await manager.destroyConnection(connection).catch(() => undefined);
+      throw error;
+    }
+    manager.releaseConnection(connection);
+    return result.rows as T[];
+  };
+}
+
 export interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
@@ -67,6 +176,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   let dialect: Dialect;
   let hot: { handle: BetterSqlite3.Database; statements: SyncStatements; writes: WriteBatcher } | null = null;
   let driver: ReturnType<typeof createSqliteDriver> | null = null;
+  let pgRead: (<T>(sql: string, params: Record<string, unknown>) => Promise<T[]>) | null = null;
   if (options.databaseUrl && /^postgres(ql)?:/.test(options.databaseUrl)) {
     dialect = 'postgres';
     // BIGINT counts come back as strings by default; ours fit in a double.
@@ -77,6 +187,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       logging,
       pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 30_000 },
     });
+    pgRead = preparedReads(sequelize);
   } else {
     dialect = 'sqlite';
     const storage = options.databaseUrl
@@ -99,8 +210,8 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     models,
     read<T>(sql: string, params: Record<string, unknown>): Promise<T[]> {
       if (!hot) {
-        if (dialect === 'sqlite') return closed();
-        return sequelize.query(sql, { replacements: params, type: QueryTypes.SELECT }) as Promise<T[]>;
+        if (dialect === 'sqlite' || !pgRead) return closed();
+        return pgRead<T>(sql, params);
       }
       try {
         return Promise.resolve(hot.statements.all<T>(sql, params));

@@ -90,19 +90,29 @@ export function cacheClientLookups<C>(
 }
 
 /** An access token (or a refresh token with the same value), its grant and, when asked, its account: one statement. */
-const tokenWithGrantSql = (withAccount: boolean) => `SELECT t.model, t.payload, t.expires_at, t.consumed_at,
+/**
+ * The token's account: users.id is a UUID on PostgreSQL and oidc_payloads.account_id text, so the join casts it,
+ * and only when it has a UUID's form (a cast of anything else would fail the statement); SQLite compares text.
+ */
+const ACCOUNT_JOIN = {
+  sqlite: 'LEFT JOIN users u ON u.id = t.account_id',
+  postgres: `LEFT JOIN users u ON u.id = CASE WHEN t.account_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+    THEN CAST(t.account_id AS uuid) END`,
+} as const;
+
+const tokenWithGrantSql = (
+  accountJoin: string | null,
+) => `SELECT t.model, t.payload, t.expires_at, t.consumed_at,
     g.id AS g_id, g.payload AS g_payload, g.expires_at AS g_expires_at, g.consumed_at AS g_consumed_at${
-      withAccount
+      accountJoin
         ? `, u.id AS u_present, ${ACCOUNT_COLUMNS.map((column) => `u.${column} AS u_${column}`).join(', ')}`
         : ''
     }
   FROM oidc_payloads t
   LEFT JOIN oidc_payloads g ON g.model = 'Grant' AND g.id = t.grant_id${
-    withAccount ? '\n  LEFT JOIN users u ON u.id = t.account_id' : ''
+    accountJoin ? `\n  ${accountJoin}` : ''
   }
   WHERE t.model IN ('AccessToken', 'RefreshToken') AND t.id = :id`;
-const TOKEN_WITH_GRANT = tokenWithGrantSql(false);
-const TOKEN_WITH_GRANT_AND_ACCOUNT = tokenWithGrantSql(true);
 
 interface TokenWithGrantRow extends PayloadRow {
   model: string;
@@ -167,6 +177,9 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
    * query building and instance hydration were most of their CPU time. Expiry is judged in JavaScript, so no date
    * literal has to match the way each dialect stores timestamps.
    */
+  const TOKEN_WITH_GRANT = tokenWithGrantSql(null);
+  const TOKEN_WITH_GRANT_AND_ACCOUNT = tokenWithGrantSql(ACCOUNT_JOIN[deps.db.dialect]);
+
   async function loadClient(clientId: string): Promise<AdapterPayload | undefined> {
     const [site] = await deps.db.read<SiteRow>(
       `SELECT s.id, s.partner_id, s.client_id, s.client_type, s.client_secret_hash, s.site_name, s.domain, s.redirect_uris,
