@@ -5,10 +5,10 @@ import { adminAuditQueryOptions } from '../../api/admin';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { TextField } from '../../components/ui/field';
-import { ErrorState, LoadingState } from '../../components/ui/query-state';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { dayToIso, formatDateTime, isoDay, shortId, userAgentHead } from './format';
-import { Badge, Facts, PageHeader, Pager, Panel, StatCard, TableFrame, td, th, type Tone } from './ui';
+import { PagedTable, RowAction, StatGrid, type Column } from './list-ui';
+import { Badge, Facts, PageHeader, Panel, StatCard, type Tone } from './ui';
 
 /** spec 02 §9: 100 per page. */
 const PAGE_SIZE = 100;
@@ -80,6 +80,54 @@ export function AuditPage() {
       setDraft((current) => ({ ...current, [name]: event.target.value })),
   });
 
+  const columns: Column<AdminAuditLog>[] = [
+    {
+      header: 'Timestamp',
+      className: 'whitespace-nowrap',
+      cell: (log) => formatDateTime(log.timestamp, '—'),
+    },
+    { header: 'Event', className: 'font-mono text-xs', cell: (log) => log.event_type },
+    {
+      header: 'Severity',
+      cell: (log) => (
+        <Badge tone={SEVERITY_TONES[log.severity] ?? 'blue'}>{(log.severity || 'info').toUpperCase()}</Badge>
+      ),
+    },
+    { header: 'Actor', cell: actorOf },
+    {
+      header: 'Target',
+      className: 'text-xs',
+      cell: (log) => (
+        <>
+          {log.partner_id ? <p>Partner {shortId(log.partner_id)}</p> : null}
+          {log.user_id ? <p>User {shortId(log.user_id)}</p> : null}
+          {!log.partner_id && !log.user_id ? '—' : null}
+        </>
+      ),
+    },
+    {
+      header: 'Source',
+      className: 'text-xs',
+      cell: (log) => (
+        <>
+          <p>{log.ip_address ?? '—'}</p>
+          <p className="text-slate-700">{userAgentHead(log.user_agent)}</p>
+        </>
+      ),
+    },
+    {
+      header: 'Details',
+      cell: (log) => (
+        <RowAction
+          label={`Details of ${log.event_type} at ${formatDateTime(log.timestamp, '')}`}
+          onClick={() => setOpen(log)}
+        >
+          Details
+        </RowAction>
+      ),
+    },
+  ];
+
   return (
     <div className="space-y-6">
       <PageHeader title="Audit Logs">
@@ -112,7 +160,7 @@ export function AuditPage() {
           </div>
         </form>
       </Panel>
-      <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      <StatGrid>
         <StatCard label="Total Logs" value={logs.data?.total_count ?? '—'} />
         <StatCard label="User Events" value={rows.filter((log) => log.event_type.includes('user')).length} />
         <StatCard
@@ -120,83 +168,21 @@ export function AuditPage() {
           value={rows.filter((log) => log.event_type.includes('partner')).length}
         />
         <StatCard label="Admin Actions" value={rows.filter((log) => log.admin_user_id).length} />
-      </dl>
+      </StatGrid>
       <Panel>
-        {logs.isPending ? (
-          <LoadingState label="Loading audit logs…" />
-        ) : logs.isError ? (
-          <ErrorState
-            error={logs.error}
-            fallback="Failed to load audit logs"
-            onRetry={() => void logs.refetch()}
-          />
-        ) : rows.length === 0 ? (
-          <p className="text-sm text-slate-700">No audit entries match these filters.</p>
-        ) : (
-          <>
-            <TableFrame label="Audit logs">
-              <thead className="bg-slate-50">
-                <tr>
-                  <th scope="col" className={th}>
-                    Timestamp
-                  </th>
-                  <th scope="col" className={th}>
-                    Event
-                  </th>
-                  <th scope="col" className={th}>
-                    Severity
-                  </th>
-                  <th scope="col" className={th}>
-                    Actor
-                  </th>
-                  <th scope="col" className={th}>
-                    Target
-                  </th>
-                  <th scope="col" className={th}>
-                    Source
-                  </th>
-                  <th scope="col" className={th}>
-                    Details
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {rows.map((log) => (
-                  <tr key={log.id} data-testid="audit-row">
-                    <td className={`${td} whitespace-nowrap`}>{formatDateTime(log.timestamp, '—')}</td>
-                    <td className={`${td} font-mono text-xs`}>{log.event_type}</td>
-                    <td className={td}>
-                      <Badge tone={SEVERITY_TONES[log.severity] ?? 'blue'}>
-                        {(log.severity || 'info').toUpperCase()}
-                      </Badge>
-                    </td>
-                    <td className={td}>{actorOf(log)}</td>
-                    <td className={`${td} text-xs`}>
-                      {log.partner_id ? <p>Partner {shortId(log.partner_id)}</p> : null}
-                      {log.user_id ? <p>User {shortId(log.user_id)}</p> : null}
-                      {!log.partner_id && !log.user_id ? '—' : null}
-                    </td>
-                    <td className={`${td} text-xs`}>
-                      <p>{log.ip_address ?? '—'}</p>
-                      <p className="text-slate-700">{userAgentHead(log.user_agent)}</p>
-                    </td>
-                    <td className={td}>
-                      <Button
-                        variant="ghost"
-                        className="px-2 py-1"
-                        aria-label={`Details of ${log.event_type} at ${formatDateTime(log.timestamp, '')}`}
-                        onClick={() => setOpen(log)}
-                      >
-                        Details
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </TableFrame>
-            <Pager skip={skip} limit={PAGE_SIZE} total={logs.data?.total_count ?? 0} onChange={setSkip} />
-          </>
-        )}
+        <PagedTable
+          query={logs}
+          loading="Loading audit logs…"
+          failed="Failed to load audit logs"
+          empty="No audit entries match these filters."
+          label="Audit logs"
+          columns={columns}
+          rows={rows}
+          rowTestId="audit-row"
+          skip={skip}
+          limit={PAGE_SIZE}
+          onPage={setSkip}
+        />
       </Panel>
       <Dialog
         open={open !== null}

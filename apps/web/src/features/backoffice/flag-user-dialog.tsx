@@ -4,9 +4,10 @@ import { useForm } from 'react-hook-form';
 import { FLAG_PRIORITIES, adminFlagUserBody, type AdminFlagUserBody } from '@attestly/contracts';
 import { adminApi, adminErrorMessage, adminKeys } from '../../api/admin';
 
-import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { SelectField, TextField } from '../../components/ui/field';
+import { FormActions, OptionList, optionsOf } from './form-ui';
+import { capitalize } from './format';
 import { TextAreaField } from './textarea-field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
@@ -51,26 +52,14 @@ export function FlagUserDialog({
       <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => flag.mutate(values))}>
         <TextField label="Reason" error={errors.reason?.message} {...form.register('reason')} />
         <SelectField label="Priority" error={errors.priority?.message} {...form.register('priority')}>
-          {FLAG_PRIORITIES.map((priority) => (
-            <option key={priority} value={priority}>
-              {priority[0]?.toUpperCase()}
-              {priority.slice(1)}
-            </option>
-          ))}
+          <OptionList options={optionsOf(FLAG_PRIORITIES, capitalize)} />
         </SelectField>
         <TextAreaField
           label="Reviewer notes (optional)"
           error={errors.reviewer_notes?.message}
           {...form.register('reviewer_notes')}
         />
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="danger" busy={flag.isPending}>
-            Flag User
-          </Button>
-        </div>
+        <FormActions label="Flag User" variant="danger" busy={flag.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   );

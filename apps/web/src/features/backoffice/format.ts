@@ -15,6 +15,11 @@ export function shortId(id: string): string {
   return id.slice(0, 8);
 }
 
+/** The first letter in upper case ("medium" → "Medium"). */
+export function capitalize(text: string): string {
+  return text.replace(/^./, (c) => c.toUpperCase());
+}
+
 /** spec 02 §9: confidence with one decimal and a percent sign, else "N/A". */
 export function formatConfidence(score: number | null | undefined): string {
   return typeof score === 'number' && Number.isFinite(score) ? `${(score * 100).toFixed(1)}%` : 'N/A';

@@ -15,6 +15,7 @@ import {
   RegenerateKeyDialog,
   type StatusAction,
 } from './partner-dialogs';
+import { ErrorBox, StatGrid } from './list-ui';
 import { Badge, Facts, Panel, PlanBadge, StatCard, StatusBadge } from './ui';
 import { Tabs } from './tabs';
 
@@ -50,9 +51,7 @@ export function PartnerDetailPage({ partnerId }: { partnerId: string }) {
     return (
       <div className="space-y-4">
         <BackLink />
-        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-          {message}
-        </div>
+        <ErrorBox>{message}</ErrorBox>
       </div>
     );
   }
@@ -238,21 +237,21 @@ function Statistics({ partner }: { partner: AdminPartnerDetail }) {
         <h2 id="verification-totals" className="mb-3 text-lg font-semibold text-slate-900">
           Verifications
         </h2>
-        <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        <StatGrid>
           <StatCard label="Total" value={stats.total_verifications} />
           <StatCard label="Successful" value={stats.successful_verifications} />
           <StatCard label="Failed" value={stats.failed_verifications} />
           <StatCard label="Pending" value={stats.pending_verifications} />
-        </dl>
+        </StatGrid>
       </section>
       <section aria-labelledby="site-totals">
         <h2 id="site-totals" className="mb-3 text-lg font-semibold text-slate-900">
           Sites
         </h2>
-        <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        <StatGrid>
           <StatCard label="Total sites" value={stats.total_sites} />
           <StatCard label="Active OAuth authorizations" value={stats.active_oauth_auths} />
-        </dl>
+        </StatGrid>
       </section>
     </div>
   );

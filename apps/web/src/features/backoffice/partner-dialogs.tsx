@@ -19,6 +19,7 @@ import { Dialog } from '../../components/ui/dialog';
 import { CheckboxField, FormError, SelectField, TextField } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
+import { FormActions, OptionList, optionsOf } from './form-ui';
 import { planLabel, statusLabel } from './partners-page';
 import { TextAreaField } from './textarea-field';
 
@@ -77,27 +78,12 @@ export function EditPartnerDialog({
           {...form.register('contact_name')}
         />
         <SelectField label="Status" error={errors.status?.message} {...form.register('status')}>
-          {PARTNER_STATUSES.map((value) => (
-            <option key={value} value={value}>
-              {statusLabel(value)}
-            </option>
-          ))}
+          <OptionList options={optionsOf(PARTNER_STATUSES, statusLabel)} />
         </SelectField>
         <SelectField label="Plan" error={errors.plan?.message} {...form.register('plan')}>
-          {ADMIN_PARTNER_PLANS.map((value) => (
-            <option key={value} value={value}>
-              {planLabel(value)}
-            </option>
-          ))}
+          <OptionList options={optionsOf(ADMIN_PARTNER_PLANS, planLabel)} />
         </SelectField>
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={save.isPending}>
-            Save changes
-          </Button>
-        </div>
+        <FormActions label="Save changes" busy={save.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -186,34 +172,35 @@ export function PartnerStatusDialog({
             {...form.register('reason')}
           />
           <CheckboxField label="Notify the partner by e-mail" {...form.register('notify_partner')} />
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" variant={action === 'approve' ? 'primary' : 'danger'} busy={run.isPending}>
-              {copy?.button}
-            </Button>
-          </div>
+          <FormActions
+            label={copy?.button}
+            variant={action === 'approve' ? 'primary' : 'danger'}
+            busy={run.isPending}
+            onCancel={onClose}
+          />
         </form>
       ) : null}
     </Dialog>
   );
 }
 
-/** Copies a secret shown once, with a fallback message when the clipboard is refused. */
-function CopyButton({ value, label }: { value: string; label: string }) {
+/** Copy (a secret shown once, with a fallback message when the clipboard is refused) and Done. */
+function CopyAndDone({ value, label, onDone }: { value: string; label: string; onDone(): void }) {
   return (
-    <Button
-      variant="secondary"
-      onClick={() =>
-        void navigator.clipboard
-          .writeText(value)
-          .then(() => toast.success('Copied'))
-          .catch(() => toast.error('Copy failed: select the text and copy it by hand'))
-      }
-    >
-      {label}
-    </Button>
+    <div className="flex justify-end gap-2">
+      <Button
+        variant="secondary"
+        onClick={() =>
+          void navigator.clipboard
+            .writeText(value)
+            .then(() => toast.success('Copied'))
+            .catch(() => toast.error('Copy failed: select the text and copy it by hand'))
+        }
+      >
+        {label}
+      </Button>
+      <Button onClick={onDone}>Done</Button>
+    </div>
   );
 }
 
@@ -260,10 +247,7 @@ export function RegenerateKeyDialog({
           >
             {key}
           </code>
-          <div className="flex justify-end gap-2">
-            <CopyButton value={key} label="Copy key" />
-            <Button onClick={close}>Done</Button>
-          </div>
+          <CopyAndDone value={key} label="Copy key" onDone={close} />
         </div>
       ) : (
         <div className="space-y-4">
@@ -272,14 +256,13 @@ export function RegenerateKeyDialog({
               regenerate.isError ? adminErrorMessage(regenerate.error, 'Failed to regenerate API key') : null
             }
           />
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button variant="danger" busy={regenerate.isPending} onClick={() => regenerate.mutate()}>
-              Regenerate
-            </Button>
-          </div>
+          <FormActions
+            label="Regenerate"
+            variant="danger"
+            busy={regenerate.isPending}
+            onCancel={close}
+            onConfirm={() => regenerate.mutate()}
+          />
         </div>
       )}
     </Dialog>
@@ -346,10 +329,7 @@ export function CreateSiteDialog({
           <code className="block rounded bg-slate-100 px-3 py-2 font-mono break-all text-slate-900">
             {secret.secret}
           </code>
-          <div className="flex justify-end gap-2">
-            <CopyButton value={secret.secret} label="Copy secret" />
-            <Button onClick={close}>Done</Button>
-          </div>
+          <CopyAndDone value={secret.secret} label="Copy secret" onDone={close} />
         </div>
       ) : (
         <form className="space-y-4" noValidate onSubmit={form.handleSubmit((body) => create.mutate(body))}>
@@ -388,14 +368,7 @@ export function CreateSiteDialog({
               />
             ))}
           </fieldset>
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" busy={create.isPending}>
-              Create Site
-            </Button>
-          </div>
+          <FormActions label="Create Site" busy={create.isPending} onCancel={close} />
         </form>
       )}
     </Dialog>

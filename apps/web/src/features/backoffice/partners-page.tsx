@@ -10,22 +10,52 @@ import {
   PARTNER_STATUSES,
   adminCreatePartnerBody,
   type AdminCreatePartnerBody,
+  type AdminPartner,
 } from '@attestly/contracts';
 import { adminApi, adminErrorMessage, adminKeys, adminPartnersQueryOptions } from '../../api/admin';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { FormError, SelectField, TextField } from '../../components/ui/field';
-import { ErrorState, LoadingState } from '../../components/ui/query-state';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { formatDay } from './format';
-import { PageHeader, Pager, Panel, PlanBadge, StatusBadge, TableFrame, td, th } from './ui';
+import { capitalize, formatDay } from './format';
+import { FormActions, OptionList, optionsOf } from './form-ui';
+import { FilterBar, PagedTable, SearchFilter, SelectFilter, type Column } from './list-ui';
+import { PageHeader, Panel, PlanBadge, StatusBadge } from './ui';
 
 const PAGE_SIZE = 50;
-export const statusLabel = (status: string) =>
-  status.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
-export const planLabel = (plan: string) => plan.replace(/^./, (c) => c.toUpperCase());
+export const statusLabel = (status: string) => capitalize(status.replace(/_/g, ' '));
+export const planLabel = capitalize;
+
+const COLUMNS: Column<AdminPartner>[] = [
+  {
+    header: 'Partner',
+    cell: (partner) => (
+      <Link
+        to="/backoffice/partners/$partnerId"
+        params={{ partnerId: partner.id }}
+        className="font-semibold text-indigo-700 hover:text-indigo-900"
+      >
+        {partner.partner_name}
+      </Link>
+    ),
+  },
+  {
+    header: 'Contact',
+    cell: (partner) => (
+      <>
+        <p>{partner.contact_name ?? '—'}</p>
+        <p className="text-xs text-slate-700">{partner.contact_email}</p>
+      </>
+    ),
+  },
+  { header: 'Status', cell: (partner) => <StatusBadge status={partner.status} /> },
+  { header: 'Plan', cell: (partner) => <PlanBadge plan={partner.plan} /> },
+  { header: 'Sites', cell: (partner) => partner.total_sites },
+  { header: 'Verifications', cell: (partner) => partner.total_verifications },
+  { header: 'Created', cell: (partner) => formatDay(partner.created_at) },
+];
 
 /** spec 02 §2 "Partner list": paged 50 at a time, search/status/plan filters and the create-partner form. */
 export function PartnersPage() {
@@ -55,108 +85,37 @@ export function PartnersPage() {
       <PageHeader title="Partners">
         <Button onClick={() => setCreating(true)}>Create Partner</Button>
       </PageHeader>
+      <FilterBar columns={3}>
+        <SearchFilter placeholder="Name or contact e-mail" value={search} onChange={filter(setSearch)} />
+        <SelectFilter
+          label="Status"
+          all="All statuses"
+          options={optionsOf(PARTNER_STATUSES, statusLabel)}
+          value={status}
+          onChange={filter(setStatus)}
+        />
+        <SelectFilter
+          label="Plan"
+          all="All plans"
+          options={optionsOf(ADMIN_DISPLAY_PLANS, planLabel)}
+          value={plan}
+          onChange={filter(setPlan)}
+        />
+      </FilterBar>
       <Panel>
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-          <TextField
-            label="Search"
-            type="search"
-            placeholder="Name or contact e-mail"
-            value={search}
-            onChange={(event) => filter(setSearch)(event.target.value)}
-          />
-          <SelectField
-            label="Status"
-            value={status}
-            onChange={(event) => filter(setStatus)(event.target.value)}
-          >
-            <option value="">All statuses</option>
-            {PARTNER_STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {statusLabel(value)}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField label="Plan" value={plan} onChange={(event) => filter(setPlan)(event.target.value)}>
-            <option value="">All plans</option>
-            {ADMIN_DISPLAY_PLANS.map((value) => (
-              <option key={value} value={value}>
-                {planLabel(value)}
-              </option>
-            ))}
-          </SelectField>
-        </div>
-      </Panel>
-      <Panel>
-        {list.isPending ? (
-          <LoadingState label="Loading partners…" />
-        ) : list.isError ? (
-          <ErrorState
-            error={list.error}
-            fallback="Failed to load partners"
-            onRetry={() => void list.refetch()}
-          />
-        ) : partners.length === 0 ? (
-          <p className="text-sm text-slate-700">No partners match these filters.</p>
-        ) : (
-          <>
-            <TableFrame label="Partners">
-              <thead className="bg-slate-50">
-                <tr>
-                  <th scope="col" className={th}>
-                    Partner
-                  </th>
-                  <th scope="col" className={th}>
-                    Contact
-                  </th>
-                  <th scope="col" className={th}>
-                    Status
-                  </th>
-                  <th scope="col" className={th}>
-                    Plan
-                  </th>
-                  <th scope="col" className={th}>
-                    Sites
-                  </th>
-                  <th scope="col" className={th}>
-                    Verifications
-                  </th>
-                  <th scope="col" className={th}>
-                    Created
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {partners.map((partner) => (
-                  <tr key={partner.id} data-testid="partner-row">
-                    <td className={td}>
-                      <Link
-                        to="/backoffice/partners/$partnerId"
-                        params={{ partnerId: partner.id }}
-                        className="font-semibold text-indigo-700 hover:text-indigo-900"
-                      >
-                        {partner.partner_name}
-                      </Link>
-                    </td>
-                    <td className={td}>
-                      <p>{partner.contact_name ?? '—'}</p>
-                      <p className="text-xs text-slate-700">{partner.contact_email}</p>
-                    </td>
-                    <td className={td}>
-                      <StatusBadge status={partner.status} />
-                    </td>
-                    <td className={td}>
-                      <PlanBadge plan={partner.plan} />
-                    </td>
-                    <td className={td}>{partner.total_sites}</td>
-                    <td className={td}>{partner.total_verifications}</td>
-                    <td className={td}>{formatDay(partner.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </TableFrame>
-            <Pager skip={skip} limit={PAGE_SIZE} total={list.data?.total_count ?? 0} onChange={setSkip} />
-          </>
-        )}
+        <PagedTable
+          query={list}
+          loading="Loading partners…"
+          failed="Failed to load partners"
+          empty="No partners match these filters."
+          label="Partners"
+          columns={COLUMNS}
+          rows={partners}
+          rowTestId="partner-row"
+          skip={skip}
+          limit={PAGE_SIZE}
+          onPage={setSkip}
+        />
       </Panel>
       <CreatePartnerDialog open={creating} onClose={() => setCreating(false)} />
     </div>
@@ -248,27 +207,12 @@ function CreatePartnerDialog({ open, onClose }: { open: boolean; onClose(): void
           {...form.register('company_type')}
         >
           <option value="">Not specified</option>
-          {BUSINESS_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
+          <OptionList options={optionsOf(BUSINESS_TYPES, (type) => type)} />
         </SelectField>
         <SelectField label="Plan" error={errors.plan?.message} {...form.register('plan')}>
-          {ADMIN_PARTNER_PLANS.map((value) => (
-            <option key={value} value={value}>
-              {planLabel(value)}
-            </option>
-          ))}
+          <OptionList options={optionsOf(ADMIN_PARTNER_PLANS, planLabel)} />
         </SelectField>
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" busy={create.isPending}>
-            Create Partner
-          </Button>
-        </div>
+        <FormActions label="Create Partner" busy={create.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -8,9 +8,7 @@ import {
   adminKeys,
   adminTokensQueryOptions,
 } from '../../api/admin';
-import { Button } from '../../components/ui/button';
-import { CheckboxField, SelectField, TextField } from '../../components/ui/field';
-import { ErrorState, LoadingState } from '../../components/ui/query-state';
+import { CheckboxField, TextField } from '../../components/ui/field';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { ConfirmDialog } from './confirm-dialog';
@@ -22,13 +20,20 @@ import {
   shortTokenId,
   type GrantStatus,
 } from './format';
-import { Badge, PageHeader, Pager, Panel, StatCard, TableFrame, td, th, type Tone } from './ui';
+import { FilterBar, ListHeader, PagedTable, RowAction, SelectFilter, StatGrid, type Column } from './list-ui';
+import { Badge, Panel, StatCard, type Tone } from './ui';
 import { Tabs } from './tabs';
 import { TextAreaField } from './textarea-field';
 
 const PAGE_SIZE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const STATUS_TONES: Record<GrantStatus, Tone> = { Active: 'green', Expired: 'slate', Revoked: 'red' };
+
+const STATUS_OPTIONS = [
+  ['all', 'All'],
+  ['active', 'Active Only'],
+  ['inactive', 'Inactive Only'],
+] as const;
 
 type Tab = 'tokens' | 'authorizations';
 const TABS = [
@@ -56,6 +61,47 @@ function Expiry({ expiresAt }: { expiresAt: string | null }) {
   );
 }
 
+type Grant = AdminAccessToken | AdminOAuthAuthorization;
+
+/**
+ * The columns tokens and OAuth authorizations share: status, (consent,) expiry, last use, and Revoke while active.
+ * `consent` adds the Consent column after Status.
+ */
+function grantColumns<Row extends Grant>(
+  now: number,
+  {
+    label,
+    revoke,
+    consent,
+  }: { label(row: Row): string; revoke(row: Row): void; consent?: (row: Row) => string },
+): Column<Row>[] {
+  return [
+    {
+      header: 'Status',
+      cell: (row) => {
+        const state = grantStatus(row, now);
+        return <Badge tone={STATUS_TONES[state]}>{state}</Badge>;
+      },
+    },
+    ...(consent ? [{ header: 'Consent', className: 'whitespace-nowrap', cell: consent }] : []),
+    { header: 'Expires', cell: (row) => <Expiry expiresAt={row.expires_at} /> },
+    {
+      header: 'Last used',
+      className: 'whitespace-nowrap',
+      cell: (row) => formatDateTime(row.last_used_at),
+    },
+    {
+      header: 'Actions',
+      cell: (row) =>
+        grantStatus(row, now) === 'Active' ? (
+          <RowAction variant="danger" label={label(row)} onClick={() => revoke(row)}>
+            Revoke
+          </RowAction>
+        ) : null,
+    },
+  ];
+}
+
 /** An id filter: sent only once it is a whole UUID (the API refuses anything else). */
 function useIdFilter() {
   const [text, setText] = useState('');
@@ -76,7 +122,7 @@ export function TokensPage() {
   const [tab, setTab] = useState<Tab>('tokens');
   const userId = useIdFilter();
   const partnerId = useIdFilter();
-  const [status, setStatus] = useState<'all' | 'active' | 'inactive'>('active');
+  const [status, setStatus] = useState<(typeof STATUS_OPTIONS)[number][0]>('active');
   const [skip, setSkip] = useState(0);
   const [revoking, setRevoking] = useState<
     | { kind: 'token'; item: AdminAccessToken }
@@ -129,52 +175,114 @@ export function TokensPage() {
   };
 
   const resetPage = () => setSkip(0);
+  const paging = { skip, limit: PAGE_SIZE, onPage: setSkip };
   const now = Date.now();
   const tokenRows = tokens.data?.tokens ?? [];
   const authRows = authorizations.data?.authorizations ?? [];
   const active = tab === 'tokens' ? tokens : authorizations;
+  const countIn = (rows: readonly Grant[], state: GrantStatus) =>
+    rows.filter((row) => grantStatus(row, now) === state).length;
+
+  const tokenColumns: Column<AdminAccessToken>[] = [
+    {
+      header: 'ID',
+      className: 'font-mono text-xs',
+      title: (token) => token.id,
+      cell: (token) => (
+        <>
+          {shortTokenId(token.id)}
+          <span className="block font-sans text-slate-700">
+            {token.kind === 'refresh_token' ? 'refresh token' : 'access token'}
+          </span>
+        </>
+      ),
+    },
+    {
+      header: 'Created',
+      className: 'whitespace-nowrap',
+      cell: (token) => formatDateTime(token.created_at, '—'),
+    },
+    {
+      header: 'User',
+      className: 'font-mono text-xs',
+      title: (token) => token.user_id ?? undefined,
+      cell: (token) => (token.user_id ? shortId(token.user_id) : '—'),
+    },
+    {
+      header: 'Partner',
+      className: 'font-mono text-xs',
+      title: (token) => token.partner_id ?? undefined,
+      cell: (token) => (token.partner_id ? shortId(token.partner_id) : '—'),
+    },
+    { header: 'Scopes', cell: (token) => <Scopes scopes={token.scopes} /> },
+    ...grantColumns<AdminAccessToken>(now, {
+      label: (token) => `Revoke token ${shortTokenId(token.id)}`,
+      revoke: (token) => setRevoking({ kind: 'token', item: token }),
+    }),
+  ];
+
+  const authorizationColumns: Column<AdminOAuthAuthorization>[] = [
+    {
+      header: 'ID',
+      className: 'font-mono text-xs',
+      title: (grant) => grant.id,
+      cell: (grant) => shortId(grant.id),
+    },
+    {
+      header: 'User',
+      title: (grant) => grant.user_id,
+      cell: (grant) =>
+        grant.user_email ?? <span className="font-mono text-xs">{shortId(grant.user_id)}</span>,
+    },
+    {
+      header: 'Partner / site',
+      cell: (grant) => (
+        <>
+          <p>{grant.partner_name ?? '—'}</p>
+          <p className="text-xs text-slate-700">{grant.site_name ?? '—'}</p>
+        </>
+      ),
+    },
+    { header: 'Scopes granted', cell: (grant) => <Scopes scopes={grant.scopes_granted} /> },
+    ...grantColumns<AdminOAuthAuthorization>(now, {
+      label: (grant) => `Revoke authorization ${shortId(grant.id)}`,
+      revoke: (grant) => setRevoking({ kind: 'authorization', item: grant }),
+      consent: (grant) => formatDateTime(grant.consent_given_at, '—'),
+    }),
+  ];
 
   return (
     <div className="space-y-6">
-      <PageHeader title="Tokens & OAuth">
-        <Button variant="secondary" onClick={() => void active.refetch()}>
-          Refresh
-        </Button>
-      </PageHeader>
-      <Panel>
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-          <TextField
-            label="User ID"
-            value={userId.text}
-            error={userId.error}
-            onChange={(event) => {
-              userId.setText(event.target.value);
-              resetPage();
-            }}
-          />
-          <TextField
-            label="Partner ID"
-            value={partnerId.text}
-            error={partnerId.error}
-            onChange={(event) => {
-              partnerId.setText(event.target.value);
-              resetPage();
-            }}
-          />
-          <SelectField
-            label="Status"
-            value={status}
-            onChange={(event) => {
-              setStatus(event.target.value as typeof status);
-              resetPage();
-            }}
-          >
-            <option value="all">All</option>
-            <option value="active">Active Only</option>
-            <option value="inactive">Inactive Only</option>
-          </SelectField>
-        </div>
-      </Panel>
+      <ListHeader title="Tokens & OAuth" onRefresh={() => void active.refetch()} />
+      <FilterBar columns={3}>
+        <TextField
+          label="User ID"
+          value={userId.text}
+          error={userId.error}
+          onChange={(event) => {
+            userId.setText(event.target.value);
+            resetPage();
+          }}
+        />
+        <TextField
+          label="Partner ID"
+          value={partnerId.text}
+          error={partnerId.error}
+          onChange={(event) => {
+            partnerId.setText(event.target.value);
+            resetPage();
+          }}
+        />
+        <SelectFilter
+          label="Status"
+          value={status}
+          options={STATUS_OPTIONS}
+          onChange={(value) => {
+            setStatus(value);
+            resetPage();
+          }}
+        />
+      </FilterBar>
 
       <Tabs<Tab>
         label="Token lists"
@@ -187,241 +295,46 @@ export function TokensPage() {
       >
         {tab === 'tokens' ? (
           <div className="space-y-6">
-            <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+            <StatGrid>
               <StatCard label="Total Tokens" value={tokens.data?.total_count ?? '—'} />
-              <StatCard
-                label="Active"
-                value={tokenRows.filter((t) => grantStatus(t, now) === 'Active').length}
-              />
-              <StatCard
-                label="Expired"
-                value={tokenRows.filter((t) => grantStatus(t, now) === 'Expired').length}
-              />
-              <StatCard
-                label="Revoked"
-                value={tokenRows.filter((t) => grantStatus(t, now) === 'Revoked').length}
-              />
-            </dl>
+              <StatCard label="Active" value={countIn(tokenRows, 'Active')} />
+              <StatCard label="Expired" value={countIn(tokenRows, 'Expired')} />
+              <StatCard label="Revoked" value={countIn(tokenRows, 'Revoked')} />
+            </StatGrid>
             <Panel>
-              {tokens.isPending ? (
-                <LoadingState label="Loading tokens…" />
-              ) : tokens.isError ? (
-                <ErrorState
-                  error={tokens.error}
-                  fallback="Failed to load tokens"
-                  onRetry={() => void tokens.refetch()}
-                />
-              ) : tokenRows.length === 0 ? (
-                <p className="text-sm text-slate-700">No tokens match these filters.</p>
-              ) : (
-                <>
-                  <TableFrame label="Access tokens">
-                    <thead className="bg-slate-50">
-                      <tr>
-                        <th scope="col" className={th}>
-                          ID
-                        </th>
-                        <th scope="col" className={th}>
-                          Created
-                        </th>
-                        <th scope="col" className={th}>
-                          User
-                        </th>
-                        <th scope="col" className={th}>
-                          Partner
-                        </th>
-                        <th scope="col" className={th}>
-                          Scopes
-                        </th>
-                        <th scope="col" className={th}>
-                          Status
-                        </th>
-                        <th scope="col" className={th}>
-                          Expires
-                        </th>
-                        <th scope="col" className={th}>
-                          Last used
-                        </th>
-                        <th scope="col" className={th}>
-                          Actions
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody className="divide-y divide-slate-100">
-                      {tokenRows.map((token) => {
-                        const state = grantStatus(token, now);
-                        return (
-                          <tr key={token.id} data-testid="token-row">
-                            <td className={`${td} font-mono text-xs`} title={token.id}>
-                              {shortTokenId(token.id)}
-                              <span className="block font-sans text-slate-700">
-                                {token.kind === 'refresh_token' ? 'refresh token' : 'access token'}
-                              </span>
-                            </td>
-                            <td className={`${td} whitespace-nowrap`}>
-                              {formatDateTime(token.created_at, '—')}
-                            </td>
-                            <td className={`${td} font-mono text-xs`} title={token.user_id ?? undefined}>
-                              {token.user_id ? shortId(token.user_id) : '—'}
-                            </td>
-                            <td className={`${td} font-mono text-xs`} title={token.partner_id ?? undefined}>
-                              {token.partner_id ? shortId(token.partner_id) : '—'}
-                            </td>
-                            <td className={td}>
-                              <Scopes scopes={token.scopes} />
-                            </td>
-                            <td className={td}>
-                              <Badge tone={STATUS_TONES[state]}>{state}</Badge>
-                            </td>
-                            <td className={td}>
-                              <Expiry expiresAt={token.expires_at} />
-                            </td>
-                            <td className={`${td} whitespace-nowrap`}>
-                              {formatDateTime(token.last_used_at)}
-                            </td>
-                            <td className={td}>
-                              {state === 'Active' ? (
-                                <Button
-                                  variant="danger"
-                                  className="px-2 py-1"
-                                  aria-label={`Revoke token ${shortTokenId(token.id)}`}
-                                  onClick={() => setRevoking({ kind: 'token', item: token })}
-                                >
-                                  Revoke
-                                </Button>
-                              ) : null}
-                            </td>
-                          </tr>
-                        );
-                      })}
-                    </tbody>
-                  </TableFrame>
-                  <Pager
-                    skip={skip}
-                    limit={PAGE_SIZE}
-                    total={tokens.data?.total_count ?? 0}
-                    onChange={setSkip}
-                  />
-                </>
-              )}
+              <PagedTable
+                query={tokens}
+                loading="Loading tokens…"
+                failed="Failed to load tokens"
+                empty="No tokens match these filters."
+                label="Access tokens"
+                columns={tokenColumns}
+                rows={tokenRows}
+                rowTestId="token-row"
+                {...paging}
+              />
             </Panel>
           </div>
         ) : (
           <div className="space-y-6">
-            <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+            <StatGrid>
               <StatCard label="Total" value={authorizations.data?.total_count ?? '—'} />
-              <StatCard
-                label="Active"
-                value={authRows.filter((a) => grantStatus(a, now) === 'Active').length}
-              />
-              <StatCard
-                label="Expired"
-                value={authRows.filter((a) => grantStatus(a, now) === 'Expired').length}
-              />
+              <StatCard label="Active" value={countIn(authRows, 'Active')} />
+              <StatCard label="Expired" value={countIn(authRows, 'Expired')} />
               <StatCard label="Unique Users" value={new Set(authRows.map((a) => a.user_id)).size} />
-            </dl>
+            </StatGrid>
             <Panel>
-              {authorizations.isPending ? (
-                <LoadingState label="Loading OAuth authorizations…" />
-              ) : authorizations.isError ? (
-                <ErrorState
-                  error={authorizations.error}
-                  fallback="Failed to load OAuth authorizations"
-                  onRetry={() => void authorizations.refetch()}
-                />
-              ) : authRows.length === 0 ? (
-                <p className="text-sm text-slate-700">No OAuth authorizations match these filters.</p>
-              ) : (
-                <>
-                  <TableFrame label="OAuth authorizations">
-                    <thead className="bg-slate-50">
-                      <tr>
-                        <th scope="col" className={th}>
-                          ID
-                        </th>
-                        <th scope="col" className={th}>
-                          User
-                        </th>
-                        <th scope="col" className={th}>
-                          Partner / site
-                        </th>
-                        <th scope="col" className={th}>
-                          Scopes granted
-                        </th>
-                        <th scope="col" className={th}>
-                          Status
-                        </th>
-                        <th scope="col" className={th}>
-                          Consent
-                        </th>
-                        <th scope="col" className={th}>
-                          Expires
-                        </th>
-                        <th scope="col" className={th}>
-                          Last used
-                        </th>
-                        <th scope="col" className={th}>
-                          Actions
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody className="divide-y divide-slate-100">
-                      {authRows.map((grant) => {
-                        const state = grantStatus(grant, now);
-                        return (
-                          <tr key={grant.id} data-testid="authorization-row">
-                            <td className={`${td} font-mono text-xs`} title={grant.id}>
-                              {shortId(grant.id)}
-                            </td>
-                            <td className={td} title={grant.user_id}>
-                              {grant.user_email ?? (
-                                <span className="font-mono text-xs">{shortId(grant.user_id)}</span>
-                              )}
-                            </td>
-                            <td className={td}>
-                              <p>{grant.partner_name ?? '—'}</p>
-                              <p className="text-xs text-slate-700">{grant.site_name ?? '—'}</p>
-                            </td>
-                            <td className={td}>
-                              <Scopes scopes={grant.scopes_granted} />
-                            </td>
-                            <td className={td}>
-                              <Badge tone={STATUS_TONES[state]}>{state}</Badge>
-                            </td>
-                            <td className={`${td} whitespace-nowrap`}>
-                              {formatDateTime(grant.consent_given_at, '—')}
-                            </td>
-                            <td className={td}>
-                              <Expiry expiresAt={grant.expires_at} />
-                            </td>
-                            <td className={`${td} whitespace-nowrap`}>
-                              {formatDateTime(grant.last_used_at)}
-                            </td>
-                            <td className={td}>
-                              {state === 'Active' ? (
-                                <Button
-                                  variant="danger"
-                                  className="px-2 py-1"
-                                  aria-label={`Revoke authorization ${shortId(grant.id)}`}
-                                  onClick={() => setRevoking({ kind: 'authorization', item: grant })}
-                                >
-                                  Revoke
-                                </Button>
-                              ) : null}
-                            </td>
-                          </tr>
-                        );
-                      })}
-                    </tbody>
-                  </TableFrame>
-                  <Pager
-                    skip={skip}
-                    limit={PAGE_SIZE}
-                    total={authorizations.data?.total_count ?? 0}
-                    onChange={setSkip}
-                  />
-                </>
-              )}
+              <PagedTable
+                query={authorizations}
+                loading="Loading OAuth authorizations…"
+                failed="Failed to load OAuth authorizations"
+                empty="No OAuth authorizations match these filters."
+                label="OAuth authorizations"
+                columns={authorizationColumns}
+                rows={authRows}
+                rowTestId="authorization-row"
+                {...paging}
+              />
             </Panel>
           </div>
         )}

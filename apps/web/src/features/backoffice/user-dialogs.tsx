@@ -1,5 +1,6 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import * as v from 'valibot';
 import {
@@ -7,9 +8,9 @@ import {
   adminLockUserBody,
   type AdminEditUserBody,
   type AdminUser,
+  type AdminUserDetail,
 } from '@attestly/contracts';
 import { adminApi, adminErrorMessage, adminKeys, adminUserQueryOptions } from '../../api/admin';
-import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { FormError, TextField } from '../../components/ui/field';
 import { QueryState } from '../../components/ui/query-state';
@@ -17,10 +18,44 @@ import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { formatDateTime } from './format';
 import { TextAreaField } from './textarea-field';
-import { Badge, Facts, StatusBadge, TableFrame, td, th } from './ui';
+import { FormActions } from './form-ui';
+import { DataTable, type Column } from './list-ui';
+import { Badge, Facts, StatusBadge } from './ui';
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 const orDash = (value: string | null | undefined) => value || '—';
+
+const HISTORY_COLUMNS: Column<AdminUserDetail['verification_history'][number]>[] = [
+  { header: 'Type', cell: (item) => item.type },
+  { header: 'Method', cell: (item) => item.method.replace(/_/g, ' ') },
+  { header: 'Status', cell: (item) => <StatusBadge status={item.status} /> },
+  { header: 'Date', cell: (item) => formatDateTime(item.created_at) },
+];
+
+const AUTHORIZATION_COLUMNS: Column<AdminUserDetail['oauth_authorizations'][number]>[] = [
+  { header: 'Partner', cell: (item) => item.partner_name },
+  { header: 'Site', cell: (item) => item.site_name },
+  {
+    header: 'Scopes',
+    cell: (item) => (
+      <div className="flex flex-wrap gap-1">
+        {item.scopes.map((scope) => (
+          <Badge key={scope}>{scope}</Badge>
+        ))}
+      </div>
+    ),
+  },
+  { header: 'Created', cell: (item) => formatDateTime(item.created_at) },
+];
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="space-y-2">
+      <h3 className="font-semibold text-slate-900">{title}</h3>
+      {children}
+    </section>
+  );
+}
 
 /** spec 02 §2 "User details modal". */
 export function UserDetailsDialog({ userId, onClose }: { userId: string | null; onClose(): void }) {
@@ -35,8 +70,7 @@ export function UserDetailsDialog({ userId, onClose }: { userId: string | null; 
       <QueryState query={detail} loadingLabel="Loading user…" errorFallback="Failed to load user details">
         {(user) => (
           <div className="space-y-6">
-            <section className="space-y-2">
-              <h3 className="font-semibold text-slate-900">Basic information</h3>
+            <Section title="Basic information">
               <Facts
                 items={[
                   ['Full name', orDash(user.full_name)],
@@ -48,9 +82,8 @@ export function UserDetailsDialog({ userId, onClose }: { userId: string | null; 
                   ['City', orDash(user.city)],
                 ]}
               />
-            </section>
-            <section className="space-y-2">
-              <h3 className="font-semibold text-slate-900">Verification</h3>
+            </Section>
+            <Section title="Verification">
               <Facts
                 items={[
                   ['Account verified', yesNo(user.is_verified)],
@@ -59,9 +92,8 @@ export function UserDetailsDialog({ userId, onClose }: { userId: string | null; 
                   ['Identity verified', yesNo(user.identity_verified)],
                 ]}
               />
-            </section>
-            <section className="space-y-2">
-              <h3 className="font-semibold text-slate-900">Account status</h3>
+            </Section>
+            <Section title="Account status">
               <Facts
                 items={[
                   [
@@ -72,9 +104,8 @@ export function UserDetailsDialog({ userId, onClose }: { userId: string | null; 
                   ['Locked until', formatDateTime(user.locked_until, 'Not locked')],
                 ]}
               />
-            </section>
-            <section className="space-y-2">
-              <h3 className="font-semibold text-slate-900">Timeline</h3>
+            </Section>
+            <Section title="Timeline">
               <Facts
                 items={[
                   ['Created', formatDateTime(user.created_at)],
@@ -82,85 +113,31 @@ export function UserDetailsDialog({ userId, onClose }: { userId: string | null; 
                   ['Last login', formatDateTime(user.last_login)],
                 ]}
               />
-            </section>
-            <section className="space-y-2">
-              <h3 className="font-semibold text-slate-900">Recent verification history</h3>
+            </Section>
+            <Section title="Recent verification history">
               {user.verification_history.length === 0 ? (
                 <p className="text-sm text-slate-700">No verifications yet.</p>
               ) : (
-                <TableFrame label="Recent verification history">
-                  <thead>
-                    <tr>
-                      <th scope="col" className={th}>
-                        Type
-                      </th>
-                      <th scope="col" className={th}>
-                        Method
-                      </th>
-                      <th scope="col" className={th}>
-                        Status
-                      </th>
-                      <th scope="col" className={th}>
-                        Date
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100">
-                    {user.verification_history.map((item) => (
-                      <tr key={item.id}>
-                        <td className={td}>{item.type}</td>
-                        <td className={td}>{item.method.replace(/_/g, ' ')}</td>
-                        <td className={td}>
-                          <StatusBadge status={item.status} />
-                        </td>
-                        <td className={td}>{formatDateTime(item.created_at)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </TableFrame>
+                <DataTable
+                  label="Recent verification history"
+                  columns={HISTORY_COLUMNS}
+                  rows={user.verification_history}
+                  shadedHead={false}
+                />
               )}
-            </section>
-            <section className="space-y-2">
-              <h3 className="font-semibold text-slate-900">Active OAuth authorizations</h3>
+            </Section>
+            <Section title="Active OAuth authorizations">
               {user.oauth_authorizations.length === 0 ? (
                 <p className="text-sm text-slate-700">No active authorizations.</p>
               ) : (
-                <TableFrame label="Active OAuth authorizations">
-                  <thead>
-                    <tr>
-                      <th scope="col" className={th}>
-                        Partner
-                      </th>
-                      <th scope="col" className={th}>
-                        Site
-                      </th>
-                      <th scope="col" className={th}>
-                        Scopes
-                      </th>
-                      <th scope="col" className={th}>
-                        Created
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100">
-                    {user.oauth_authorizations.map((item) => (
-                      <tr key={item.id}>
-                        <td className={td}>{item.partner_name}</td>
-                        <td className={td}>{item.site_name}</td>
-                        <td className={td}>
-                          <div className="flex flex-wrap gap-1">
-                            {item.scopes.map((scope) => (
-                              <Badge key={scope}>{scope}</Badge>
-                            ))}
-                          </div>
-                        </td>
-                        <td className={td}>{formatDateTime(item.created_at)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </TableFrame>
+                <DataTable
+                  label="Active OAuth authorizations"
+                  columns={AUTHORIZATION_COLUMNS}
+                  rows={user.oauth_authorizations}
+                  shadedHead={false}
+                />
               )}
-            </section>
+            </Section>
           </div>
         )}
       </QueryState>
@@ -267,14 +244,7 @@ function EditUserForm({ user, onClose }: { user: AdminUser; onClose(): void }) {
       />
       <TextField label="State" error={errors.state?.message} {...form.register('state')} />
       <TextField label="City" error={errors.city?.message} {...form.register('city')} />
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={save.isPending}>
-          Save changes
-        </Button>
-      </div>
+      <FormActions label="Save changes" busy={save.isPending} onCancel={onClose} />
     </form>
   );
 }
@@ -335,14 +305,7 @@ export function LockUserDialog({ user, onClose }: { user: AdminUser | null; onCl
           error={errors.duration_hours?.message}
           {...form.register('duration_hours')}
         />
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="danger" busy={lock.isPending}>
-            Lock user
-          </Button>
-        </div>
+        <FormActions label="Lock user" variant="danger" busy={lock.isPending} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -4,14 +4,23 @@ import { useState } from 'react';
 import { ADMIN_MESSAGES, type AdminUser } from '@attestly/contracts';
 import { adminApi, adminErrorMessage, adminKeys, adminUsersQueryOptions } from '../../api/admin';
 import { Button } from '../../components/ui/button';
-import { SelectField, TextField } from '../../components/ui/field';
-import { ErrorState, LoadingState } from '../../components/ui/query-state';
+import { TextField } from '../../components/ui/field';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { ConfirmDialog } from './confirm-dialog';
 import { FlagUserDialog } from './flag-user-dialog';
 import { formatDateTime, userVerificationLabel } from './format';
-import { Badge, PageHeader, Pager, Panel, TableFrame, td, th } from './ui';
+import {
+  FilterBar,
+  ListHeader,
+  PagedTable,
+  RowAction,
+  RowActions,
+  SearchFilter,
+  SelectFilter,
+  type Column,
+} from './list-ui';
+import { Badge, Panel } from './ui';
 import { EditUserDialog, LockUserDialog, UserDetailsDialog } from './user-dialogs';
 
 const PAGE_SIZE = 50;
@@ -38,7 +47,22 @@ function Indicator({ label, on }: { label: string; on: boolean }) {
   );
 }
 
-type Bulk = 'lock' | 'unlock' | 'delete';
+const VERIFICATION_OPTIONS = [
+  ['verified', 'Verified'],
+  ['unverified', 'Unverified'],
+  ['pending', 'Pending'],
+] as const;
+const FLAG_OPTIONS = [
+  ['flagged', 'Flagged Only'],
+  ['verified', 'Verified Only'],
+] as const;
+const BULK_OPTIONS = [
+  ['lock', 'Suspend Selected'],
+  ['unlock', 'Activate Selected'],
+  ['delete', 'Delete Selected'],
+] as const;
+
+type Bulk = (typeof BULK_OPTIONS)[number][0];
 
 /** spec 02 §2 "Users": filters, table, details, flag/unflag, and edit, lock and delete made real (issue 9). */
 export function UsersPage() {
@@ -147,67 +171,151 @@ export function UsersPage() {
       return next;
     });
 
+  const now = Date.now();
+  const columns: Column<AdminUser>[] = [
+    {
+      header: <span className="sr-only">Select</span>,
+      cell: (user) => (
+        <input
+          type="checkbox"
+          className="size-4"
+          aria-label={`Select ${user.email}`}
+          checked={selected.has(user.id)}
+          onChange={() => toggle(user.id)}
+        />
+      ),
+    },
+    {
+      header: 'User',
+      cell: (user) => (
+        <>
+          <p className="font-medium text-slate-900">{user.full_name || user.username || user.email}</p>
+          <p className="text-xs text-slate-700">{user.email}</p>
+        </>
+      ),
+    },
+    {
+      header: 'Verification Status',
+      cell: (user) => {
+        const label = userVerificationLabel(user);
+        return (
+          <>
+            <Badge tone={LABEL_TONES[label]}>{label}</Badge>
+            <div className="mt-1 flex flex-wrap gap-2">
+              <Indicator label="Age" on={user.age_verified} />
+              <Indicator label="Location" on={user.location_verified} />
+              <Indicator label="Identity" on={user.identity_verified} />
+            </div>
+          </>
+        );
+      },
+    },
+    {
+      header: 'Location',
+      cell: (user) => (
+        <>
+          <p>{user.country || 'Unknown'}</p>
+          {user.state ? <p className="text-xs text-slate-700">{user.state}</p> : null}
+        </>
+      ),
+    },
+    { header: 'Verifications', cell: (user) => user.total_verifications },
+    { header: 'OAuth Auths', cell: (user) => user.oauth_authorizations },
+    { header: 'Last Login', className: 'whitespace-nowrap', cell: (user) => formatDateTime(user.last_login) },
+    {
+      header: 'Status',
+      cell: (user) => {
+        const locked = isLocked(user, now);
+        return (
+          <div className="flex flex-wrap gap-1">
+            {user.is_flagged ? <Badge tone="red">Flagged</Badge> : null}
+            {locked ? <Badge tone="amber">Locked</Badge> : null}
+            {!user.is_flagged && !locked ? <Badge tone="green">OK</Badge> : null}
+          </div>
+        );
+      },
+    },
+    {
+      header: 'Actions',
+      cell: (user) => (
+        <RowActions>
+          <RowAction label={`View ${user.email}`} onClick={() => setViewing(user.id)}>
+            View
+          </RowAction>
+          <RowAction label={`Edit ${user.email}`} onClick={() => setEditing(user)}>
+            Edit
+          </RowAction>
+          {isLocked(user, now) ? (
+            <RowAction label={`Unlock ${user.email}`} onClick={() => unlock.mutate(user)}>
+              Unlock
+            </RowAction>
+          ) : (
+            <RowAction label={`Lock ${user.email}`} onClick={() => setLocking(user)}>
+              Lock
+            </RowAction>
+          )}
+          {user.is_flagged ? (
+            <RowAction label={`Unflag ${user.email}`} onClick={() => setUnflagging(user)}>
+              Unflag
+            </RowAction>
+          ) : (
+            <RowAction label={`Flag ${user.email}`} onClick={() => setFlagging(user)}>
+              Flag
+            </RowAction>
+          )}
+          <RowAction
+            label={`Delete ${user.email}`}
+            className="text-red-800"
+            onClick={() => setDeleting([user])}
+          >
+            Delete
+          </RowAction>
+        </RowActions>
+      ),
+    },
+  ];
+
   return (
     <div className="space-y-6">
       <Link to="/backoffice" className="text-sm font-semibold text-indigo-700 hover:text-indigo-900">
         ← Back to Dashboard
       </Link>
-      <PageHeader title="Users Management">
-        <Button variant="secondary" onClick={() => void list.refetch()}>
-          Refresh
-        </Button>
-      </PageHeader>
+      <ListHeader title="Users Management" onRefresh={() => void list.refetch()} />
 
-      <Panel>
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <TextField
-            label="Search"
-            type="search"
-            placeholder="Name, e-mail or username"
-            value={search}
-            onChange={(event) => setFilter(setSearch)(event.target.value)}
-          />
-          <SelectField
-            label="Verification status"
-            value={verification}
-            onChange={(event) => setFilter(setVerification)(event.target.value)}
-          >
-            <option value="">All</option>
-            <option value="verified">Verified</option>
-            <option value="unverified">Unverified</option>
-            <option value="pending">Pending</option>
-          </SelectField>
-          <SelectField
-            label="Flag status"
-            value={flagFilter}
-            onChange={(event) => setFilter(setFlagFilter)(event.target.value)}
-          >
-            <option value="">All</option>
-            <option value="flagged">Flagged Only</option>
-            <option value="verified">Verified Only</option>
-          </SelectField>
-          <TextField
-            label="Country"
-            placeholder="US, CA, GB"
-            maxLength={2}
-            value={country}
-            onChange={(event) => setFilter(setCountry)(event.target.value)}
-          />
-        </div>
-      </Panel>
+      <FilterBar columns={4}>
+        <SearchFilter placeholder="Name, e-mail or username" value={search} onChange={setFilter(setSearch)} />
+        <SelectFilter
+          label="Verification status"
+          all="All"
+          options={VERIFICATION_OPTIONS}
+          value={verification}
+          onChange={setFilter(setVerification)}
+        />
+        <SelectFilter
+          label="Flag status"
+          all="All"
+          options={FLAG_OPTIONS}
+          value={flagFilter}
+          onChange={setFilter(setFlagFilter)}
+        />
+        <TextField
+          label="Country"
+          placeholder="US, CA, GB"
+          maxLength={2}
+          value={country}
+          onChange={(event) => setFilter(setCountry)(event.target.value)}
+        />
+      </FilterBar>
 
       <Panel>
         <div className="mb-3 flex flex-wrap items-end gap-2">
-          <SelectField
+          <SelectFilter<Bulk | ''>
             label="Bulk Actions"
+            all="Choose an action"
+            options={BULK_OPTIONS}
             value={bulk}
-            onChange={(event) => setBulk(event.target.value as Bulk | '')}
-          >
-            <option value="">Choose an action</option>
-            <option value="lock">Suspend Selected</option>
-            <option value="unlock">Activate Selected</option>
-            <option value="delete">Delete Selected</option>
-          </SelectField>
+            onChange={setBulk}
+          />
           <Button
             variant="secondary"
             disabled={!bulk || selectedUsers.length === 0}
@@ -217,174 +325,22 @@ export function UsersPage() {
             Apply to {selectedUsers.length} selected
           </Button>
         </div>
-        {list.isPending ? (
-          <LoadingState label="Loading users…" />
-        ) : list.isError ? (
-          <ErrorState
-            error={list.error}
-            fallback="Failed to load users"
-            onRetry={() => void list.refetch()}
-          />
-        ) : users.length === 0 ? (
-          <p className="text-sm text-slate-700">No users match these filters.</p>
-        ) : (
-          <>
-            <TableFrame label="Users">
-              <thead className="bg-slate-50">
-                <tr>
-                  <th scope="col" className={th}>
-                    <span className="sr-only">Select</span>
-                  </th>
-                  <th scope="col" className={th}>
-                    User
-                  </th>
-                  <th scope="col" className={th}>
-                    Verification Status
-                  </th>
-                  <th scope="col" className={th}>
-                    Location
-                  </th>
-                  <th scope="col" className={th}>
-                    Verifications
-                  </th>
-                  <th scope="col" className={th}>
-                    OAuth Auths
-                  </th>
-                  <th scope="col" className={th}>
-                    Last Login
-                  </th>
-                  <th scope="col" className={th}>
-                    Status
-                  </th>
-                  <th scope="col" className={th}>
-                    Actions
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {users.map((user) => {
-                  const label = userVerificationLabel(user);
-                  const name = user.full_name || user.username || user.email;
-                  const locked = isLocked(user);
-                  return (
-                    <tr key={user.id} data-testid="user-row">
-                      <td className={td}>
-                        <input
-                          type="checkbox"
-                          className="size-4"
-                          aria-label={`Select ${user.email}`}
-                          checked={selected.has(user.id)}
-                          onChange={() => toggle(user.id)}
-                        />
-                      </td>
-                      <td className={td}>
-                        <p className="font-medium text-slate-900">{name}</p>
-                        <p className="text-xs text-slate-700">{user.email}</p>
-                      </td>
-                      <td className={td}>
-                        <Badge tone={LABEL_TONES[label]}>{label}</Badge>
-                        <div className="mt-1 flex flex-wrap gap-2">
-                          <Indicator label="Age" on={user.age_verified} />
-                          <Indicator label="Location" on={user.location_verified} />
-                          <Indicator label="Identity" on={user.identity_verified} />
-                        </div>
-                      </td>
-                      <td className={td}>
-                        <p>{user.country || 'Unknown'}</p>
-                        {user.state ? <p className="text-xs text-slate-700">{user.state}</p> : null}
-                      </td>
-                      <td className={td}>{user.total_verifications}</td>
-                      <td className={td}>{user.oauth_authorizations}</td>
-                      <td className={`${td} whitespace-nowrap`}>{formatDateTime(user.last_login)}</td>
-                      <td className={td}>
-                        <div className="flex flex-wrap gap-1">
-                          {user.is_flagged ? <Badge tone="red">Flagged</Badge> : null}
-                          {locked ? <Badge tone="amber">Locked</Badge> : null}
-                          {!user.is_flagged && !locked ? <Badge tone="green">OK</Badge> : null}
-                        </div>
-                      </td>
-                      <td className={td}>
-                        <div className="flex flex-wrap gap-1">
-                          <Button
-                            variant="ghost"
-                            className="px-2 py-1"
-                            aria-label={`View ${user.email}`}
-                            onClick={() => setViewing(user.id)}
-                          >
-                            View
-                          </Button>
-                          <Button
-                            variant="ghost"
-                            className="px-2 py-1"
-                            aria-label={`Edit ${user.email}`}
-                            onClick={() => setEditing(user)}
-                          >
-                            Edit
-                          </Button>
-                          {locked ? (
-                            <Button
-                              variant="ghost"
-                              className="px-2 py-1"
-                              aria-label={`Unlock ${user.email}`}
-                              onClick={() => unlock.mutate(user)}
-                            >
-                              Unlock
-                            </Button>
-                          ) : (
-                            <Button
-                              variant="ghost"
-                              className="px-2 py-1"
-                              aria-label={`Lock ${user.email}`}
-                              onClick={() => setLocking(user)}
-                            >
-                              Lock
-                            </Button>
-                          )}
-                          {user.is_flagged ? (
-                            <Button
-                              variant="ghost"
-                              className="px-2 py-1"
-                              aria-label={`Unflag ${user.email}`}
-                              onClick={() => setUnflagging(user)}
-                            >
-                              Unflag
-                            </Button>
-                          ) : (
-                            <Button
-                              variant="ghost"
-                              className="px-2 py-1"
-                              aria-label={`Flag ${user.email}`}
-                              onClick={() => setFlagging(user)}
-                            >
-                              Flag
-                            </Button>
-                          )}
-                          <Button
-                            variant="ghost"
-                            className="px-2 py-1 text-red-800"
-                            aria-label={`Delete ${user.email}`}
-                            onClick={() => setDeleting([user])}
-                          >
-                            Delete
-                          </Button>
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </TableFrame>
-            <Pager
-              skip={skip}
-              limit={PAGE_SIZE}
-              total={list.data?.total_count ?? 0}
-              onChange={(next) => {
-                setSkip(next);
-                setSelected(new Set());
-              }}
-            />
-          </>
-        )}
+        <PagedTable
+          query={list}
+          loading="Loading users…"
+          failed="Failed to load users"
+          empty="No users match these filters."
+          label="Users"
+          columns={columns}
+          rows={users}
+          rowTestId="user-row"
+          skip={skip}
+          limit={PAGE_SIZE}
+          onPage={(next) => {
+            setSkip(next);
+            setSelected(new Set());
+          }}
+        />
       </Panel>
 
       <UserDetailsDialog userId={viewing} onClose={() => setViewing(null)} />

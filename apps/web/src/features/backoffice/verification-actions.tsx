@@ -11,11 +11,11 @@ import {
 } from '@attestly/contracts';
 import { adminApi, adminErrorMessage, adminKeys } from '../../api/admin';
 
-import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { CheckboxField, FormError, TextField } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
+import { FormActions } from './form-ui';
 import { TextAreaField } from './textarea-field';
 
 export type VerificationAction = 'approve' | 'reject' | 'retrigger';
@@ -88,19 +88,6 @@ function failureText(action: VerificationAction, error: unknown) {
   return adminErrorMessage(error, `Failed to ${action} verification`);
 }
 
-function Footer({ label, busy, onClose }: { label: string; busy: boolean; onClose(): void }) {
-  return (
-    <div className="flex justify-end gap-2">
-      <Button variant="secondary" onClick={onClose}>
-        Cancel
-      </Button>
-      <Button type="submit" busy={busy}>
-        {label}
-      </Button>
-    </div>
-  );
-}
-
 function ApproveForm({ verificationId, onClose }: { verificationId: string; onClose(): void }) {
   const form = useForm<ApproveInput, unknown, ApproveOutput>({
     resolver: valibotResolver(approveForm),
@@ -139,7 +126,7 @@ function ApproveForm({ verificationId, onClose }: { verificationId: string; onCl
         error={errors.confidence_override?.message}
         {...form.register('confidence_override')}
       />
-      <Footer label="Approve" busy={mutation.isPending} onClose={onClose} />
+      <FormActions label="Approve" busy={mutation.isPending} onCancel={onClose} />
     </form>
   );
 }
@@ -171,7 +158,7 @@ function RejectForm({ verificationId, onClose }: { verificationId: string; onClo
         error={errors.reviewer_notes?.message}
         {...form.register('reviewer_notes')}
       />
-      <Footer label="Reject" busy={mutation.isPending} onClose={onClose} />
+      <FormActions label="Reject" busy={mutation.isPending} onCancel={onClose} />
     </form>
   );
 }
@@ -195,7 +182,7 @@ function RetriggerForm({ verificationId, onClose }: { verificationId: string; on
       <FormError message={mutation.isError ? failureText('retrigger', mutation.error) : null} />
       <CheckboxField label="Force reprocess (bypass cache)" {...form.register('force_reprocess')} />
       <TextAreaField label="Notes (optional)" error={errors.notes?.message} {...form.register('notes')} />
-      <Footer label="Retrigger" busy={mutation.isPending} onClose={onClose} />
+      <FormActions label="Retrigger" busy={mutation.isPending} onCancel={onClose} />
     </form>
   );
 }

@@ -4,12 +4,23 @@ import type { AdminVerification } from '@attestly/contracts';
 import { adminErrorMessage, adminVerificationsQueryOptions } from '../../api/admin';
 
 import { Button } from '../../components/ui/button';
-import { CheckboxField, SelectField, TextField } from '../../components/ui/field';
-import { LoadingState } from '../../components/ui/query-state';
+import { CheckboxField, TextField } from '../../components/ui/field';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { FlagUserDialog } from './flag-user-dialog';
 import { dayToIso, formatConfidence, formatDateTime, shortRecordId } from './format';
-import { Badge, PageHeader, Pager, Panel, StatCard, StatusBadge, TableFrame, td, th } from './ui';
+import {
+  ErrorBox,
+  FilterBar,
+  ListHeader,
+  PagedTable,
+  RowAction,
+  RowActions,
+  SearchFilter,
+  SelectFilter,
+  StatGrid,
+  type Column,
+} from './list-ui';
+import { Badge, Panel, StatCard, StatusBadge } from './ui';
 import { VerificationActionDialog, type VerificationAction } from './verification-actions';
 import { VerificationDetailsDialog } from './verification-details';
 
@@ -92,209 +103,166 @@ export function VerificationsPage() {
     setSkip(0);
   };
 
+  const columns: Column<AdminVerification>[] = [
+    {
+      header: 'Type',
+      cell: (row) => (
+        <div className="flex flex-wrap gap-1">
+          <Badge tone="indigo">{row.verification_type}</Badge>
+          <Badge tone="slate">{row.verification_method.replace(/_/g, ' ')}</Badge>
+        </div>
+      ),
+    },
+    {
+      header: 'ID',
+      className: 'font-mono text-xs',
+      title: (row) => row.id,
+      cell: (row) => shortRecordId(row.id),
+    },
+    {
+      header: 'User',
+      className: 'font-mono text-xs',
+      title: (row) => row.user_id,
+      cell: (row) => (
+        <>
+          {shortRecordId(row.user_id)}
+          {row.user_email ? <span className="block font-sans text-slate-700">{row.user_email}</span> : null}
+        </>
+      ),
+    },
+    {
+      header: 'Status',
+      cell: (row) => (
+        <div className="flex flex-wrap gap-1">
+          <StatusBadge status={row.status} />
+          {row.status === 'pending' ? <Badge tone="amber">Review Required</Badge> : null}
+        </div>
+      ),
+    },
+    { header: 'Confidence', cell: (row) => formatConfidence(row.confidence_score) },
+    {
+      header: 'Submitted',
+      className: 'whitespace-nowrap',
+      cell: (row) => formatDateTime(row.submitted_at, '—'),
+    },
+    {
+      header: 'Actions',
+      cell: (row) => (
+        <RowActions>
+          <RowAction label={`Details of verification ${row.id}`} onClick={() => setDetails(row.id)}>
+            Details
+          </RowAction>
+          <RowAction label={`Flag the user of verification ${row.id}`} onClick={() => setFlagging(row)}>
+            Flag
+          </RowAction>
+          {row.status === 'pending' ? (
+            <>
+              <RowAction
+                variant="primary"
+                label={`Approve verification ${row.id}`}
+                onClick={() => setActing({ id: row.id, action: 'approve' })}
+              >
+                Approve
+              </RowAction>
+              <RowAction
+                variant="danger"
+                label={`Reject verification ${row.id}`}
+                onClick={() => setActing({ id: row.id, action: 'reject' })}
+              >
+                Reject
+              </RowAction>
+            </>
+          ) : null}
+          {row.status === 'failed' || row.status === 'rejected' ? (
+            <RowAction
+              variant="secondary"
+              label={`Retrigger verification ${row.id}`}
+              onClick={() => setActing({ id: row.id, action: 'retrigger' })}
+            >
+              Retrigger
+            </RowAction>
+          ) : null}
+        </RowActions>
+      ),
+    },
+  ];
+
   return (
     <div className="space-y-6">
-      <PageHeader title="Verifications">
-        <Button variant="secondary" onClick={() => void list.refetch()}>
-          Refresh
-        </Button>
-      </PageHeader>
+      <ListHeader title="Verifications" onRefresh={() => void list.refetch()} />
 
-      <Panel>
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <TextField
-            label="Search"
-            type="search"
-            placeholder="Id, user id or e-mail"
-            value={search}
-            onChange={(event) => filter(setSearch)(event.target.value)}
-          />
-          <SelectField
-            label="Status"
-            value={status}
-            onChange={(event) => filter(setStatus)(event.target.value)}
-          >
-            <option value="">All</option>
-            {STATUS_OPTIONS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField label="Type" value={type} onChange={(event) => filter(setType)(event.target.value)}>
-            <option value="">All</option>
-            {TYPE_OPTIONS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField
-            label="Method"
-            value={method}
-            onChange={(event) => filter(setMethod)(event.target.value)}
-          >
-            <option value="">All</option>
-            {METHOD_OPTIONS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </SelectField>
-        </div>
-        <form className="mt-4 flex flex-wrap items-end gap-4" onSubmit={applyDates}>
-          <CheckboxField
-            label="Needs Review"
-            checked={needsReview}
-            onChange={(event) => filter(setNeedsReview)(event.target.checked)}
-          />
-          <TextField
-            label="From"
-            type="date"
-            value={dates.start}
-            onChange={(event) => setDates((value) => ({ ...value, start: event.target.value }))}
-          />
-          <TextField
-            label="To"
-            type="date"
-            value={dates.end}
-            onChange={(event) => setDates((value) => ({ ...value, end: event.target.value }))}
-          />
-          <Button type="submit" variant="secondary">
-            Apply
-          </Button>
-        </form>
-      </Panel>
+      <FilterBar
+        columns={4}
+        footer={
+          <form className="mt-4 flex flex-wrap items-end gap-4" onSubmit={applyDates}>
+            <CheckboxField
+              label="Needs Review"
+              checked={needsReview}
+              onChange={(event) => filter(setNeedsReview)(event.target.checked)}
+            />
+            <TextField
+              label="From"
+              type="date"
+              value={dates.start}
+              onChange={(event) => setDates((value) => ({ ...value, start: event.target.value }))}
+            />
+            <TextField
+              label="To"
+              type="date"
+              value={dates.end}
+              onChange={(event) => setDates((value) => ({ ...value, end: event.target.value }))}
+            />
+            <Button type="submit" variant="secondary">
+              Apply
+            </Button>
+          </form>
+        }
+      >
+        <SearchFilter placeholder="Id, user id or e-mail" value={search} onChange={filter(setSearch)} />
+        <SelectFilter
+          label="Status"
+          all="All"
+          options={STATUS_OPTIONS}
+          value={status}
+          onChange={filter(setStatus)}
+        />
+        <SelectFilter label="Type" all="All" options={TYPE_OPTIONS} value={type} onChange={filter(setType)} />
+        <SelectFilter
+          label="Method"
+          all="All"
+          options={METHOD_OPTIONS}
+          value={method}
+          onChange={filter(setMethod)}
+        />
+      </FilterBar>
 
       {list.isError ? (
-        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+        <ErrorBox>
           <strong>Error:</strong> Failed to load verifications:{' '}
           {adminErrorMessage(list.error, 'Unknown error')}
-        </div>
+        </ErrorBox>
       ) : null}
 
-      <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      <StatGrid>
         <StatCard label="Total" value={list.data?.total_count ?? '—'} />
         <StatCard label="Pending Review" value={counts.pending} />
         <StatCard label="Verified" value={counts.verified} />
         <StatCard label="Failed" value={counts.failed} />
-      </dl>
+      </StatGrid>
 
       <Panel>
-        {list.isPending ? (
-          <LoadingState label="Loading verifications…" />
-        ) : rows.length === 0 ? (
-          <p className="text-sm text-slate-700">No verifications match these filters.</p>
-        ) : (
-          <>
-            <TableFrame label="Verifications">
-              <thead className="bg-slate-50">
-                <tr>
-                  <th scope="col" className={th}>
-                    Type
-                  </th>
-                  <th scope="col" className={th}>
-                    ID
-                  </th>
-                  <th scope="col" className={th}>
-                    User
-                  </th>
-                  <th scope="col" className={th}>
-                    Status
-                  </th>
-                  <th scope="col" className={th}>
-                    Confidence
-                  </th>
-                  <th scope="col" className={th}>
-                    Submitted
-                  </th>
-                  <th scope="col" className={th}>
-                    Actions
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {rows.map((row) => (
-                  <tr key={row.id} data-testid="verification-row">
-                    <td className={td}>
-                      <div className="flex flex-wrap gap-1">
-                        <Badge tone="indigo">{row.verification_type}</Badge>
-                        <Badge tone="slate">{row.verification_method.replace(/_/g, ' ')}</Badge>
-                      </div>
-                    </td>
-                    <td className={`${td} font-mono text-xs`} title={row.id}>
-                      {shortRecordId(row.id)}
-                    </td>
-                    <td className={`${td} font-mono text-xs`} title={row.user_id}>
-                      {shortRecordId(row.user_id)}
-                      {row.user_email ? (
-                        <span className="block font-sans text-slate-700">{row.user_email}</span>
-                      ) : null}
-                    </td>
-                    <td className={td}>
-                      <div className="flex flex-wrap gap-1">
-                        <StatusBadge status={row.status} />
-                        {row.status === 'pending' ? <Badge tone="amber">Review Required</Badge> : null}
-                      </div>
-                    </td>
-                    <td className={td}>{formatConfidence(row.confidence_score)}</td>
-                    <td className={`${td} whitespace-nowrap`}>{formatDateTime(row.submitted_at, '—')}</td>
-                    <td className={td}>
-                      <div className="flex flex-wrap gap-1">
-                        <Button
-                          variant="ghost"
-                          className="px-2 py-1"
-                          aria-label={`Details of verification ${row.id}`}
-                          onClick={() => setDetails(row.id)}
-                        >
-                          Details
-                        </Button>
-                        <Button
-                          variant="ghost"
-                          className="px-2 py-1"
-                          aria-label={`Flag the user of verification ${row.id}`}
-                          onClick={() => setFlagging(row)}
-                        >
-                          Flag
-                        </Button>
-                        {row.status === 'pending' ? (
-                          <>
-                            <Button
-                              className="px-2 py-1"
-                              aria-label={`Approve verification ${row.id}`}
-                              onClick={() => setActing({ id: row.id, action: 'approve' })}
-                            >
-                              Approve
-                            </Button>
-                            <Button
-                              variant="danger"
-                              className="px-2 py-1"
-                              aria-label={`Reject verification ${row.id}`}
-                              onClick={() => setActing({ id: row.id, action: 'reject' })}
-                            >
-                              Reject
-                            </Button>
-                          </>
-                        ) : null}
-                        {row.status === 'failed' || row.status === 'rejected' ? (
-                          <Button
-                            variant="secondary"
-                            className="px-2 py-1"
-                            aria-label={`Retrigger verification ${row.id}`}
-                            onClick={() => setActing({ id: row.id, action: 'retrigger' })}
-                          >
-                            Retrigger
-                          </Button>
-                        ) : null}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </TableFrame>
-            <Pager skip={skip} limit={PAGE_SIZE} total={list.data?.total_count ?? 0} onChange={setSkip} />
-          </>
-        )}
+        <PagedTable
+          query={list}
+          loading="Loading verifications…"
+          empty="No verifications match these filters."
+          label="Verifications"
+          columns={columns}
+          rows={rows}
+          rowTestId="verification-row"
+          skip={skip}
+          limit={PAGE_SIZE}
+          onPage={setSkip}
+        />
       </Panel>
 
       <VerificationDetailsDialog id={details} onClose={() => setDetails(null)} />
