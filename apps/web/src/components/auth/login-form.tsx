@@ -8,8 +8,8 @@ import { errorMessage } from '../../api/client';
 import { signIn } from '../../auth/session';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { Button } from '../ui/button';
-import { CheckboxField, FormError, TextField } from '../ui/field';
+import { EmailField, PasswordField, RememberMeRow, SubmitButton } from '../forms/fields';
+import { FormError } from '../ui/field';
 import { AuthCard } from './auth-card';
 
 /**
@@ -64,29 +64,14 @@ export function LoginForm({ email = '', registered = false }: { email?: string; 
       ) : null}
       <form className="space-y-4" noValidate onSubmit={onSubmit}>
         <FormError message={failure} />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...form.register('email')}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          error={errors.password?.message}
-          {...form.register('password')}
-        />
-        <div className="flex items-center justify-between gap-4">
-          <CheckboxField label="Remember me" {...form.register('rememberMe')} />
+        <EmailField error={errors.email?.message} {...form.register('email')} />
+        <PasswordField error={errors.password?.message} {...form.register('password')} />
+        <RememberMeRow remember={form.register('rememberMe')}>
           <Link to="/forgot-password" className="text-sm font-semibold text-indigo-700 hover:text-indigo-900">
             Forgot password?
           </Link>
-        </div>
-        <Button type="submit" busy={isSubmitting} className="w-full">
-          Sign in
-        </Button>
+        </RememberMeRow>
+        <SubmitButton busy={isSubmitting}>Sign in</SubmitButton>
       </form>
     </AuthCard>
   );

@@ -9,7 +9,7 @@ import { applyServerErrors } from '../../lib/form-errors';
 import { pendingReturn } from '../../lib/oauth-return';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { Button } from '../ui/button';
+import { EmailField, PasswordField, PhoneField, SubmitButton } from '../forms/fields';
 import { CheckboxField, TextField } from '../ui/field';
 import { AuthCard } from './auth-card';
 
@@ -68,31 +68,16 @@ export function RegisterForm() {
           error={errors.full_name?.message}
           {...form.register('full_name')}
         />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...form.register('email')}
-        />
-        <TextField
-          label="Phone (optional)"
-          type="tel"
-          autoComplete="tel"
-          error={errors.phone?.message}
-          {...form.register('phone')}
-        />
-        <TextField
-          label="Password"
-          type="password"
+        <EmailField error={errors.email?.message} {...form.register('email')} />
+        <PhoneField label="Phone (optional)" error={errors.phone?.message} {...form.register('phone')} />
+        <PasswordField
           autoComplete="new-password"
           hint="At least 8 characters."
           error={errors.password?.message}
           {...form.register('password')}
         />
-        <TextField
+        <PasswordField
           label="Confirm password"
-          type="password"
           autoComplete="new-password"
           error={errors.confirmPassword?.message}
           {...form.register('confirmPassword')}
@@ -113,9 +98,7 @@ export function RegisterForm() {
           error={errors.terms?.message}
           {...form.register('terms')}
         />
-        <Button type="submit" busy={isSubmitting} className="w-full">
-          Create account
-        </Button>
+        <SubmitButton busy={isSubmitting}>Create account</SubmitButton>
       </form>
     </AuthCard>
   );

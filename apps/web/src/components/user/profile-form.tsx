@@ -9,6 +9,7 @@ import { userKeys, usersApi } from '../../api/users';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { Button } from '../ui/button';
+import { EmailField, PhoneField } from '../forms/fields';
 import { SelectField, TextField } from '../ui/field';
 
 /** The form holds strings; blank optional fields become null in the schema's output, as the API expects. */
@@ -60,20 +61,8 @@ export function ProfileForm({ profile }: { profile: UserProfile }) {
           error={errors.full_name?.message}
           {...form.register('full_name')}
         />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...form.register('email')}
-        />
-        <TextField
-          label="Phone"
-          type="tel"
-          autoComplete="tel"
-          error={errors.phone?.message}
-          {...form.register('phone')}
-        />
+        <EmailField error={errors.email?.message} {...form.register('email')} />
+        <PhoneField error={errors.phone?.message} {...form.register('phone')} />
         <SelectField
           id="country"
           label="Country"

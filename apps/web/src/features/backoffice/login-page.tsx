@@ -15,7 +15,7 @@ import { adminAuthApi, adminErrorMessage } from '../../api/admin';
 
 import { storeAdminSession, storeSetupToken } from '../../auth/admin-session';
 import { AuthCard } from '../../components/auth/auth-card';
-import { Button } from '../../components/ui/button';
+import { EmailField, PasswordField, SubmitButton } from '../../components/forms/fields';
 import { FormError, TextField } from '../../components/ui/field';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -85,23 +85,9 @@ function CredentialsStep({ onChallenge }: { onChallenge(tempToken: string): void
   return (
     <form className="space-y-4" noValidate onSubmit={onSubmit}>
       <FormError message={failure} />
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="username"
-        error={errors.email?.message}
-        {...form.register('email')}
-      />
-      <TextField
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        error={errors.password?.message}
-        {...form.register('password')}
-      />
-      <Button type="submit" busy={isSubmitting} className="w-full">
-        Sign in
-      </Button>
+      <EmailField autoComplete="username" error={errors.email?.message} {...form.register('email')} />
+      <PasswordField error={errors.password?.message} {...form.register('password')} />
+      <SubmitButton busy={isSubmitting}>Sign in</SubmitButton>
     </form>
   );
 }
@@ -160,9 +146,7 @@ function CodeStep({ tempToken, onRestart }: { tempToken: string; onRestart(): vo
           {...form.register('code')}
         />
       )}
-      <Button type="submit" busy={isSubmitting} className="w-full">
-        Verify
-      </Button>
+      <SubmitButton busy={isSubmitting}>Verify</SubmitButton>
       <div className="flex flex-wrap justify-between gap-2 text-sm">
         <button
           type="button"

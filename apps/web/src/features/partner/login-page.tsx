@@ -14,8 +14,14 @@ import { errorMessage } from '../../api/client';
 import { partnerApi } from '../../api/partner';
 import { signInPartner } from '../../auth/partner-session';
 import { AuthCard } from '../../components/auth/auth-card';
-import { Button } from '../../components/ui/button';
-import { CheckboxField, FormError, SelectField, TextField } from '../../components/ui/field';
+import {
+  EmailField,
+  PasswordField,
+  PhoneField,
+  RememberMeRow,
+  SubmitButton,
+} from '../../components/forms/fields';
+import { FormError, SelectField, TextField } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -79,29 +85,14 @@ function LoginForm({ email, onRegister }: { email: string; onRegister(): void })
     >
       <form className="space-y-4" noValidate onSubmit={onSubmit}>
         <FormError message={failure} />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...form.register('email')}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          error={errors.password?.message}
-          {...form.register('password')}
-        />
-        <div className="flex items-center justify-between gap-4">
-          <CheckboxField label="Remember me" {...form.register('rememberMe')} />
+        <EmailField error={errors.email?.message} {...form.register('email')} />
+        <PasswordField error={errors.password?.message} {...form.register('password')} />
+        <RememberMeRow remember={form.register('rememberMe')}>
           <Link to={'/partner/forgot-password' as '/'} className={`text-sm ${toggleClass}`}>
             Forgot password?
           </Link>
-        </div>
-        <Button type="submit" busy={isSubmitting} className="w-full">
-          Sign in
-        </Button>
+        </RememberMeRow>
+        <SubmitButton busy={isSubmitting}>Sign in</SubmitButton>
       </form>
     </AuthCard>
   );
@@ -153,16 +144,8 @@ function RegisterForm({ onDone, onLogin }: { onDone(email: string): void; onLogi
       }
     >
       <form className="space-y-4" noValidate onSubmit={onSubmit}>
-        <TextField
-          label="Work email"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...form.register('email')}
-        />
-        <TextField
-          label="Password"
-          type="password"
+        <EmailField label="Work email" error={errors.email?.message} {...form.register('email')} />
+        <PasswordField
           autoComplete="new-password"
           hint="At least 8 characters"
           error={errors.password?.message}
@@ -180,13 +163,7 @@ function RegisterForm({ onDone, onLogin }: { onDone(email: string): void; onLogi
           error={errors.contact_name?.message}
           {...form.register('contact_name')}
         />
-        <TextField
-          label="Phone (optional)"
-          type="tel"
-          autoComplete="tel"
-          error={errors.phone?.message}
-          {...form.register('phone')}
-        />
+        <PhoneField label="Phone (optional)" error={errors.phone?.message} {...form.register('phone')} />
         <TextField
           label="Website (optional)"
           type="url"
@@ -206,9 +183,7 @@ function RegisterForm({ onDone, onLogin }: { onDone(email: string): void; onLogi
             </option>
           ))}
         </SelectField>
-        <Button type="submit" busy={isSubmitting} className="w-full">
-          Create partner account
-        </Button>
+        <SubmitButton busy={isSubmitting}>Create partner account</SubmitButton>
       </form>
     </AuthCard>
   );

@@ -14,7 +14,8 @@ import { useHasToken } from '../../auth/session';
 import { AuthCard } from '../../components/auth/auth-card';
 import { SiteHeader } from '../../components/oauth/site-header';
 import { Button } from '../../components/ui/button';
-import { CheckboxField, FormError, TextField } from '../../components/ui/field';
+import { EmailField, PasswordField, RememberMeRow, SubmitButton } from '../../components/forms/fields';
+import { FormError } from '../../components/ui/field';
 import { QueryState } from '../../components/ui/query-state';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
@@ -92,22 +93,9 @@ function OAuthLoginPage() {
               </div>
             ) : null}
             <form className="space-y-4" noValidate onSubmit={onSubmit}>
-              <TextField
-                label="Email"
-                type="email"
-                autoComplete="email"
-                error={errors.email?.message}
-                {...form.register('email')}
-              />
-              <TextField
-                label="Password"
-                type="password"
-                autoComplete="current-password"
-                error={errors.password?.message}
-                {...form.register('password')}
-              />
-              <div className="flex items-center justify-between gap-4">
-                <CheckboxField label="Remember me" {...form.register('rememberMe')} />
+              <EmailField error={errors.email?.message} {...form.register('email')} />
+              <PasswordField error={errors.password?.message} {...form.register('password')} />
+              <RememberMeRow remember={form.register('rememberMe')}>
                 {/* Both come back to this authorization (lib/oauth-return.ts). */}
                 <a
                   href={`/forgot-password?return_to=${encodeURIComponent(loginPath)}`}
@@ -116,15 +104,10 @@ function OAuthLoginPage() {
                 >
                   Forgot password?
                 </a>
-              </div>
-              <Button
-                type="submit"
-                busy={isSubmitting}
-                className="w-full"
-                variant={signedIn ? 'secondary' : 'primary'}
-              >
+              </RememberMeRow>
+              <SubmitButton busy={isSubmitting} variant={signedIn ? 'secondary' : 'primary'}>
                 Sign in
-              </Button>
+              </SubmitButton>
             </form>
             <p className="text-center text-sm text-slate-700">
               No Attestly account yet?{' '}
