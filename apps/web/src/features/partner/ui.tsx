@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
+import { HeadedCard, Pill, slugOf, type PillTone } from '../../components/ui/card';
 import { toast } from '../../lib/toast';
 
 /** A white card with a heading, as on the user pages. */
@@ -14,21 +15,10 @@ export function Panel({
   children: ReactNode;
   id?: string;
 }) {
-  const headingId = `${id ?? title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-heading`;
   return (
-    <section
-      id={id}
-      aria-labelledby={headingId}
-      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
-    >
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id={headingId} className="text-lg font-semibold text-slate-900">
-          {title}
-        </h2>
-        {actions}
-      </div>
-      <div className="mt-4">{children}</div>
-    </section>
+    <HeadedCard id={id} title={title} headingId={`${id ?? slugOf(title)}-heading`} actions={actions}>
+      {children}
+    </HeadedCard>
   );
 }
 
@@ -41,19 +31,19 @@ export function PageTitle({ title, children }: { title: string; children?: React
   );
 }
 
-const BADGE: Record<string, string> = {
-  active: 'bg-emerald-50 text-emerald-800',
-  success: 'bg-emerald-50 text-emerald-800',
-  pending_verification: 'bg-amber-50 text-amber-900',
-  pending: 'bg-amber-50 text-amber-900',
-  warning: 'bg-amber-50 text-amber-900',
-  suspended: 'bg-red-50 text-red-800',
-  failed: 'bg-red-50 text-red-800',
-  error: 'bg-red-50 text-red-800',
-  inactive: 'bg-slate-100 text-slate-800',
-  sandbox: 'bg-sky-50 text-sky-900',
-  live: 'bg-indigo-50 text-indigo-900',
-  info: 'bg-slate-100 text-slate-800',
+const TONES: Record<string, PillTone> = {
+  active: 'green',
+  success: 'green',
+  pending_verification: 'amber',
+  pending: 'amber',
+  warning: 'amber',
+  suspended: 'red',
+  failed: 'red',
+  error: 'red',
+  inactive: 'slate',
+  sandbox: 'sky',
+  live: 'indigo',
+  info: 'slate',
 };
 
 const LABEL: Record<string, string> = {
@@ -66,13 +56,7 @@ const LABEL: Record<string, string> = {
 };
 
 export function Badge({ value, label }: { value: string; label?: string }) {
-  return (
-    <span
-      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${BADGE[value] ?? BADGE.info}`}
-    >
-      {label ?? LABEL[value] ?? value}
-    </span>
-  );
+  return <Pill tone={TONES[value] ?? 'slate'}>{label ?? LABEL[value] ?? value}</Pill>;
 }
 
 export async function copyText(text: string, message = 'Copied to clipboard'): Promise<void> {
