@@ -36,7 +36,7 @@ const builtBareKoa = path.join(root, 'apps/api/dist/bench/bare-koa.mjs');
  * provider compiled here next to it. (Under tsx every Error captures a source-mapped stack, which would tax
  * whichever side throws or logs more.) Without a build ours falls back to tsx, and says so.
  */
-async function commands(): Promise<{ ours: string[]; bare: string[]; bareKoa: string[] }> {
+export async function commands(): Promise<{ ours: string[]; bare: string[]; bareKoa: string[] }> {
   for (const [entry, outfile] of [
     ['bare-provider.ts', builtBare],
     ['bare-koa.ts', builtBareKoa],
@@ -77,14 +77,14 @@ const FLOW_SECONDS = Number(process.env.OIDC_BENCH_FLOW_SECONDS ?? 8);
 const LOAD_SECONDS = Number(process.env.OIDC_BENCH_LOAD_SECONDS ?? 5);
 const SCOPE = 'openid basic_info AGE_18';
 
-interface Endpoints {
+export interface Endpoints {
   authorization_endpoint: string;
   token_endpoint: string;
   userinfo_endpoint: string;
   introspection_endpoint: string;
 }
 
-interface Target {
+export interface Target {
   name: string;
   issuer: string;
   client: { client_id: string; client_secret: string; redirect_uri: string };
@@ -98,7 +98,7 @@ interface Target {
 }
 
 /** CPU milliseconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
-function cpuMs(pid: number | undefined): number {
+export function cpuMs(pid: number | undefined): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
@@ -190,7 +190,7 @@ async function benchDatabase(server: string | null): Promise<{ url: string; drop
 }
 
 /** Our server on a fresh database (SQLite, or a throwaway one on the PostgreSQL `server`), with a partner, a site and a user. */
-async function startOurs(command: string[], server: string | null, name = 'ours'): Promise<Target> {
+export async function startOurs(command: string[], server: string | null, name = 'ours'): Promise<Target> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'attestly-oidc-bench-'));
   const database = await benchDatabase(server);
   const port = await freePort();
@@ -264,7 +264,7 @@ async function startOurs(command: string[], server: string | null, name = 'ours'
 }
 
 /** The bare provider: dev interactions, answered with their own form posts. */
-async function startBare(command: string[]): Promise<Target> {
+export async function startBare(command: string[]): Promise<Target> {
   const { child, port } = await startProcess(
     command,
     { NODE_ENV: 'production' },
@@ -298,7 +298,7 @@ async function startBare(command: string[]): Promise<Target> {
   };
 }
 
-async function discover(target: Target): Promise<Endpoints> {
+export async function discover(target: Target): Promise<Endpoints> {
   const response = await fetch(`${target.issuer}/.well-known/openid-configuration`);
   return (await response.json()) as Endpoints;
 }
@@ -310,7 +310,11 @@ const basic = (client: Target['client']) =>
  * One complete flow for a client whose session and consent exist: authorize (PKCE S256, state) → the provider's
  * redirects → code at the redirect URI → token exchange. Interactions are answered when they come up (first flow).
  */
-async function flow(target: Target, endpoints: Endpoints, jar: Jar): Promise<{ access_token: string }> {
+export async function flow(
+  target: Target,
+  endpoints: Endpoints,
+  jar: Jar,
+): Promise<{ access_token: string }> {
   const verifier = randomBytes(32).toString('base64url');
   const state = randomBytes(16).toString('base64url');
   const params = new URLSearchParams({
@@ -356,7 +360,7 @@ async function flow(target: Target, endpoints: Endpoints, jar: Jar): Promise<{ a
   return { access_token: tokens.access_token };
 }
 
-function cannon(options: autocannon.Options): Promise<autocannon.Result> {
+export function cannon(options: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
   });

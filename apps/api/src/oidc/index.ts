@@ -162,11 +162,14 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
     // Secure cookies over a request that reached us as plain HTTP (TLS ended at a proxy we do not trust).
     if (secureCookies) ctx.cookies.secure = true;
     try {
-      // Rows read together with an access token serve the lookups that follow in this request only
-      // (request-rows.ts); userinfo also reads the token's account with it.
-      await withRequestRows({ withAccount: ctx.path === '/userinfo' }, () =>
-        runAll(current.provider.middleware as unknown as Compiled[], mounted),
-      );
+      const run = () => runAll(current.provider.middleware as unknown as Compiled[], mounted);
+      // At userinfo and introspection, rows read together with the access token serve the lookups that follow in
+      // this request only (request-rows.ts); userinfo also reads the token's account with it. Other endpoints do
+      // not look access tokens up, and skip the request scope (each scope costs every promise of the request).
+      const path = ctx.path;
+      if (path === '/userinfo' || path === '/introspect')
+        await withRequestRows({ withAccount: path === '/userinfo' }, run);
+      else await run();
     } finally {
       ctx.url = outerUrl;
       // Audit rows and grant revocations started by provider events (events.ts) are stored before the answer.
