@@ -10,3 +10,4 @@ export * from './webhooks';
 export * from './billing';
 export * from './web';
 export * from './admin';
+export * from './responses';
