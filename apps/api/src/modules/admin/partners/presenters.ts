@@ -64,7 +64,7 @@ export function presentAdminSite(
     id: site.id,
     site_name: site.site_name,
     domain: site.domain,
-    description: site.description,
+    description: site.description ?? null,
     redirect_uris: site.redirect_uris,
     allowed_scopes: site.allowed_scopes as Scope[],
     client_id: site.client_id,
