@@ -49,7 +49,11 @@ export function createServices(deps: Deps) {
     const caller = ctx.state.partner as PartnerPrincipal | undefined;
     return caller?.via === 'api_key' ? caller.partnerId : null;
   });
-  const requirePartnerOrApiKey: Middleware = (ctx, next) => partnerCaller(ctx, () => planLimit(ctx, next));
+  // Keeps partnerCaller's markers (session kinds, API key) for the OpenAPI document (modules/docs).
+  const requirePartnerOrApiKey: Middleware = Object.assign(
+    ((ctx, next) => partnerCaller(ctx, () => planLimit(ctx, next))) satisfies Middleware,
+    { sessionKinds: ['partner'] as const, apiKey: true },
+  );
   // Administrators (spec 02): a full admin session; the setup token opens only the two 2FA setup calls.
   const admins = createAdminService(deps, { sessions, audit });
   const requireAdmin: Middleware = requireSession(sessions, ['admin']);

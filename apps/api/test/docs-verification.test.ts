@@ -5,7 +5,7 @@ import {
   verificationListSchema,
   verificationStatusSchema,
   verificationSummarySchema,
-} from '../src/modules/docs/verification-schemas';
+} from '@attestly/contracts';
 import { createTestApp, signUp, type TestApp } from './helpers';
 
 /**

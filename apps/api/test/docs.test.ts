@@ -4,10 +4,20 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireSession } from '../src/middleware/auth';
 import { validate } from '../src/middleware/validate';
-import { mountedRoutes } from '../src/modules/docs/mounted-routes';
+import supertest from 'supertest';
+import {
+  errorEnvelopeSchema,
+  loginResponseSchema,
+  messageSchema,
+  sessionListSchema,
+  userProfileSchema,
+} from '@attestly/contracts';
+import { AppError } from '../src/errors';
+import { errorEnvelope } from '../src/middleware/errors';
+import { checkAnswer, responseConformance } from '../src/modules/docs/conformance';
+import { describeRoute, ok } from '../src/modules/docs/describe';
+import { mountedRoutes, undescribedRoutes } from '../src/modules/docs/mounted-routes';
 import { buildOpenApiDocument } from '../src/modules/docs/openapi';
-import { OPERATIONS } from '../src/modules/docs/operations';
-import { loginResponseSchema, sessionListSchema, userProfileSchema } from '../src/modules/docs/schemas';
 import { createTestApp, signUp, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -42,12 +52,31 @@ describe('OpenAPI document', () => {
     expect(listed.sort()).toEqual([...new Set(mounted)].sort());
   });
 
-  it('describes only routes that exist', () => {
-    const mounted = new Set(mountedRoutes(t.app).map((route) => `${route.method} ${route.path}`));
-    const stale = OPERATIONS.map((operation) => `${operation.method} ${operation.path}`).filter(
-      (route) => !mounted.has(route),
+  it('has a description (tag, summary, answers) on every route it mounts', () => {
+    expect(undescribedRoutes(t.app), 'add describeRoute({...}) where these routes are mounted').toEqual([]);
+  });
+
+  it('marks the routes of the admin API, mounted behind router-level middleware, as needing an admin token', async () => {
+    const { body } = await t.request.get('/api/v1/openapi.json').expect(200);
+    const partners = body.paths['/api/v1/admin/partners'].get;
+    expect(partners.tags).toEqual(['Admin: partners']);
+    expect(partners.security).toEqual([{ bearerAuth: [] }]);
+    expect(partners['x-account-kinds']).toEqual(['admin']);
+    expect(partners.responses['401']).toBeDefined();
+    const stats = body.paths['/api/v1/partners/stats'].get;
+    expect(stats.security).toEqual([{ bearerAuth: [] }, { apiKey: [] }]);
+    expect(body.components.securitySchemes.apiKey).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+    });
+    const tagNames = (body.tags as Array<{ name: string }>).map((tag) => tag.name);
+    const used = new Set(
+      Object.values(body.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((item) =>
+        Object.values(item).map((operation) => operation.tags[0]),
+      ),
     );
-    expect(stale, 'remove or fix these entries in apps/api/src/modules/docs/operations.ts').toEqual([]);
+    expect(tagNames.sort()).toEqual([...used].sort());
   });
 
   it('derives request bodies from the contracts schemas, with their limits and required fields', async () => {
@@ -128,6 +157,132 @@ describe('routes without a description', () => {
       maxLength: 40,
     });
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401', '422']));
+  });
+
+  it('are reported by the check that keeps every mounted route described', () => {
+    const app = new Koa();
+    const router = new Router({ prefix: '/api/v1' });
+    const nested = new Router({ prefix: '/gadgets' });
+    nested.use(requireSession(t.services.sessions, ['admin']));
+    nested.get('/', (ctx) => {
+      ctx.body = {};
+    });
+    nested.delete(
+      '/:id',
+      describeRoute({ tag: 'Site', summary: 'Delete a gadget', responses: { 204: ok('Deleted') } }),
+      (ctx) => {
+        ctx.status = 204;
+      },
+    );
+    router.use(nested.routes());
+    router.get('/widgets', (ctx) => {
+      ctx.body = [];
+    });
+    router.get(
+      '/described',
+      describeRoute({ tag: 'Site', summary: '  ', responses: { 200: ok('Nothing') } }),
+      (ctx) => {
+        ctx.body = {};
+      },
+    );
+    app.use(router.routes());
+    expect(undescribedRoutes(app).sort()).toEqual([
+      'GET /api/v1/described',
+      'GET /api/v1/gadgets',
+      'GET /api/v1/widgets',
+    ]);
+    // The nested router's use() counts for its routes: the described one still needs an admin token.
+    const deleteGadget = mountedRoutes(app).find((route) => route.method === 'delete');
+    expect(deleteGadget).toMatchObject({ path: '/api/v1/gadgets/:id', sessionKinds: ['admin'] });
+    expect(deleteGadget?.doc?.summary).toBe('Delete a gadget');
+  });
+});
+
+describe('answers checked against the schema their route declares', () => {
+  /** A small app with described routes whose handlers answer what the test tells them to. */
+  async function probe(answer: { status: number; body?: unknown; error?: AppError }) {
+    const app = new Koa();
+    const router = new Router({ prefix: '/api/v1' });
+    router.post(
+      '/things',
+      describeRoute({
+        tag: 'Site',
+        summary: 'Make a thing',
+        responses: { 201: ok('Made', messageSchema), 204: ok('Nothing to make') },
+      }),
+      (ctx) => {
+        if (answer.error) throw answer.error;
+        ctx.status = answer.status;
+        if (answer.body !== undefined) ctx.body = answer.body;
+      },
+    );
+    const conformance = responseConformance(app);
+    app.use(conformance.middleware);
+    app.use(errorEnvelope());
+    app.use(router.routes());
+    await supertest(app.callback()).post('/api/v1/things');
+    return conformance.mismatches;
+  }
+
+  it('accepts answers that match', async () => {
+    expect(await probe({ status: 201, body: { message: 'made' } })).toEqual([]);
+    expect(await probe({ status: 204 })).toEqual([]);
+    expect(await probe({ status: 409, error: new AppError(409, 'thing.exists', 'Exists') })).toEqual([]);
+  });
+
+  it('reports a wrong field, an undeclared field, an undocumented status and a bad error body', async () => {
+    const wrong = await probe({ status: 201, body: { message: 42 } });
+    expect(wrong).toEqual([
+      {
+        request: 'POST /api/v1/things',
+        route: 'POST /api/v1/things',
+        status: 201,
+        problems: [expect.stringMatching(/^message: Invalid type: Expected string/)],
+      },
+    ]);
+    expect((await probe({ status: 201, body: { message: 'made', secret: 'x' } }))[0]?.problems).toEqual([
+      'secret: not in the declared schema',
+    ]);
+    expect((await probe({ status: 200, body: { message: 'made' } }))[0]?.problems).toEqual([
+      'status 200 is not among the documented answers',
+    ]);
+    expect((await probe({ status: 201 }))[0]?.problems).toEqual([
+      'a JSON body is documented, but none was sent',
+    ]);
+    expect((await probe({ status: 204, body: { message: 'made' } }))[0]?.problems).toEqual([
+      'a JSON body was sent, but none is documented',
+    ]);
+    expect((await probe({ status: 400, body: { error: 'no envelope' } }))[0]?.problems).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^detail: /), expect.stringMatching(/^code: /)]),
+    );
+  });
+
+  it('checks nested objects and arrays for undeclared fields, and dates as the client receives them', () => {
+    const route = mountedRoutes(t.app).find(
+      (item) => item.method === 'get' && item.path === '/api/v1/users/sessions',
+    );
+    expect(route).toBeDefined();
+    const session = {
+      id: '0b7f6d2e-8a39-4d8e-9d0a-2c1f3b4a5e6f',
+      current: true,
+      remember: false,
+      ip_address: null,
+      user_agent: null,
+      created_at: new Date(),
+      last_used_at: null,
+      expires_at: new Date(),
+    };
+    expect(checkAnswer(route!, 200, { sessions: [session], total_count: 1 })).toEqual([]);
+    expect(
+      checkAnswer(route!, 200, { sessions: [session, { ...session, token: 'atu_x' }], total_count: 2 }),
+    ).toEqual(['sessions[1].token: not in the declared schema']);
+    expect(checkAnswer(route!, 401, { detail: 'Sign in', code: 'auth.missing_token' })).toEqual([]);
+    expect(v.safeParse(errorEnvelopeSchema, { detail: 'x', code: 'y' }).success).toBe(true);
+  });
+
+  it('found nothing wrong in this file’s own requests so far', () => {
+    expect(t.responsesChecked.count).toBeGreaterThan(5);
+    expect(t.responseMismatches).toEqual([]);
   });
 });
 

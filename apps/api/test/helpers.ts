@@ -14,6 +14,7 @@ import { createApp, type AppOptions } from '../src/app';
 import { ManualClock } from '../src/lib/clock';
 import { createServer, type Server } from 'node:http';
 import { createOidc, type OidcOptions } from '../src/oidc';
+import { describeMismatches, responseConformance } from '../src/modules/docs/conformance';
 
 /** The database under test: SQLite by default, PostgreSQL when TEST_DATABASE_URL says so. */
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? null;
@@ -165,6 +166,10 @@ export async function createTestApp(options: TestAppOptions = {}) {
       })
     : options.oidc;
   const { app, services } = createApp(deps, { ...options, oidc });
+  // Every answer of a described route is checked against the schema it declares for that status (describeRoute);
+  // close() fails the test file when one did not match. In front of everything, so it sees the final answer.
+  const conformance = responseConformance(app);
+  app.middleware.unshift(conformance.middleware);
   let server: Server;
   if (early) {
     server = early.server;
@@ -187,6 +192,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
     smtp,
     logs,
     oidc,
+    /** Answers that did not match their route's declared schema so far. */
+    responseMismatches: conformance.mismatches,
+    responsesChecked: conformance.checked,
     async close() {
       oidc?.close();
       // Relying-party libraries keep connections alive; close() would otherwise wait for them to time out.
@@ -197,6 +205,11 @@ export async function createTestApp(options: TestAppOptions = {}) {
       await deps.db.close();
       await smtp.close();
       await database.drop();
+      if (conformance.mismatches.length > 0) {
+        throw new Error(
+          `Answers that do not match the schema their route declares (describeRoute):\n${describeMismatches(conformance.mismatches)}`,
+        );
+      }
     },
   };
 }

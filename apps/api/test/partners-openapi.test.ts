@@ -8,7 +8,7 @@ import {
   siteSchema,
   tokenValidationSchema,
   userTokenListSchema,
-} from '../src/modules/docs/partner-schemas';
+} from '@attestly/contracts';
 import { createTestApp, type TestApp } from './helpers';
 import { createSite, fullFlow, registerPartner, verifiedUser } from './oidc-helpers';
 

@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVisionEngine, ffmpegPath, type VisionEngine } from '@attestly/models';
-import type { AgeVerificationResult } from '@attestly/contracts';
+import {
+  ageVerificationResultSchema,
+  documentAnswerSchema,
+  type AgeVerificationResult,
+} from '@attestly/contracts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,10 +20,6 @@ import { bootstrap } from '../../api/src/bootstrap';
 import { loadConfig } from '../../api/src/config';
 import type { Deps } from '../../api/src/deps';
 import { createLogger } from '../../api/src/logger';
-import {
-  ageVerificationResultSchema,
-  documentAnswerSchema,
-} from '../../api/src/modules/docs/verification-schemas';
 import { photoPolicyMessage } from '../../api/src/modules/verification/facial';
 import { passportImage, td3, yymmdd } from '../../api/test/verification-media';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium';

@@ -1,8 +1,9 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type * as v from 'valibot';
-import { apiKeyIdParams, createApiKeyBody } from '@attestly/contracts';
+import { apiKeyCreatedSchema, apiKeyIdParams, apiKeyListSchema, createApiKeyBody } from '@attestly/contracts';
 import { validate } from '../../middleware/validate';
+import { describeRoute, ok } from '../docs/describe';
 import type { AppServices } from '../../services';
 import { partnerId } from '../partners/routes';
 import { origin } from '../users/routes';
@@ -18,13 +19,29 @@ export function apiKeyRoutes(services: AppServices): Router {
   const { apiKeys, requireActivePartner } = services;
   const router = new Router();
 
-  router.get('/partners/api-keys', requireActivePartner, async (ctx) => {
-    const keys = await apiKeys.list(partnerId(ctx));
-    ctx.body = { api_keys: keys.map(presentApiKey), total_count: keys.length };
-  });
+  router.get(
+    '/partners/api-keys',
+    describeRoute({
+      tag: 'API keys',
+      summary: 'List your API keys',
+      description: 'Active keys with their visible prefix; never the keys themselves.',
+      responses: { 200: ok('API keys', apiKeyListSchema) },
+    }),
+    requireActivePartner,
+    async (ctx) => {
+      const keys = await apiKeys.list(partnerId(ctx));
+      ctx.body = { api_keys: keys.map(presentApiKey), total_count: keys.length };
+    },
+  );
 
   router.post(
     '/partners/api-keys',
+    describeRoute({
+      tag: 'API keys',
+      summary: 'Create an API key',
+      description: 'The key is in this answer only; at most 10 active keys.',
+      responses: { 201: ok('The new key', apiKeyCreatedSchema) },
+    }),
     requireActivePartner,
     validate({ body: createApiKeyBody }),
     async (ctx) => {
@@ -40,6 +57,12 @@ export function apiKeyRoutes(services: AppServices): Router {
 
   router.post(
     '/partners/api-keys/:id/regenerate',
+    describeRoute({
+      tag: 'API keys',
+      summary: 'Replace an API key',
+      description: 'The old key stops working at once; the new one is in this answer only.',
+      responses: { 200: ok('The new key', apiKeyCreatedSchema), 404: ok('Not one of your keys') },
+    }),
     requireActivePartner,
     validate({ params: apiKeyIdParams }),
     async (ctx) => {
@@ -53,6 +76,11 @@ export function apiKeyRoutes(services: AppServices): Router {
 
   router.delete(
     '/partners/api-keys/:id',
+    describeRoute({
+      tag: 'API keys',
+      summary: 'Revoke an API key',
+      responses: { 204: ok('Revoked'), 404: ok('Not one of your keys') },
+    }),
     requireActivePartner,
     validate({ params: apiKeyIdParams }),
     async (ctx) => {

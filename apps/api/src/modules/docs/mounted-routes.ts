@@ -1,47 +1,72 @@
 import type Koa from 'koa';
 import type * as v from 'valibot';
+import type { RouteDoc } from './describe';
 
-/** What `validate()` and `requireSession()` leave on their middleware for this module to read. */
-interface DescribedMiddleware {
+/** What `describeRoute()`, `validate()`, `requireSession()` and `requirePartnerCaller()` leave on their middleware. */
+interface MarkedMiddleware {
+  doc?: RouteDoc;
   schemas?: { params?: v.GenericSchema; query?: v.GenericSchema; body?: v.GenericSchema };
   sessionKinds?: readonly string[];
+  apiKey?: boolean;
 }
 
 export interface MountedRoute {
   method: string;
   /** Router syntax, with the prefix: `/api/v1/users/sessions/:id`. */
   path: string;
-  schemas: NonNullable<DescribedMiddleware['schemas']>;
+  /** The route's own description (describeRoute); null when nobody wrote one. */
+  doc: RouteDoc | null;
+  schemas: NonNullable<MarkedMiddleware['schemas']>;
   /** Account kinds whose bearer token the route accepts; null when it needs none. */
   sessionKinds: readonly string[] | null;
+  /** The route also accepts a partner API key (X-API-Key). */
+  apiKey: boolean;
 }
 
 interface RouterLayer {
   path: string;
   methods: string[];
-  stack: DescribedMiddleware[];
+  stack: MarkedMiddleware[];
+  match(path: string): boolean;
 }
 
 /**
  * Every (method, path) the app routes, read from the routers mounted on it (@koa/router marks its dispatch
- * middleware with `.router`), with the validation schemas and session requirement found in each route's stack.
+ * middleware with `.router`), with what the route's middleware say about it: its description, validation schemas
+ * and authentication. Middleware a router `use()`s ahead of a route (the admin API's session check) counts for it.
  */
 export function mountedRoutes(app: Koa): MountedRoute[] {
   const routes: MountedRoute[] = [];
   for (const middleware of app.middleware as Array<{ router?: { stack: RouterLayer[] } }>) {
-    for (const layer of middleware.router?.stack ?? []) {
-      // The /api/v1 catch-all that answers 404 for unknown endpoints.
-      if (layer.path.includes('{*')) continue;
-      const schemas = Object.assign(
-        {},
-        ...layer.stack.map((fn) => fn.schemas ?? {}),
-      ) as MountedRoute['schemas'];
-      const sessionKinds = layer.stack.find((fn) => fn.sessionKinds)?.sessionKinds ?? null;
+    const stack = middleware.router?.stack ?? [];
+    stack.forEach((layer, index) => {
+      // Router-level middleware, and the /api/v1 catch-all that answers 404 for unknown endpoints.
+      if (layer.methods.length === 0 || layer.path.includes('{*')) return;
+      const ahead = stack
+        .slice(0, index)
+        .filter((other) => other.methods.length === 0 && other.match(layer.path));
+      const marked = [...ahead, layer].flatMap((item) => item.stack);
+      const schemas = Object.assign({}, ...marked.map((fn) => fn.schemas ?? {})) as MountedRoute['schemas'];
+      const auth = marked.find((fn) => fn.sessionKinds);
       for (const method of layer.methods) {
-        if (method !== 'HEAD')
-          routes.push({ method: method.toLowerCase(), path: layer.path, schemas, sessionKinds });
+        if (method === 'HEAD') continue;
+        routes.push({
+          method: method.toLowerCase(),
+          path: layer.path,
+          doc: marked.find((fn) => fn.doc)?.doc ?? null,
+          schemas,
+          sessionKinds: auth?.sessionKinds ?? null,
+          apiKey: auth?.apiKey === true,
+        });
       }
-    }
+    });
   }
   return routes;
+}
+
+/** `GET /api/v1/…` for each mounted route that has no description (a test keeps this empty). */
+export function undescribedRoutes(app: Koa): string[] {
+  return mountedRoutes(app)
+    .filter((route) => !route.doc?.summary.trim())
+    .map((route) => `${route.method.toUpperCase()} ${route.path}`);
 }

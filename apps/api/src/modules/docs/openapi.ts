@@ -1,10 +1,9 @@
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import type Koa from 'koa';
 import type * as v from 'valibot';
-import { API_BASE_PATH } from '@attestly/contracts';
+import { API_BASE_PATH, API_KEY_HEADER, errorEnvelopeSchema } from '@attestly/contracts';
+import { TAGS } from './describe';
 import { mountedRoutes, type MountedRoute } from './mounted-routes';
-import { OPERATIONS, TAGS, type Operation } from './operations';
-import { errorEnvelopeSchema } from './schemas';
 
 /**
  * Request schemas are converted in "input" mode: the document describes what a client sends, before the server's
@@ -22,42 +21,36 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
-/** An endpoint as documented: the route as mounted, and its description when operations.ts has one. */
-interface Endpoint {
-  method: string;
-  path: string;
-  route: MountedRoute | null;
-  described: Operation | null;
-}
-
-/** Routes nobody has described yet are still listed, under a tag named after their first path segment. */
+/** Routes nobody has described yet are still listed (a test fails on them), under their first path segment. */
 function fallbackTag(path: string): string {
   const segment = path.replace(API_BASE_PATH, '').split('/').find(Boolean) ?? 'other';
   const words = segment.replace(/[-_]/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function parameters(endpoint: Endpoint, location: 'path' | 'query') {
-  const schema = location === 'path' ? endpoint.route?.schemas.params : endpoint.route?.schemas.query;
-  const properties = (schema ? schemaOf(schema, 'input').properties : undefined) ?? {};
-  const required = schema ? (schemaOf(schema, 'input').required ?? []) : [];
+function parameters(route: MountedRoute, location: 'path' | 'query') {
+  const schema = location === 'path' ? route.schemas.params : route.schemas.query;
+  const converted = schema ? schemaOf(schema, 'input') : null;
+  const properties = (converted?.properties ?? {}) as Record<string, JsonSchema>;
+  const required = converted?.required ?? [];
   const names =
     location === 'path'
-      ? [...endpoint.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] as string)
+      ? [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] as string)
       : Object.keys(properties);
   return names.map((name) => ({
     name,
     in: location,
     required: location === 'path' || required.includes(name),
-    schema: (properties as Record<string, JsonSchema>)[name] ?? { type: 'string' },
+    schema: properties[name] ?? { type: 'string' },
   }));
 }
 
-function responses(endpoint: Endpoint, secured: boolean) {
+const secured = (route: MountedRoute) => route.sessionKinds !== null;
+
+function responses(route: MountedRoute) {
+  const { doc } = route;
   const out: Record<string, unknown> = {};
-  for (const [status, response] of Object.entries(
-    endpoint.described?.responses ?? { 200: { description: 'Success' } },
-  )) {
+  for (const [status, response] of Object.entries(doc?.responses ?? { 200: { description: 'Success' } })) {
     const contentType = response.contentType ?? (response.schema ? 'application/json' : undefined);
     out[status] = {
       description: response.description,
@@ -70,84 +63,76 @@ function responses(endpoint: Endpoint, secured: boolean) {
         : {}),
     };
   }
-  const route = endpoint.route;
-  if (route?.schemas.body || route?.schemas.params || route?.schemas.query) {
-    out['422'] = errorResponse('Invalid fields: `errors` lists every problem');
+  // Answers the route's own middleware imply, unless it describes them itself.
+  const implied: Array<[number, boolean, string]> = [
+    [
+      422,
+      !!(route.schemas.body || route.schemas.params || route.schemas.query),
+      'Invalid fields: `errors` lists every problem',
+    ],
+    [413, !!doc?.multipart, 'File too large'],
+    [415, !!doc?.multipart, 'Wrong file type'],
+    [
+      401,
+      secured(route),
+      route.apiKey ? 'Missing, expired or revoked token or API key' : 'Missing, expired or revoked token',
+    ],
+    [429, !!doc?.limited, 'Rate limited; see the Retry-After header'],
+  ];
+  for (const [status, applies, description] of implied) {
+    if (applies && !out[status]) out[status] = errorResponse(description);
   }
-  if (endpoint.described?.multipart) {
-    out['413'] = errorResponse('File too large');
-    out['415'] = errorResponse('Wrong file type');
-  }
-  if (secured) out['401'] = errorResponse('Missing, expired or revoked token');
-  if (endpoint.described?.limited) out['429'] = errorResponse('Rate limited; see the Retry-After header');
   return out;
 }
 
-function operationObject(endpoint: Endpoint) {
-  const { route, described } = endpoint;
-  const path = endpoint.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-  const secured = route ? route.sessionKinds !== null : described?.security !== 'none';
-  const body = described?.body ?? route?.schemas.body;
-  const params = [...parameters(endpoint, 'path'), ...parameters(endpoint, 'query')];
+function operationObject(route: MountedRoute) {
+  const { doc } = route;
+  const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  const body = doc?.body ?? route.schemas.body;
+  const params = [...parameters(route, 'path'), ...parameters(route, 'query')];
   return {
-    operationId: `${endpoint.method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string) => (c ? c.toUpperCase() : ''))}`,
-    tags: [described?.tag ?? fallbackTag(endpoint.path)],
-    summary:
-      described?.summary ?? `${endpoint.method.toUpperCase()} ${endpoint.path.replace(API_BASE_PATH, '')}`,
-    ...(described?.description ? { description: described.description } : {}),
-    security: secured ? [{ bearerAuth: [] }] : [],
-    ...(route?.sessionKinds ? { 'x-account-kinds': route.sessionKinds } : {}),
+    operationId: `${route.method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string) => (c ? c.toUpperCase() : ''))}`,
+    tags: [doc?.tag ?? fallbackTag(route.path)],
+    summary: doc?.summary ?? `${route.method.toUpperCase()} ${route.path.replace(API_BASE_PATH, '')}`,
+    ...(doc?.description ? { description: doc.description } : {}),
+    security: secured(route) ? [{ bearerAuth: [] }, ...(route.apiKey ? [{ apiKey: [] }] : [])] : [],
+    ...(route.sessionKinds ? { 'x-account-kinds': route.sessionKinds } : {}),
     ...(params.length ? { parameters: params } : {}),
     ...(body
       ? {
           requestBody: {
             required: true,
             content: {
-              [described?.multipart ? 'multipart/form-data' : 'application/json']: {
+              [doc?.multipart ? 'multipart/form-data' : 'application/json']: {
                 schema: schemaOf(body, 'input'),
               },
             },
           },
         }
       : {}),
-    responses: responses(endpoint, secured),
+    responses: responses(route),
   };
 }
 
 /**
- * The OpenAPI 3.1 document (JSON Schema 2020-12 dialect) of every route mounted on `app`, plus the described
- * endpoints served outside the routers' view. Built from the live app, so a new route appears without anyone
- * remembering to document it; operations.ts adds the words.
+ * The OpenAPI 3.1 document (JSON Schema 2020-12 dialect) of every route mounted on `app`, built from the routes
+ * alone: each route's `describeRoute()` gives the words and answers, its `validate()` the parameters and body, its
+ * session check the security. A route that exists is listed; a listed route exists.
  */
 export function buildOpenApiDocument(app: Koa, options: { publicUrl: string; version: string }) {
-  const key = (method: string, path: string) => `${method} ${path}`;
-  const described = new Map(
-    OPERATIONS.map((operation) => [key(operation.method, operation.path), operation]),
-  );
-  const endpoints = new Map<string, Endpoint>();
-  for (const route of mountedRoutes(app)) {
-    endpoints.set(key(route.method, route.path), {
-      method: route.method,
-      path: route.path,
-      route,
-      described: described.get(key(route.method, route.path)) ?? null,
-    });
-  }
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const endpoint of endpoints.values()) {
-    const item = (paths[endpoint.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')] ??= {});
-    item[endpoint.method] = operationObject(endpoint);
+  for (const route of mountedRoutes(app)) {
+    const item = (paths[route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')] ??= {});
+    item[route.method] = operationObject(route);
   }
   const usedTags = new Set(
     Object.values(paths).flatMap((item) =>
-      Object.values(item).map((op) => (op as { tags: string[] }).tags[0]),
+      Object.values(item).map((op) => (op as { tags: string[] }).tags[0] as string),
     ),
   );
   const tags = [
     ...TAGS.filter((tag) => usedTags.has(tag.name)),
-    ...[...usedTags]
-      .filter((name) => name && !TAGS.some((tag) => tag.name === name))
-      .map((name) => ({ name: name as string })),
+    ...[...usedTags].filter((name) => !TAGS.some((tag) => tag.name === name)).map((name) => ({ name })),
   ];
   return {
     openapi: '3.1.0',
@@ -169,6 +154,13 @@ export function buildOpenApiDocument(app: Koa, options: { publicUrl: string; ver
           scheme: 'bearer',
           description:
             'Opaque session token from a sign-in endpoint; its prefix names the account kind (`x-account-kinds`).',
+        },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: API_KEY_HEADER,
+          description:
+            'A partner API key (`atk_test_…` or `atk_live_…`) for server-to-server calls, where a route accepts one instead of a partner session.',
         },
       },
     },

@@ -1,8 +1,15 @@
 import Router from '@koa/router';
 import type * as v from 'valibot';
-import { connectedPartnerIdParams, userTokenIdParams } from '@attestly/contracts';
+import {
+  connectedPartnerIdParams,
+  connectedPartnerListSchema,
+  revokedTokensSchema,
+  userTokenIdParams,
+  userTokenListSchema,
+} from '@attestly/contracts';
 import type { Session } from '../../db/models';
 import { validate } from '../../middleware/validate';
+import { describeRoute, ok } from '../docs/describe';
 import type { AppServices } from '../../services';
 import { origin } from '../users/routes';
 import { presentConnectedPartners, presentUserToken } from './presenters';
@@ -13,25 +20,65 @@ export function grantRoutes(services: AppServices): Router {
   const router = new Router();
   const userId = (ctx: { state: { session?: Session } }) => (ctx.state.session as Session).subject_id;
 
-  router.get('/users/tokens', requireUser, async (ctx) => {
-    const { rows, names } = await grants.listForUser(userId(ctx));
-    ctx.body = { tokens: rows.map((row) => presentUserToken(row, names)), total_count: rows.length };
-  });
+  router.get(
+    '/users/tokens',
+    describeRoute({
+      tag: 'Tokens',
+      summary: 'List your tokens',
+      description:
+        'Every grant you gave a partner site, active, expired or revoked (spec 01 §3 "Access token").',
+      responses: { 200: ok('Tokens, newest first', userTokenListSchema) },
+    }),
+    requireUser,
+    async (ctx) => {
+      const { rows, names } = await grants.listForUser(userId(ctx));
+      ctx.body = { tokens: rows.map((row) => presentUserToken(row, names)), total_count: rows.length };
+    },
+  );
 
-  router.delete('/users/tokens/:id', requireUser, validate({ params: userTokenIdParams }), async (ctx) => {
-    const { id } = ctx.state.input.params as v.InferOutput<typeof userTokenIdParams>;
-    await grants.revokeForUser(userId(ctx), id, origin(ctx));
-    ctx.status = 204;
-  });
+  router.delete(
+    '/users/tokens/:id',
+    describeRoute({
+      tag: 'Tokens',
+      summary: 'Revoke a token',
+      description: 'The site loses access at once: its access and refresh tokens stop working.',
+      responses: { 204: ok('Revoked'), 404: ok('Not one of your tokens') },
+    }),
+    requireUser,
+    validate({ params: userTokenIdParams }),
+    async (ctx) => {
+      const { id } = ctx.state.input.params as v.InferOutput<typeof userTokenIdParams>;
+      await grants.revokeForUser(userId(ctx), id, origin(ctx));
+      ctx.status = 204;
+    },
+  );
 
-  router.get('/users/connected-partners', requireUser, async (ctx) => {
-    const { rows, names } = await grants.listForUser(userId(ctx));
-    const partners = presentConnectedPartners(rows, names, clock.now());
-    ctx.body = { partners, total_count: partners.length };
-  });
+  router.get(
+    '/users/connected-partners',
+    describeRoute({
+      tag: 'Tokens',
+      summary: 'List the partners you are connected to',
+      responses: { 200: ok('Partners with at least one active token', connectedPartnerListSchema) },
+    }),
+    requireUser,
+    async (ctx) => {
+      const { rows, names } = await grants.listForUser(userId(ctx));
+      const partners = presentConnectedPartners(rows, names, clock.now());
+      ctx.body = { partners, total_count: partners.length };
+    },
+  );
 
   router.delete(
     '/users/connected-partners/:id',
+    describeRoute({
+      tag: 'Tokens',
+      summary: 'Disconnect a partner',
+      description: "Revokes every active token of all the partner's sites.",
+      responses: {
+        200: ok('Number of tokens revoked', revokedTokensSchema),
+        404: ok('Not a partner you are connected to'),
+      },
+    }),
     requireUser,
     validate({ params: connectedPartnerIdParams }),
     async (ctx) => {

@@ -4,12 +4,16 @@ import type * as v from 'valibot';
 import {
   consentBody,
   interactionLoginBody,
+  interactionDetailsSchema,
+  interactionLoginResponseSchema,
+  interactionRedirectSchema,
   interactionUidParams,
   type InteractionRedirect,
 } from '@attestly/contracts';
 import { bearerToken } from '../../middleware/auth';
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
+import { describeRoute, ok } from '../docs/describe';
 import { AppError } from '../../errors';
 import type { Oidc } from '../../oidc';
 import { createInteractions } from '../../oidc/interactions';
@@ -29,9 +33,23 @@ export function oauthInteractionRoutes(services: AppServices, oidc: Oidc): Route
   const router = new Router();
   const params = validate({ params: interactionUidParams });
 
-  router.get('/oauth/interactions/:uid', params, async (ctx) => {
-    ctx.body = await interactions.details(ctx, uidOf(ctx));
-  });
+  router.get(
+    '/oauth/interactions/:uid',
+    describeRoute({
+      tag: 'OAuth',
+      summary: 'Describe a pending sign-in or consent step',
+      description:
+        'Bound to the browser that started the authorization request by its interaction cookie; a uid from another browser or an expired one answers 404.',
+      responses: {
+        200: ok('The site, the requested scopes and what you have proven', interactionDetailsSchema),
+        404: ok('No such pending request in this browser'),
+      },
+    }),
+    params,
+    async (ctx) => {
+      ctx.body = await interactions.details(ctx, uidOf(ctx));
+    },
+  );
 
   /**
    * Sign-in inside an authorization request. A browser already signed in to Attestly sends its user token and no
@@ -40,6 +58,20 @@ export function oauthInteractionRoutes(services: AppServices, oidc: Oidc): Route
    */
   router.post(
     '/oauth/interactions/:uid/login',
+    describeRoute({
+      tag: 'OAuth',
+      summary: 'Sign in inside an authorization request',
+      description:
+        'With email and password (same checks and lockout as /users/login; the answer also carries a new session), or with an Attestly user bearer token and no body.',
+      limited: true,
+      responses: {
+        200: ok(
+          'Where to continue, plus the new session when a password was used',
+          interactionLoginResponseSchema,
+        ),
+        404: ok('No such pending request in this browser'),
+      },
+    }),
     params,
     rateLimit(
       limiter,
@@ -81,6 +113,15 @@ export function oauthInteractionRoutes(services: AppServices, oidc: Oidc): Route
 
   router.post(
     '/oauth/interactions/:uid/consent',
+    describeRoute({
+      tag: 'OAuth',
+      summary: 'Grant the site the chosen scopes',
+      description: '`basic_info` must be among them. Consent is remembered per site and scope set.',
+      responses: {
+        200: ok('Where to continue', interactionRedirectSchema),
+        404: ok('No such pending request in this browser'),
+      },
+    }),
     validate({ params: interactionUidParams, body: consentBody }),
     async (ctx) => {
       const { scopes } = ctx.state.input.body as v.InferOutput<typeof consentBody>;
@@ -91,12 +132,25 @@ export function oauthInteractionRoutes(services: AppServices, oidc: Oidc): Route
     },
   );
 
-  router.post('/oauth/interactions/:uid/abort', params, async (ctx) => {
-    const redirect: InteractionRedirect = {
-      redirect_to: await interactions.abort(ctx, uidOf(ctx), origin(ctx)),
-    };
-    ctx.body = redirect;
-  });
+  router.post(
+    '/oauth/interactions/:uid/abort',
+    describeRoute({
+      tag: 'OAuth',
+      summary: 'Deny the request',
+      description: 'The site receives `access_denied` ("User denied the request").',
+      responses: {
+        200: ok('Where to continue', interactionRedirectSchema),
+        404: ok('No such pending request in this browser'),
+      },
+    }),
+    params,
+    async (ctx) => {
+      const redirect: InteractionRedirect = {
+        redirect_to: await interactions.abort(ctx, uidOf(ctx), origin(ctx)),
+      };
+      ctx.body = redirect;
+    },
+  );
 
   return router;
 }

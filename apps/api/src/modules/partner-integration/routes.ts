@@ -1,8 +1,9 @@
 import Router from '@koa/router';
 import type * as v from 'valibot';
-import { integrationTestBody, siteIdParams } from '@attestly/contracts';
+import { integrationTestBody, integrationTestResultSchema, siteIdParams } from '@attestly/contracts';
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
+import { describeRoute, ok } from '../docs/describe';
 import type { AppServices } from '../../services';
 import { partnerId } from '../partners/routes';
 import { createIntegrationTest } from './service';
@@ -14,6 +15,17 @@ export function partnerIntegrationRoutes(services: AppServices): Router {
   const router = new Router();
   router.post(
     '/partners/sites/:id/integration-test',
+    describeRoute({
+      tag: 'Sites',
+      summary: 'Test a site’s integration',
+      description:
+        'Runs real checks of an OpenID Connect sign-in on this server for the site, each timed: the site is active, its redirect URIs and scopes, client authentication, and an authorization request with PKCE (S256).',
+      limited: true,
+      responses: {
+        200: ok('Each check and the overall result', integrationTestResultSchema),
+        404: ok('Not one of your sites'),
+      },
+    }),
     requireActivePartner,
     rateLimit(
       limiter,

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type * as v from 'valibot';
-import { partnerAuditQuery } from '@attestly/contracts';
+import { partnerAuditListSchema, partnerAuditQuery, partnerStatsSchema } from '@attestly/contracts';
 import { validate } from '../../middleware/validate';
+import { describeRoute, ok } from '../docs/describe';
 import type { AppServices } from '../../services';
 import { partnerId } from '../partners/routes';
 
@@ -10,12 +11,32 @@ export function partnerStatsRoutes(services: AppServices): Router {
   const { partnerStats, requirePartnerOrApiKey } = services;
   const router = new Router();
 
-  router.get('/partners/stats', requirePartnerOrApiKey, async (ctx) => {
-    ctx.body = await partnerStats.forPartner(partnerId(ctx));
-  });
+  router.get(
+    '/partners/stats',
+    describeRoute({
+      tag: 'Partner insights',
+      summary: 'Your verification statistics',
+      description:
+        'Totals, success rate, monthly usage, the 30-day trend, top countries, recent verifications and token counts; sandbox verifications are counted apart.',
+      limited: true,
+      responses: { 200: ok('Statistics', partnerStatsSchema) },
+    }),
+    requirePartnerOrApiKey,
+    async (ctx) => {
+      ctx.body = await partnerStats.forPartner(partnerId(ctx));
+    },
+  );
 
   router.get(
     '/partners/audit-logs',
+    describeRoute({
+      tag: 'Partner insights',
+      summary: 'Your audit log',
+      description:
+        'Newest first, with search and filters. Users appear by the pairwise subject your sites know them by.',
+      limited: true,
+      responses: { 200: ok('Audit entries', partnerAuditListSchema) },
+    }),
     requirePartnerOrApiKey,
     validate({ query: partnerAuditQuery }),
     async (ctx) => {

@@ -3,6 +3,11 @@ import type { Context } from 'koa';
 import type * as v from 'valibot';
 import {
   forgotPasswordBody,
+  messageSchema,
+  partnerEmailVerifiedSchema,
+  partnerLoginResponseSchema,
+  partnerProfileSchema,
+  tokenValidationSchema,
   resetPasswordBody,
   verifyEmailBody,
   partnerLoginBody,
@@ -14,6 +19,7 @@ import type { Session } from '../../db/models';
 import type { PartnerPrincipal } from '../api-keys/middleware';
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
+import { describeRoute, ok } from '../docs/describe';
 import type { AppServices } from '../../services';
 import { origin } from '../users/routes';
 import { RESET_REQUESTED } from './account';
@@ -33,6 +39,14 @@ export function partnerRoutes(services: AppServices): Router {
 
   router.post(
     '/partners/register',
+    describeRoute({
+      tag: 'Partners',
+      summary: 'Create a partner account',
+      description:
+        'The answer is the same whether or not the address is already registered; its owner is told by mail.',
+      limited: true,
+      responses: { 201: ok('Account created', messageSchema) },
+    }),
     rateLimit(
       limiter,
       { name: 'partner-register:ip', limit: 10, windowMs: 60 * minute },
@@ -49,6 +63,14 @@ export function partnerRoutes(services: AppServices): Router {
 
   router.post(
     '/partners/login',
+    describeRoute({
+      tag: 'Partners',
+      summary: 'Sign in as a partner',
+      description:
+        'Returns an opaque bearer token (prefix `atp_`). Repeated failures lock the account for a while; unknown addresses behave exactly alike.',
+      limited: true,
+      responses: { 200: ok('Signed in', partnerLoginResponseSchema) },
+    }),
     rateLimit(
       limiter,
       { name: 'partner-login:ip', limit: 30, windowMs: minute },
@@ -67,28 +89,75 @@ export function partnerRoutes(services: AppServices): Router {
     },
   );
 
-  router.post('/partners/logout', requirePartner, async (ctx) => {
-    await partners.logout(ctx.state.session as Session, origin(ctx));
-    ctx.status = 204;
-  });
+  router.post(
+    '/partners/logout',
+    describeRoute({
+      tag: 'Partners',
+      summary: 'Sign out',
+      responses: { 204: ok('Session ended') },
+    }),
+    requirePartner,
+    async (ctx) => {
+      await partners.logout(ctx.state.session as Session, origin(ctx));
+      ctx.status = 204;
+    },
+  );
 
-  router.get('/partners/profile', requirePartner, async (ctx) => {
-    ctx.body = presentPartner(await partners.findActive(partnerId(ctx)));
-  });
+  router.get(
+    '/partners/profile',
+    describeRoute({
+      tag: 'Partners',
+      summary: 'Read your partner profile',
+      responses: { 200: ok('Profile', partnerProfileSchema) },
+    }),
+    requirePartner,
+    async (ctx) => {
+      ctx.body = presentPartner(await partners.findActive(partnerId(ctx)));
+    },
+  );
 
-  router.put('/partners/profile', requirePartner, validate({ body: partnerProfileBody }), async (ctx) => {
-    ctx.body = presentPartner(
-      await partners.updateProfile(partnerId(ctx), body(ctx, partnerProfileBody), origin(ctx)),
-    );
-  });
+  router.put(
+    '/partners/profile',
+    describeRoute({
+      tag: 'Partners',
+      summary: 'Update your partner profile',
+      responses: { 200: ok('Updated profile', partnerProfileSchema) },
+    }),
+    requirePartner,
+    validate({ body: partnerProfileBody }),
+    async (ctx) => {
+      ctx.body = presentPartner(
+        await partners.updateProfile(partnerId(ctx), body(ctx, partnerProfileBody), origin(ctx)),
+      );
+    },
+  );
 
-  router.post('/partners/send-email-verification', requirePartner, async (ctx) => {
-    await partners.requestVerification(partnerId(ctx), origin(ctx));
-    ctx.body = { message: 'Verification email sent. Please check your inbox.' };
-  });
+  router.post(
+    '/partners/send-email-verification',
+    describeRoute({
+      tag: 'Partners',
+      summary: 'Email a verification link to the partner address',
+      description: 'Resends are limited to a small budget per address.',
+      limited: true,
+      responses: { 200: ok('Mail sent', messageSchema) },
+    }),
+    requirePartner,
+    async (ctx) => {
+      await partners.requestVerification(partnerId(ctx), origin(ctx));
+      ctx.body = { message: 'Verification email sent. Please check your inbox.' };
+    },
+  );
 
   router.post(
     '/partners/verify-email',
+    describeRoute({
+      tag: 'Partners',
+      summary: 'Confirm the partner email address',
+      description:
+        'The token comes from the link in the verification mail. A partner waiting for verification becomes active.',
+      limited: true,
+      responses: { 200: ok('Verified, with the updated profile', partnerEmailVerifiedSchema) },
+    }),
     rateLimit(
       limiter,
       { name: 'partner-verify-email:ip', limit: 30, windowMs: 60 * minute },
@@ -109,6 +178,13 @@ export function partnerRoutes(services: AppServices): Router {
 
   router.post(
     '/partners/forgot-password',
+    describeRoute({
+      tag: 'Partners',
+      summary: 'Mail a partner password reset link',
+      description: 'Always answers 202, so it cannot be used to find out who has an account.',
+      limited: true,
+      responses: { 202: ok('Accepted', messageSchema) },
+    }),
     rateLimit(
       limiter,
       { name: 'partner-forgot-password:ip', limit: 20, windowMs: 60 * minute },
@@ -124,6 +200,13 @@ export function partnerRoutes(services: AppServices): Router {
 
   router.post(
     '/partners/reset-password',
+    describeRoute({
+      tag: 'Partners',
+      summary: 'Set a new partner password with a reset link',
+      description: 'Single use; signs out every session of the account and lifts the sign-in lockout.',
+      limited: true,
+      responses: { 200: ok('Password reset', messageSchema) },
+    }),
     rateLimit(
       limiter,
       { name: 'partner-reset-password:ip', limit: 30, windowMs: 60 * minute },
@@ -139,6 +222,14 @@ export function partnerRoutes(services: AppServices): Router {
 
   router.post(
     '/partners/validate-token',
+    describeRoute({
+      tag: 'Partners',
+      summary: 'Check an access token',
+      description:
+        "RFC 7662 introspection semantics, for tokens of your own sites only: anyone else's token is reported as inactive. Takes a partner session or an API key.",
+      limited: true,
+      responses: { 200: ok('Whether the token is active and what it grants', tokenValidationSchema) },
+    }),
     requirePartnerOrApiKey,
     rateLimit(limiter, { name: 'validate-token:partner', limit: 600, windowMs: minute }, partnerId),
     validate({ body: validateTokenBody }),

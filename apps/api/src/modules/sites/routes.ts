@@ -1,10 +1,20 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type * as v from 'valibot';
-import { LIMITS, createSiteBody, paging, siteIdParams, updateSiteBody } from '@attestly/contracts';
+import {
+  LIMITS,
+  createSiteBody,
+  paging,
+  siteIconUploadSchema,
+  siteIdParams,
+  siteListSchema,
+  siteSchema,
+  updateSiteBody,
+} from '@attestly/contracts';
 import { assert, notFound } from '../../errors';
 import { readMultipart } from '../../middleware/multipart';
 import { validate } from '../../middleware/validate';
+import { describeRoute, ok } from '../docs/describe';
 import type { AppServices } from '../../services';
 import { partnerId } from '../partners/routes';
 import { origin } from '../users/routes';
@@ -17,36 +27,73 @@ export function siteRoutes(services: AppServices): Router {
   const { sites, partnerStats, requirePartner } = services;
   const router = new Router();
 
-  router.get('/partners/sites', requirePartner, validate({ query: paging }), async (ctx) => {
-    const query = ctx.state.input.query as v.InferOutput<typeof paging>;
-    const { sites: rows, total, counts } = await sites.list(partnerId(ctx), query);
-    const verifications = await partnerStats.siteVerificationCounts(partnerId(ctx));
-    ctx.body = {
-      sites: rows.map((site) =>
-        presentSite(site, {
-          oauthAuthorizations: counts.get(site.id),
-          verificationCount: verifications.get(site.id),
-        }),
-      ),
-      total_count: total,
-    };
-  });
+  router.get(
+    '/partners/sites',
+    describeRoute({
+      tag: 'Sites',
+      summary: 'List your sites',
+      responses: { 200: ok('Sites', siteListSchema) },
+    }),
+    requirePartner,
+    validate({ query: paging }),
+    async (ctx) => {
+      const query = ctx.state.input.query as v.InferOutput<typeof paging>;
+      const { sites: rows, total, counts } = await sites.list(partnerId(ctx), query);
+      const verifications = await partnerStats.siteVerificationCounts(partnerId(ctx));
+      ctx.body = {
+        sites: rows.map((site) =>
+          presentSite(site, {
+            oauthAuthorizations: counts.get(site.id),
+            verificationCount: verifications.get(site.id),
+          }),
+        ),
+        total_count: total,
+      };
+    },
+  );
 
-  router.post('/partners/sites', requirePartner, validate({ body: createSiteBody }), async (ctx) => {
-    const body = ctx.state.input.body as v.InferOutput<typeof createSiteBody>;
-    const { site, clientSecret } = await sites.create(partnerId(ctx), body, origin(ctx));
-    ctx.status = 201;
-    ctx.body = presentSite(site, { clientSecret: clientSecret ?? undefined });
-  });
+  router.post(
+    '/partners/sites',
+    describeRoute({
+      tag: 'Sites',
+      summary: 'Create a site (an OpenID Connect client)',
+      description:
+        'Confidential sites get a `client_secret` in this answer only; it is stored as a keyed hash and cannot be shown again. Redirect URIs must be https except for localhost.',
+      responses: { 201: ok('Created site with its client credentials', siteSchema) },
+    }),
+    requirePartner,
+    validate({ body: createSiteBody }),
+    async (ctx) => {
+      const body = ctx.state.input.body as v.InferOutput<typeof createSiteBody>;
+      const { site, clientSecret } = await sites.create(partnerId(ctx), body, origin(ctx));
+      ctx.status = 201;
+      ctx.body = presentSite(site, { clientSecret: clientSecret ?? undefined });
+    },
+  );
 
-  router.get('/partners/sites/:id', requirePartner, validate({ params: siteIdParams }), async (ctx) => {
-    const site = await sites.ownSite(partnerId(ctx), params(ctx).id);
-    const counts = await sites.authorizationCounts([site.id]);
-    ctx.body = presentSite(site, { oauthAuthorizations: counts.get(site.id) });
-  });
+  router.get(
+    '/partners/sites/:id',
+    describeRoute({
+      tag: 'Sites',
+      summary: 'Read one of your sites',
+      responses: { 200: ok('Site', siteSchema), 404: ok('Not one of your sites') },
+    }),
+    requirePartner,
+    validate({ params: siteIdParams }),
+    async (ctx) => {
+      const site = await sites.ownSite(partnerId(ctx), params(ctx).id);
+      const counts = await sites.authorizationCounts([site.id]);
+      ctx.body = presentSite(site, { oauthAuthorizations: counts.get(site.id) });
+    },
+  );
 
   router.put(
     '/partners/sites/:id',
+    describeRoute({
+      tag: 'Sites',
+      summary: 'Update one of your sites',
+      responses: { 200: ok('Updated site', siteSchema), 404: ok('Not one of your sites') },
+    }),
     requirePartner,
     validate({ params: siteIdParams, body: updateSiteBody }),
     async (ctx) => {
@@ -57,13 +104,30 @@ export function siteRoutes(services: AppServices): Router {
     },
   );
 
-  router.delete('/partners/sites/:id', requirePartner, validate({ params: siteIdParams }), async (ctx) => {
-    await sites.remove(partnerId(ctx), params(ctx).id, origin(ctx));
-    ctx.status = 204;
-  });
+  router.delete(
+    '/partners/sites/:id',
+    describeRoute({
+      tag: 'Sites',
+      summary: 'Delete one of your sites',
+      description: "Revokes every user's grant to the site.",
+      responses: { 204: ok('Deleted'), 404: ok('Not one of your sites') },
+    }),
+    requirePartner,
+    validate({ params: siteIdParams }),
+    async (ctx) => {
+      await sites.remove(partnerId(ctx), params(ctx).id, origin(ctx));
+      ctx.status = 204;
+    },
+  );
 
   router.post(
     '/partners/sites/:id/client-secret',
+    describeRoute({
+      tag: 'Sites',
+      summary: 'Rotate the client secret',
+      description: 'The old secret stops working at once; the new one is in this answer only.',
+      responses: { 200: ok('Site with its new client_secret', siteSchema), 404: ok('Not one of your sites') },
+    }),
     requirePartner,
     validate({ params: siteIdParams }),
     async (ctx) => {
@@ -72,35 +136,58 @@ export function siteRoutes(services: AppServices): Router {
     },
   );
 
-  router.post('/partners/sites/:id/icon', requirePartner, validate({ params: siteIdParams }), async (ctx) => {
-    // Ownership first, so another partner's site id is a 404 before any upload is read.
-    await sites.ownSite(partnerId(ctx), params(ctx).id);
-    const { files } = await readMultipart(ctx, {
-      fileFields: ['icon'],
-      maxFileBytes: LIMITS.profilePhotoBytes,
-      tooLargeMessage: 'Site icon must be 1MB or smaller',
-      // No SVG: it can carry script.
-      accept: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
-      wrongTypeMessage: 'Site icon must be a PNG, JPG, GIF or WebP image',
-    });
-    const file = files[0];
-    assert(file, 422, 'validation.failed', 'Please choose an icon to upload', [
-      { path: 'icon', message: 'Please choose an icon to upload' },
-    ]);
-    const site = await sites.setIcon(partnerId(ctx), params(ctx).id, file, origin(ctx));
-    ctx.body = presentSite(site);
-  });
+  router.post(
+    '/partners/sites/:id/icon',
+    describeRoute({
+      tag: 'Sites',
+      summary: 'Upload a site icon',
+      description:
+        'Multipart field `icon`: a PNG, JPG, GIF or WebP of at most 1 MB (the content is sniffed, not trusted).',
+      body: siteIconUploadSchema,
+      multipart: true,
+      responses: { 200: ok('Site with its icon_url', siteSchema), 404: ok('Not one of your sites') },
+    }),
+    requirePartner,
+    validate({ params: siteIdParams }),
+    async (ctx) => {
+      // Ownership first, so another partner's site id is a 404 before any upload is read.
+      await sites.ownSite(partnerId(ctx), params(ctx).id);
+      const { files } = await readMultipart(ctx, {
+        fileFields: ['icon'],
+        maxFileBytes: LIMITS.profilePhotoBytes,
+        tooLargeMessage: 'Site icon must be 1MB or smaller',
+        // No SVG: it can carry script.
+        accept: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+        wrongTypeMessage: 'Site icon must be a PNG, JPG, GIF or WebP image',
+      });
+      const file = files[0];
+      assert(file, 422, 'validation.failed', 'Please choose an icon to upload', [
+        { path: 'icon', message: 'Please choose an icon to upload' },
+      ]);
+      const site = await sites.setIcon(partnerId(ctx), params(ctx).id, file, origin(ctx));
+      ctx.body = presentSite(site);
+    },
+  );
 
   // Public: the consent screen shows the icon with an <img>, which cannot send a bearer token.
-  router.get('/media/site-icons/:key', async (ctx) => {
-    const key = ctx.params.key ?? '';
-    const icon = /^[A-Za-z0-9_-]{32}$/.test(key) ? await sites.icon(key) : null;
-    if (!icon) throw notFound();
-    ctx.type = icon.content_type;
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
-    ctx.body = icon.bytes;
-  });
+  router.get(
+    '/media/site-icons/:key',
+    describeRoute({
+      tag: 'Sites',
+      summary: 'Fetch a site icon',
+      description: 'Public, so that consent screens can show it with an <img>.',
+      responses: { 200: { description: 'The image', contentType: 'image/*' }, 404: ok('No such icon') },
+    }),
+    async (ctx) => {
+      const key = ctx.params.key ?? '';
+      const icon = /^[A-Za-z0-9_-]{32}$/.test(key) ? await sites.icon(key) : null;
+      if (!icon) throw notFound();
+      ctx.type = icon.content_type;
+      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+      ctx.body = icon.bytes;
+    },
+  );
 
   return router;
 }

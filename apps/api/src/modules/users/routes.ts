@@ -5,18 +5,28 @@ import {
   LIMITS,
   changePasswordBody,
   deleteAccountBody,
+  emailVerifiedSchema,
   forgotPasswordBody,
+  loginResponseSchema,
   loginBody,
+  messageSchema,
+  phoneCodeSentSchema,
+  photoUploadSchema,
   profileBody,
   registerBody,
   resetPasswordBody,
   sendPhoneVerificationBody,
   sessionIdParams,
+  sessionListSchema,
+  updatedProfileSchema,
+  userExportSchema,
+  userProfileSchema,
   verifyEmailBody,
   verifyPhoneBody,
 } from '@attestly/contracts';
 import { assert, notFound } from '../../errors';
 import { validate } from '../../middleware/validate';
+import { describeRoute, ok } from '../docs/describe';
 import { rateLimit } from '../../middleware/rate-limit';
 import { readMultipart } from '../../middleware/multipart';
 import type { SessionRecord } from '../sessions/service';
@@ -39,6 +49,14 @@ export function userRoutes(services: AppServices): Router {
 
   router.post(
     '/users/register',
+    describeRoute({
+      tag: 'Accounts',
+      summary: 'Create an account',
+      description:
+        'The answer is the same whether or not the address is already registered; its owner is told by mail.',
+      limited: true,
+      responses: { 201: ok('Account created', messageSchema) },
+    }),
     rateLimit(
       limiter,
       { name: 'register:ip', limit: 10, windowMs: 60 * minute },
@@ -55,6 +73,14 @@ export function userRoutes(services: AppServices): Router {
 
   router.post(
     '/users/login',
+    describeRoute({
+      tag: 'Accounts',
+      summary: 'Sign in',
+      description:
+        'Returns an opaque bearer token (prefix `atu_`). `rememberMe` chooses the long-lived session; repeated failures lock the account for a while.',
+      limited: true,
+      responses: { 200: ok('Signed in', loginResponseSchema) },
+    }),
     rateLimit(
       limiter,
       { name: 'login:ip', limit: 30, windowMs: minute },
@@ -75,6 +101,13 @@ export function userRoutes(services: AppServices): Router {
 
   router.post(
     '/users/forgot-password',
+    describeRoute({
+      tag: 'Security',
+      summary: 'Mail a password reset link',
+      description: 'Always answers 202, so it cannot be used to find out who has an account.',
+      limited: true,
+      responses: { 202: ok('Accepted', messageSchema) },
+    }),
     rateLimit(limiter, { name: 'forgot:ip', limit: 10, windowMs: 15 * minute }, (ctx) => ctx.ip),
     validate({ body: forgotPasswordBody }),
     async (ctx) => {
@@ -88,6 +121,13 @@ export function userRoutes(services: AppServices): Router {
 
   router.post(
     '/users/reset-password',
+    describeRoute({
+      tag: 'Security',
+      summary: 'Set a new password with a reset link',
+      description: 'Signs out every session of the account.',
+      limited: true,
+      responses: { 200: ok('Password reset', messageSchema) },
+    }),
     rateLimit(limiter, { name: 'reset:ip', limit: 20, windowMs: 15 * minute }, (ctx) => ctx.ip),
     validate({ body: resetPasswordBody }),
     async (ctx) => {
@@ -98,6 +138,13 @@ export function userRoutes(services: AppServices): Router {
 
   router.post(
     '/users/verify-email',
+    describeRoute({
+      tag: 'Profile',
+      summary: 'Confirm an email address',
+      description: 'The token comes from the link in the verification mail.',
+      limited: true,
+      responses: { 200: ok('Verified', emailVerifiedSchema) },
+    }),
     rateLimit(limiter, { name: 'verify-email:ip', limit: 20, windowMs: 15 * minute }, (ctx) => ctx.ip),
     validate({ body: verifyEmailBody }),
     async (ctx) => {
@@ -109,71 +156,143 @@ export function userRoutes(services: AppServices): Router {
     },
   );
 
-  router.post('/users/refresh-token', requireUser, async (ctx) => {
-    const { user, token, session: created } = await users.refresh(session(ctx), origin(ctx));
-    ctx.body = {
-      user: presentUser(user, clock.now()),
-      access_token: token,
-      token_type: 'Bearer',
-      expires_at: created.expires_at.toISOString(),
-    };
-  });
+  router.post(
+    '/users/refresh-token',
+    describeRoute({
+      tag: 'Accounts',
+      summary: 'Rotate the session token',
+      description: 'The old token stops working at once; the remember-me choice is kept.',
+      responses: { 200: ok('New token', loginResponseSchema) },
+    }),
+    requireUser,
+    async (ctx) => {
+      const { user, token, session: created } = await users.refresh(session(ctx), origin(ctx));
+      ctx.body = {
+        user: presentUser(user, clock.now()),
+        access_token: token,
+        token_type: 'Bearer',
+        expires_at: created.expires_at.toISOString(),
+      };
+    },
+  );
 
-  router.post('/users/logout', requireUser, async (ctx) => {
-    await users.logout(session(ctx), origin(ctx));
-    ctx.status = 204;
-  });
+  router.post(
+    '/users/logout',
+    describeRoute({
+      tag: 'Accounts',
+      summary: 'Sign out',
+      responses: { 204: ok('Session ended') },
+    }),
+    requireUser,
+    async (ctx) => {
+      await users.logout(session(ctx), origin(ctx));
+      ctx.status = 204;
+    },
+  );
 
-  router.get('/users/profile', requireUser, async (ctx) => {
-    ctx.body = presentUser(await users.readProfile(session(ctx).subject_id), clock.now());
-  });
+  router.get(
+    '/users/profile',
+    describeRoute({
+      tag: 'Profile',
+      summary: 'Read your profile',
+      responses: { 200: ok('Profile', userProfileSchema) },
+    }),
+    requireUser,
+    async (ctx) => {
+      ctx.body = presentUser(await users.readProfile(session(ctx).subject_id), clock.now());
+    },
+  );
 
-  router.put('/users/profile', requireUser, validate({ body: profileBody }), async (ctx) => {
-    const { user, pendingEmail } = await users.updateProfile(
-      session(ctx).subject_id,
-      input(ctx, profileBody),
-      origin(ctx),
-    );
-    // A new address waits for its confirmation link: `email` is still the current one, `pending_email` the asked one.
-    ctx.body = {
-      ...presentUser(user, clock.now()),
-      ...(pendingEmail ? { pending_email: pendingEmail } : {}),
-    };
-  });
+  router.put(
+    '/users/profile',
+    describeRoute({
+      tag: 'Profile',
+      summary: 'Update your profile',
+      description:
+        'Changing the phone clears its verified flag. A new email address is only taken once its confirmation link is followed; until then it is `pending_email`.',
+      responses: { 200: ok('Updated profile', updatedProfileSchema) },
+    }),
+    requireUser,
+    validate({ body: profileBody }),
+    async (ctx) => {
+      const { user, pendingEmail } = await users.updateProfile(
+        session(ctx).subject_id,
+        input(ctx, profileBody),
+        origin(ctx),
+      );
+      // A new address waits for its confirmation link: `email` is still the current one, `pending_email` the asked one.
+      ctx.body = {
+        ...presentUser(user, clock.now()),
+        ...(pendingEmail ? { pending_email: pendingEmail } : {}),
+      };
+    },
+  );
 
-  router.post('/users/profile/photo', requireUser, async (ctx) => {
-    const { files } = await readMultipart(ctx, {
-      fileFields: ['photo'],
-      maxFileBytes: LIMITS.profilePhotoBytes,
-      tooLargeMessage: 'Profile photo must be 1MB or smaller',
-      accept: ['image/jpeg', 'image/png', 'image/gif'],
-      wrongTypeMessage: 'Profile photo must be a JPG, GIF or PNG image',
-    });
-    const file = files[0];
-    assert(file, 422, 'validation.failed', 'Please choose a photo to upload', [
-      { path: 'photo', message: 'Please choose a photo to upload' },
-    ]);
-    const picture = await reencodeImage(file.bytes, {
-      maxDimension: LIMITS.profilePhotoPixels,
-      unreadableMessage: 'Profile photo must be a JPG, GIF or PNG image',
-      field: 'photo',
-    });
-    const user = await users.setProfilePhoto(
-      session(ctx).subject_id,
-      { ...file, bytes: picture.bytes, mime: picture.contentType },
-      origin(ctx),
-    );
-    ctx.body = presentUser(user, clock.now());
-  });
+  router.post(
+    '/users/profile/photo',
+    describeRoute({
+      tag: 'Profile',
+      summary: 'Upload a profile photo',
+      description:
+        'Multipart field `photo`: a JPG, GIF or PNG of at most 1 MB (the content is sniffed, not trusted).',
+      body: photoUploadSchema,
+      multipart: true,
+      responses: { 200: ok('Updated profile with profile_image_url', userProfileSchema) },
+    }),
+    requireUser,
+    async (ctx) => {
+      const { files } = await readMultipart(ctx, {
+        fileFields: ['photo'],
+        maxFileBytes: LIMITS.profilePhotoBytes,
+        tooLargeMessage: 'Profile photo must be 1MB or smaller',
+        accept: ['image/jpeg', 'image/png', 'image/gif'],
+        wrongTypeMessage: 'Profile photo must be a JPG, GIF or PNG image',
+      });
+      const file = files[0];
+      assert(file, 422, 'validation.failed', 'Please choose a photo to upload', [
+        { path: 'photo', message: 'Please choose a photo to upload' },
+      ]);
+      const picture = await reencodeImage(file.bytes, {
+        maxDimension: LIMITS.profilePhotoPixels,
+        unreadableMessage: 'Profile photo must be a JPG, GIF or PNG image',
+        field: 'photo',
+      });
+      const user = await users.setProfilePhoto(
+        session(ctx).subject_id,
+        { ...file, bytes: picture.bytes, mime: picture.contentType },
+        origin(ctx),
+      );
+      ctx.body = presentUser(user, clock.now());
+    },
+  );
 
-  router.post('/users/change-password', requireUser, validate({ body: changePasswordBody }), async (ctx) => {
-    await users.changePassword(session(ctx), input(ctx, changePasswordBody), origin(ctx));
-    ctx.body = { message: 'Password changed. Other sessions have been signed out.' };
-  });
+  router.post(
+    '/users/change-password',
+    describeRoute({
+      tag: 'Security',
+      summary: 'Change your password',
+      description: 'Signs out every other session.',
+      responses: { 200: ok('Changed', messageSchema) },
+    }),
+    requireUser,
+    validate({ body: changePasswordBody }),
+    async (ctx) => {
+      await users.changePassword(session(ctx), input(ctx, changePasswordBody), origin(ctx));
+      ctx.body = { message: 'Password changed. Other sessions have been signed out.' };
+    },
+  );
 
   const exportUser = createUserExport(services);
   router.get(
     '/users/export',
+    describeRoute({
+      tag: 'Profile',
+      summary: 'Download your data',
+      description:
+        'Everything Attestly holds about you as one JSON attachment (GDPR Art. 15 and 20): profile and photo, contact verification, verification records (never media or card data), proven facts, connected sites, sessions, newsletter and audit entries. At most 5 downloads an hour.',
+      limited: true,
+      responses: { 200: ok('The export (Content-Disposition: attachment)', userExportSchema) },
+    }),
     requireUser,
     rateLimit(
       limiter,
@@ -203,19 +322,47 @@ export function userRoutes(services: AppServices): Router {
     },
   );
 
-  router.delete('/users/account', requireUser, validate({ body: deleteAccountBody }), async (ctx) => {
-    await users.deleteAccount(session(ctx), input(ctx, deleteAccountBody).password, origin(ctx));
-    ctx.status = 204;
-  });
+  router.delete(
+    '/users/account',
+    describeRoute({
+      tag: 'Security',
+      summary: 'Delete your account',
+      description: 'Requires the password; signs out everywhere.',
+      responses: { 204: ok('Account deleted') },
+    }),
+    requireUser,
+    validate({ body: deleteAccountBody }),
+    async (ctx) => {
+      await users.deleteAccount(session(ctx), input(ctx, deleteAccountBody).password, origin(ctx));
+      ctx.status = 204;
+    },
+  );
 
-  router.post('/users/send-email-verification', requireUser, async (ctx) => {
-    await users.requestEmailVerification(session(ctx).subject_id, origin(ctx));
-    ctx.status = 202;
-    ctx.body = { message: 'Verification email sent' };
-  });
+  router.post(
+    '/users/send-email-verification',
+    describeRoute({
+      tag: 'Profile',
+      summary: 'Email a verification link',
+      limited: true,
+      responses: { 202: ok('Mail sent', messageSchema) },
+    }),
+    requireUser,
+    async (ctx) => {
+      await users.requestEmailVerification(session(ctx).subject_id, origin(ctx));
+      ctx.status = 202;
+      ctx.body = { message: 'Verification email sent' };
+    },
+  );
 
   router.post(
     '/users/send-phone-verification',
+    describeRoute({
+      tag: 'Profile',
+      summary: 'Text a 6-digit code to your phone',
+      description: 'Uses the given phone, or the one on the profile.',
+      limited: true,
+      responses: { 202: ok('Code sent', phoneCodeSentSchema) },
+    }),
     requireUser,
     validate({ body: sendPhoneVerificationBody }),
     async (ctx) => {
@@ -233,26 +380,56 @@ export function userRoutes(services: AppServices): Router {
     },
   );
 
-  router.post('/users/verify-phone', requireUser, validate({ body: verifyPhoneBody }), async (ctx) => {
-    const user = await users.verifyPhone(
-      session(ctx).subject_id,
-      input(ctx, verifyPhoneBody).code,
-      origin(ctx),
-    );
-    ctx.body = presentUser(user, clock.now());
-  });
+  router.post(
+    '/users/verify-phone',
+    describeRoute({
+      tag: 'Profile',
+      summary: 'Confirm your phone with the code',
+      limited: true,
+      responses: { 200: ok('Updated profile', userProfileSchema) },
+    }),
+    requireUser,
+    validate({ body: verifyPhoneBody }),
+    async (ctx) => {
+      const user = await users.verifyPhone(
+        session(ctx).subject_id,
+        input(ctx, verifyPhoneBody).code,
+        origin(ctx),
+      );
+      ctx.body = presentUser(user, clock.now());
+    },
+  );
 
-  router.get('/users/sessions', requireUser, async (ctx) => {
-    const current = session(ctx);
-    const list = await sessions.list('user', current.subject_id);
-    ctx.body = { sessions: list.map((item) => presentSession(item, current.id)), total_count: list.length };
-  });
+  router.get(
+    '/users/sessions',
+    describeRoute({
+      tag: 'Security',
+      summary: 'List your active sessions',
+      responses: { 200: ok('Sessions, newest first', sessionListSchema) },
+    }),
+    requireUser,
+    async (ctx) => {
+      const current = session(ctx);
+      const list = await sessions.list('user', current.subject_id);
+      ctx.body = { sessions: list.map((item) => presentSession(item, current.id)), total_count: list.length };
+    },
+  );
 
-  router.delete('/users/sessions/:id', requireUser, validate({ params: sessionIdParams }), async (ctx) => {
-    const { id } = ctx.state.input.params as v.InferOutput<typeof sessionIdParams>;
-    await users.revokeSession(session(ctx), id, origin(ctx));
-    ctx.status = 204;
-  });
+  router.delete(
+    '/users/sessions/:id',
+    describeRoute({
+      tag: 'Security',
+      summary: 'Sign out one session',
+      responses: { 204: ok('Session ended') },
+    }),
+    requireUser,
+    validate({ params: sessionIdParams }),
+    async (ctx) => {
+      const { id } = ctx.state.input.params as v.InferOutput<typeof sessionIdParams>;
+      await users.revokeSession(session(ctx), id, origin(ctx));
+      ctx.status = 204;
+    },
+  );
 
   return router;
 }
@@ -260,14 +437,23 @@ export function userRoutes(services: AppServices): Router {
 /** Profile photos at capability URLs (see UserPhoto). Public by design; the key is 192 random bits. */
 export function mediaRoutes(services: AppServices): Router {
   const router = new Router();
-  router.get('/media/profile-photos/:key', async (ctx) => {
-    const key = ctx.params.key ?? '';
-    const photo = /^[A-Za-z0-9_-]{32}$/.test(key) ? await services.users.profilePhoto(key) : null;
-    if (!photo) throw notFound();
-    ctx.type = photo.content_type;
-    ctx.set('Cache-Control', 'private, max-age=31536000, immutable');
-    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
-    ctx.body = photo.bytes;
-  });
+  router.get(
+    '/media/profile-photos/:key',
+    describeRoute({
+      tag: 'Profile',
+      summary: 'Fetch a profile photo',
+      description: 'Capability URL: the key is 192 random bits and is only ever shown to the photo’s owner.',
+      responses: { 200: { description: 'The image', contentType: 'image/*' }, 404: ok('No such photo') },
+    }),
+    async (ctx) => {
+      const key = ctx.params.key ?? '';
+      const photo = /^[A-Za-z0-9_-]{32}$/.test(key) ? await services.users.profilePhoto(key) : null;
+      if (!photo) throw notFound();
+      ctx.type = photo.content_type;
+      ctx.set('Cache-Control', 'private, max-age=31536000, immutable');
+      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+      ctx.body = photo.bytes;
+    },
+  );
   return router;
 }

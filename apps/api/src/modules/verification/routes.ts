@@ -5,10 +5,19 @@ import {
   LIMITS,
   VERIFICATION_LIMITS,
   ageVerificationFields,
+  ageVerificationResultSchema,
+  ageVerificationUploadSchema,
   cardBody,
   documentVerificationFields,
+  documentAnswerSchema,
+  documentUploadSchema,
+  errorEnvelopeSchema,
   paging,
   verifyBody,
+  verificationAnswerSchema,
+  verificationListSchema,
+  verificationStatusSchema,
+  verificationSummarySchema,
   type FieldError,
 } from '@attestly/contracts';
 import type { Session } from '../../db/models';
@@ -17,6 +26,7 @@ import { requireSession } from '../../middleware/auth';
 import { readMultipart } from '../../middleware/multipart';
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
+import { describeRoute, ok } from '../docs/describe';
 import type { AppServices } from '../../services';
 import { origin } from '../users/routes';
 import { presentVerification } from './presenters';
@@ -63,6 +73,29 @@ export function verificationRoutes(services: AppServices): Router {
 
   router.post(
     '/age-verification/verify-age',
+    describeRoute({
+      tag: 'Verification',
+      summary: 'Verify your age with a photo or a 5-second video',
+      description:
+        'Multipart fields `media_file` and `media_type` (spec 01 §7 "Age verification by camera"). The face must clear a calibrated cut-off for the threshold (default 18); a video must also pass the active liveness challenge (a head turn and a blink). A single photo cannot show that a live person is present, so unless the operator allows it (`ATTESTLY_PHOTO_CAN_APPROVE`) a photo is rejected with a message pointing to video or document. Without a token the answer is 401 "Please log in to verify your age". The media is never stored.',
+      body: ageVerificationUploadSchema,
+      multipart: true,
+      limited: true,
+      responses: {
+        200: ok(
+          'The decision, approved or rejected, with the estimate and the liveness fields',
+          ageVerificationResultSchema,
+        ),
+        422: ok(
+          'Missing or unreadable file, no face, several faces, or a video over 5 seconds; `detail` says what to do',
+          errorEnvelopeSchema,
+        ),
+        503: ok(
+          'The vision engine is starting, busy or turned off; retry after the Retry-After header',
+          errorEnvelopeSchema,
+        ),
+      },
+    }),
     requireUserForAge,
     perUser(
       'verify-face:user',
@@ -114,6 +147,23 @@ export function verificationRoutes(services: AppServices): Router {
 
   router.post(
     '/users/verify/document',
+    describeRoute({
+      tag: 'Verification',
+      summary: 'Verify your age or identity with a passport or ID card',
+      description:
+        'Multipart fields `file`, `selfie_video` and `document_type`. The ICAO 9303 machine-readable zone is read on the box; check digits, expiry and age are checked. A claim is approved automatically only when the document is also bound to its holder: a portrait face is found on the document, the live video passes its challenge and matches the portrait, the printed dates agree with the MRZ where readable, and the document (known only by a keyed hash of its number) is not proving another account. Anything short of that waits for a reviewer (status `pending`, `needs_manual_review`, `document_analysis.holder_binding.review_reasons`) and only then are the document and the video kept, encrypted, until the review or the retention limit. Authenticity features are not checked (`authentic` is null).',
+      body: documentUploadSchema,
+      multipart: true,
+      limited: true,
+      responses: {
+        201: ok('The decision and the document analysis', documentAnswerSchema),
+        422: ok('No file, or an invalid field', errorEnvelopeSchema),
+        503: ok(
+          'The document reader is starting, busy or turned off; retry after the Retry-After header',
+          errorEnvelopeSchema,
+        ),
+      },
+    }),
     requireUser,
     perUser(
       'verify-document:user',
@@ -209,48 +259,125 @@ export function verificationRoutes(services: AppServices): Router {
     'Too many location checks in the last hour. Please try again later.',
   );
 
-  router.post('/users/verify/credit-card', requireUser, cardLimit, (ctx) =>
-    verifyCard(ctx, ctx.request.body ?? {}),
+  router.post(
+    '/users/verify/credit-card',
+    describeRoute({
+      tag: 'Verification',
+      summary: 'Check a payment card (format only)',
+      description:
+        'Luhn checksum, brand, expiry (this year to 10 years ahead) and security-code format. No card issuer is asked, so nothing is proven: the verification stays `pending` and grants no fact. The card number and CVV are never stored or logged; only the brand, the last four digits and a keyed fingerprint are kept.',
+      body: cardBody,
+      limited: true,
+      responses: {
+        201: ok('Recorded as pending, format-checked only', verificationAnswerSchema),
+        422: ok('Invalid fields: `errors` lists every problem', errorEnvelopeSchema),
+      },
+    }),
+    requireUser,
+    cardLimit,
+    (ctx) => verifyCard(ctx, ctx.request.body ?? {}),
   );
 
-  router.post('/users/verify/location', requireUser, locationLimit, verifyLocation);
+  router.post(
+    '/users/verify/location',
+    describeRoute({
+      tag: 'Verification',
+      summary: 'Verify your location from your connection',
+      description:
+        'The address the request comes from is looked up in an on-box geolocation database (GeoLite2 City by MaxMind, CC BY-SA 4.0, packaged by ip-location-db) and compared with the country and state on your profile. Private and non-routable addresses cannot be located.',
+      limited: true,
+      responses: {
+        201: ok('The decision with the located country and region', verificationAnswerSchema),
+        422: ok('No country on your profile to compare with', errorEnvelopeSchema),
+      },
+    }),
+    requireUser,
+    locationLimit,
+    verifyLocation,
+  );
 
   /** spec 01 §7: one entry point with `method` plus that method's fields. Uploads need their multipart routes. */
-  router.post('/users/verify', requireUser, validate({ body: verifyBody }), async (ctx) => {
-    const { method } = ctx.state.input.body as v.InferOutput<typeof verifyBody>;
-    if (method === 'credit_card') return cardLimit(ctx, () => verifyCard(ctx, ctx.request.body));
-    if (method === 'ip_geolocation' || method === 'location')
-      return locationLimit(ctx, () => verifyLocation(ctx));
-    if (method === 'document') {
+  router.post(
+    '/users/verify',
+    describeRoute({
+      tag: 'Verification',
+      summary: 'Verify by method',
+      description:
+        '`method` is `credit_card` (with the card fields of /users/verify/credit-card) or `ip_geolocation`/`location`. Uploads cannot travel as JSON: `document` and `facial_recognition` answer 422 naming the multipart route to use.',
+      limited: true,
+      responses: { 201: ok('The decision', verificationAnswerSchema) },
+    }),
+    requireUser,
+    validate({ body: verifyBody }),
+    async (ctx) => {
+      const { method } = ctx.state.input.body as v.InferOutput<typeof verifyBody>;
+      if (method === 'credit_card') return cardLimit(ctx, () => verifyCard(ctx, ctx.request.body));
+      if (method === 'ip_geolocation' || method === 'location')
+        return locationLimit(ctx, () => verifyLocation(ctx));
+      if (method === 'document') {
+        throw new AppError(
+          422,
+          'verification.use_document_route',
+          'Upload the document as multipart/form-data to POST /api/v1/users/verify/document (fields file and document_type).',
+        );
+      }
       throw new AppError(
         422,
-        'verification.use_document_route',
-        'Upload the document as multipart/form-data to POST /api/v1/users/verify/document (fields file and document_type).',
+        'verification.use_camera_route',
+        'Send the photo or video as multipart/form-data to POST /api/v1/age-verification/verify-age (fields media_file and media_type).',
       );
-    }
-    throw new AppError(
-      422,
-      'verification.use_camera_route',
-      'Send the photo or video as multipart/form-data to POST /api/v1/age-verification/verify-age (fields media_file and media_type).',
-    );
-  });
+    },
+  );
 
-  router.get('/users/verification-status', requireUser, async (ctx) => {
-    ctx.body = await verifications.status(userId(ctx));
-  });
+  router.get(
+    '/users/verification-status',
+    describeRoute({
+      tag: 'Verification',
+      summary: 'What you have proven',
+      description:
+        'Age (with the minimum age proven), location and identity, each with when it was proven and until when it is valid; the overall state (spec 01 §4) and your 10 most recent verifications.',
+      responses: { 200: ok('Your verification status', verificationStatusSchema) },
+    }),
+    requireUser,
+    async (ctx) => {
+      ctx.body = await verifications.status(userId(ctx));
+    },
+  );
 
-  router.get('/users/verifications', requireUser, validate({ query: paging }), async (ctx) => {
-    const { skip, limit } = ctx.state.input.query as v.InferOutput<typeof paging>;
-    const { rows, total } = await verifications.list(userId(ctx), skip, limit);
-    const now = clock.now();
-    ctx.body = { verifications: rows.map((row) => presentVerification(row, now)), total_count: total };
-  });
+  router.get(
+    '/users/verifications',
+    describeRoute({
+      tag: 'Verification',
+      summary: 'List your verifications',
+      responses: { 200: ok('Verifications, newest first', verificationListSchema) },
+    }),
+    requireUser,
+    validate({ query: paging }),
+    async (ctx) => {
+      const { skip, limit } = ctx.state.input.query as v.InferOutput<typeof paging>;
+      const { rows, total } = await verifications.list(userId(ctx), skip, limit);
+      const now = clock.now();
+      ctx.body = { verifications: rows.map((row) => presentVerification(row, now)), total_count: total };
+    },
+  );
 
-  router.get('/users/verifications/:id', requireUser, async (ctx) => {
-    const id = ctx.params.id ?? '';
-    assert(/^[0-9a-f-]{36}$/i.test(id), 404, 'not_found', 'Verification not found');
-    ctx.body = presentVerification(await verifications.ownedBy(userId(ctx), id), clock.now());
-  });
+  router.get(
+    '/users/verifications/:id',
+    describeRoute({
+      tag: 'Verification',
+      summary: 'Read one of your verifications',
+      responses: {
+        200: ok('Verification', verificationSummarySchema),
+        404: ok('Not one of your verifications'),
+      },
+    }),
+    requireUser,
+    async (ctx) => {
+      const id = ctx.params.id ?? '';
+      assert(/^[0-9a-f-]{36}$/i.test(id), 404, 'not_found', 'Verification not found');
+      ctx.body = presentVerification(await verifications.ownedBy(userId(ctx), id), clock.now());
+    },
+  );
 
   return router;
 }

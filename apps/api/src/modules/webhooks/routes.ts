@@ -5,11 +5,17 @@ import {
   createWebhookBody,
   updateWebhookBody,
   webhookDeliveriesQuery,
+  webhookDeliveryListSchema,
+  webhookDeliverySchema,
   webhookDeliveryParams,
   webhookIdParams,
+  webhookListSchema,
+  webhookSchema,
+  webhookTestResultSchema,
 } from '@attestly/contracts';
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
+import { describeRoute, ok } from '../docs/describe';
 import type { AppServices } from '../../services';
 import { partnerId } from '../partners/routes';
 import { origin } from '../users/routes';
@@ -22,21 +28,59 @@ export function webhookRoutes(services: AppServices): Router {
   const { webhooks, requirePartner, limiter } = services;
   const router = new Router();
 
-  router.get('/partners/webhooks', requirePartner, async (ctx) => {
-    ctx.body = await webhooks.list(partnerId(ctx));
-  });
+  router.get(
+    '/partners/webhooks',
+    describeRoute({
+      tag: 'Webhooks',
+      summary: 'List your webhook endpoints',
+      responses: { 200: ok('Webhook endpoints, oldest first', webhookListSchema) },
+    }),
+    requirePartner,
+    async (ctx) => {
+      ctx.body = await webhooks.list(partnerId(ctx));
+    },
+  );
 
-  router.post('/partners/webhooks', requirePartner, validate({ body: createWebhookBody }), async (ctx) => {
-    ctx.status = 201;
-    ctx.body = await webhooks.create(partnerId(ctx), input(ctx, 'body', createWebhookBody), origin(ctx));
-  });
+  router.post(
+    '/partners/webhooks',
+    describeRoute({
+      tag: 'Webhooks',
+      summary: 'Add a webhook endpoint',
+      description:
+        'The URL must be public https (private and loopback addresses are refused). The signing `secret` is in this answer only; deliveries carry an `Attestly-Signature` header made with it.',
+      responses: { 201: ok('The endpoint with its signing secret', webhookSchema) },
+    }),
+    requirePartner,
+    validate({ body: createWebhookBody }),
+    async (ctx) => {
+      ctx.status = 201;
+      ctx.body = await webhooks.create(partnerId(ctx), input(ctx, 'body', createWebhookBody), origin(ctx));
+    },
+  );
 
-  router.get('/partners/webhooks/:id', requirePartner, validate({ params: webhookIdParams }), async (ctx) => {
-    ctx.body = await webhooks.get(partnerId(ctx), input(ctx, 'params', webhookIdParams).id);
-  });
+  router.get(
+    '/partners/webhooks/:id',
+    describeRoute({
+      tag: 'Webhooks',
+      summary: 'Read one webhook endpoint',
+      responses: { 200: ok('Webhook endpoint', webhookSchema), 404: ok('Not one of your webhooks') },
+    }),
+    requirePartner,
+    validate({ params: webhookIdParams }),
+    async (ctx) => {
+      ctx.body = await webhooks.get(partnerId(ctx), input(ctx, 'params', webhookIdParams).id);
+    },
+  );
 
   router.put(
     '/partners/webhooks/:id',
+    describeRoute({
+      tag: 'Webhooks',
+      summary: 'Update a webhook endpoint',
+      description:
+        'Change the URL or events, switch it on or off, or rotate its secret (the new one is in this answer only).',
+      responses: { 200: ok('Updated endpoint', webhookSchema), 404: ok('Not one of your webhooks') },
+    }),
     requirePartner,
     validate({ params: webhookIdParams, body: updateWebhookBody }),
     async (ctx) => {
@@ -51,6 +95,11 @@ export function webhookRoutes(services: AppServices): Router {
 
   router.delete(
     '/partners/webhooks/:id',
+    describeRoute({
+      tag: 'Webhooks',
+      summary: 'Delete a webhook endpoint',
+      responses: { 204: ok('Deleted'), 404: ok('Not one of your webhooks') },
+    }),
     requirePartner,
     validate({ params: webhookIdParams }),
     async (ctx) => {
@@ -61,6 +110,17 @@ export function webhookRoutes(services: AppServices): Router {
 
   router.post(
     '/partners/webhooks/:id/test',
+    describeRoute({
+      tag: 'Webhooks',
+      summary: 'Send a test ping',
+      description:
+        'Delivers a signed `ping` event at once (no retries) and reports what the receiver answered.',
+      limited: true,
+      responses: {
+        200: ok('The receiver’s answer and the logged delivery', webhookTestResultSchema),
+        404: ok('Not one of your webhooks'),
+      },
+    }),
     requirePartner,
     // Each test opens an outbound connection: limited so the endpoint cannot be used to hammer a receiver.
     rateLimit(
@@ -77,6 +137,12 @@ export function webhookRoutes(services: AppServices): Router {
 
   router.get(
     '/partners/webhooks/:id/deliveries',
+    describeRoute({
+      tag: 'Webhooks',
+      summary: 'List the deliveries of an endpoint',
+      description: 'Newest first, each with its attempts (status code, latency, an excerpt of the answer).',
+      responses: { 200: ok('Deliveries', webhookDeliveryListSchema), 404: ok('Not one of your webhooks') },
+    }),
     requirePartner,
     validate({ params: webhookIdParams, query: webhookDeliveriesQuery }),
     async (ctx) => {
@@ -92,6 +158,15 @@ export function webhookRoutes(services: AppServices): Router {
 
   router.post(
     '/partners/webhooks/:id/deliveries/:deliveryId/redeliver',
+    describeRoute({
+      tag: 'Webhooks',
+      summary: 'Deliver an event again',
+      description: 'Queues the delivery for an immediate new attempt; the endpoint must be active.',
+      responses: {
+        202: ok('The delivery, queued', webhookDeliverySchema),
+        404: ok('No such endpoint or delivery'),
+      },
+    }),
     requirePartner,
     validate({ params: webhookDeliveryParams }),
     async (ctx) => {
