@@ -9,8 +9,8 @@ import { applyServerErrors } from '../../lib/form-errors';
 import { pendingReturn } from '../../lib/oauth-return';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { EmailField, PasswordField, PhoneField, SubmitButton } from '../forms/fields';
-import { CheckboxField, TextField } from '../ui/field';
+import { EmailField, NameField, PasswordField, PhoneField, SubmitButton } from '../forms/fields';
+import { CheckboxField } from '../ui/field';
 import { AuthCard } from './auth-card';
 
 type RegisterOutput = v.InferOutput<typeof registerForm>;
@@ -62,12 +62,7 @@ export function RegisterForm() {
       }
     >
       <form className="space-y-4" noValidate onSubmit={onSubmit}>
-        <TextField
-          label="Full name"
-          autoComplete="name"
-          error={errors.full_name?.message}
-          {...form.register('full_name')}
-        />
+        <NameField error={errors.full_name?.message} {...form.register('full_name')} />
         <EmailField error={errors.email?.message} {...form.register('email')} />
         <PhoneField label="Phone (optional)" error={errors.phone?.message} {...form.register('phone')} />
         <PasswordField

@@ -4,10 +4,17 @@ import { Button, type ButtonVariant } from '../ui/button';
 import { CheckboxField, TextField } from '../ui/field';
 
 /**
- * The e-mail, password and phone fields of the sign-in, sign-up and profile forms, with their usual label, input type
+ * The name, e-mail, password and phone fields of the sign-in, sign-up and profile forms, with their usual label, input type
  * and autocomplete; each can be given another label or autocomplete (e.g. "Work email", "new-password").
  */
 type FieldProps = Omit<ComponentPropsWithoutRef<typeof TextField>, 'type' | 'label'> & { label?: ReactNode };
+
+export const NameField = forwardRef<HTMLInputElement, FieldProps>(function NameField(
+  { label = 'Full name', autoComplete = 'name', ...rest },
+  ref,
+) {
+  return <TextField ref={ref} label={label} autoComplete={autoComplete} {...rest} />;
+});
 
 export const EmailField = forwardRef<HTMLInputElement, FieldProps>(function EmailField(
   { label = 'Email', autoComplete = 'email', ...rest },

@@ -9,7 +9,7 @@ import { userKeys, usersApi } from '../../api/users';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { Button } from '../ui/button';
-import { EmailField, PhoneField } from '../forms/fields';
+import { EmailField, NameField, PhoneField } from '../forms/fields';
 import { SelectField, TextField } from '../ui/field';
 
 /** The form holds strings; blank optional fields become null in the schema's output, as the API expects. */
@@ -55,12 +55,7 @@ export function ProfileForm({ profile }: { profile: UserProfile }) {
   return (
     <form className="space-y-4" noValidate onSubmit={form.handleSubmit((body) => save.mutate(body))}>
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label="Full name"
-          autoComplete="name"
-          error={errors.full_name?.message}
-          {...form.register('full_name')}
-        />
+        <NameField error={errors.full_name?.message} {...form.register('full_name')} />
         <EmailField error={errors.email?.message} {...form.register('email')} />
         <PhoneField error={errors.phone?.message} {...form.register('phone')} />
         <SelectField

@@ -16,6 +16,7 @@ import { signInPartner } from '../../auth/partner-session';
 import { AuthCard } from '../../components/auth/auth-card';
 import {
   EmailField,
+  NameField,
   PasswordField,
   PhoneField,
   RememberMeRow,
@@ -157,9 +158,8 @@ function RegisterForm({ onDone, onLogin }: { onDone(email: string): void; onLogi
           error={errors.company_name?.message}
           {...form.register('company_name')}
         />
-        <TextField
+        <NameField
           label="Contact name (optional)"
-          autoComplete="name"
           error={errors.contact_name?.message}
           {...form.register('contact_name')}
         />
