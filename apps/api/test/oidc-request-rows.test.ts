@@ -64,10 +64,12 @@ describe('token, grant and account read together', () => {
     await client.fetchUserInfo(config, tokens.access_token, sub);
 
     // The grant row goes (as when another replica revokes it): the next requests refuse its tokens.
-    const [{ grant_id: grantId }] = await t.db.read<{ grant_id: string }>(
+    const [token] = await t.db.read<{ grant_id: string }>(
       "SELECT grant_id FROM oidc_payloads WHERE model = 'AccessToken' AND grant_id IS NOT NULL AND account_id = :id",
       { id: user.user.id },
     );
+    const grantId = token?.grant_id;
+    expect(grantId).toBeTruthy();
     await t.db.write("DELETE FROM oidc_payloads WHERE model = 'Grant' AND id = :id", { id: grantId });
     await t.request.get('/oauth2/userinfo').set('Authorization', `Bearer ${tokens.access_token}`).expect(401);
     expect((await introspect(tokens.access_token)).body).toEqual({ active: false });
