@@ -185,11 +185,19 @@ describe('routes without a description', () => {
         ctx.body = {};
       },
     );
+    router.put(
+      '/described',
+      describeRoute({ tag: 'Site', summary: 'Only fails', responses: { 404: ok('Not found') } }),
+      (ctx) => {
+        ctx.status = 404;
+      },
+    );
     app.use(router.routes());
     expect(undescribedRoutes(app).sort()).toEqual([
       'GET /api/v1/described',
       'GET /api/v1/gadgets',
       'GET /api/v1/widgets',
+      'PUT /api/v1/described',
     ]);
     // The nested router's use() counts for its routes: the described one still needs an admin token.
     const deleteGadget = mountedRoutes(app).find((route) => route.method === 'delete');
