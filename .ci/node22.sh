@@ -32,5 +32,7 @@ echo "node $(node --version) in $work"
 if [ "$#" -gt 0 ]; then
   npx vitest run "$@" # only the given test files (for checking this script itself)
 else
-  "$npm_cli" test
+  # The page screenshots check layout in Chromium, which does not depend on the server's Node version; they run in
+  # the Node 20 steps (SQLite and PostgreSQL), and leaving them out here keeps CI inside its time limit.
+  "$npm_cli" test -- --exclude '**/screenshots.e2e.test.ts'
 fi
