@@ -14,6 +14,7 @@ import {
 } from '@attestly/contracts';
 import { AppError } from '../src/errors';
 import { errorEnvelope } from '../src/middleware/errors';
+import { rateLimit } from '../src/middleware/rate-limit';
 import { checkAnswer, responseConformance } from '../src/modules/docs/conformance';
 import { describeRoute, ok } from '../src/modules/docs/describe';
 import { mountedRoutes, undescribedRoutes } from '../src/modules/docs/mounted-routes';
@@ -157,6 +158,41 @@ describe('routes without a description', () => {
       maxLength: 40,
     });
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401', '422']));
+  });
+
+  it('list 429 when they mount a rate limit, whether or not their description says so', () => {
+    const app = new Koa();
+    const router = new Router({ prefix: '/api/v1' });
+    const limited = rateLimit(
+      t.services.limiter,
+      { name: 'docs-test', limit: 1, windowMs: 60_000 },
+      () => 'k',
+    );
+    router.post(
+      '/limited',
+      describeRoute({ tag: 'Site', summary: 'Limited', responses: { 200: ok('Done') } }),
+      limited,
+      (ctx) => {
+        ctx.body = {};
+      },
+    );
+    router.post(
+      '/open',
+      describeRoute({ tag: 'Site', summary: 'Open', responses: { 200: ok('Done') } }),
+      (ctx) => {
+        ctx.body = {};
+      },
+    );
+    app.use(router.routes());
+    const document = buildOpenApiDocument(app, { publicUrl: 'http://x.test', version: '0' });
+    const responses = (path: string) =>
+      Object.keys((document.paths[path]?.post as { responses: Record<string, unknown> }).responses);
+    expect(responses('/api/v1/limited')).toContain('429');
+    expect(responses('/api/v1/open')).not.toContain('429');
+    expect(mountedRoutes(app).map((route) => [route.path, route.limited])).toEqual([
+      ['/api/v1/limited', true],
+      ['/api/v1/open', false],
+    ]);
   });
 
   it('are reported by the check that keeps every mounted route described', () => {

@@ -2,16 +2,21 @@ import type { Context, Middleware } from 'koa';
 import { tooManyRequests } from '../errors';
 import type { RateLimiter, RateLimitRule } from '../modules/rate-limit/service';
 
-/** Counts each request against `rule` for the subject `key(ctx)` returns; over the limit → 429 + Retry-After. */
+/**
+ * Counts each request against `rule` for the subject `key(ctx)` returns; over the limit → 429 + Retry-After.
+ * The middleware is marked `rateLimited`, so the OpenAPI document lists 429 for every route that mounts it
+ * (modules/docs) without the route having to say so again.
+ */
 export function rateLimit(
   limiter: RateLimiter,
   rule: RateLimitRule,
   key: (ctx: Context) => string,
   message = 'Too many requests. Please wait and try again.',
-): Middleware {
-  return async (ctx, next) => {
+): Middleware & { rateLimited: true } {
+  const middleware: Middleware = async (ctx, next) => {
     const state = await limiter.hit(rule, key(ctx));
     if (!state.allowed) throw tooManyRequests(message, state.retryAfterSeconds);
     await next();
   };
+  return Object.assign(middleware, { rateLimited: true as const });
 }

@@ -98,7 +98,10 @@ export interface RouteDoc {
   body?: v.GenericSchema;
   /** The body is multipart/form-data (file uploads): the document then also lists 413 and 415. */
   multipart?: boolean;
-  /** Rate-limited (429 with Retry-After). */
+  /**
+   * Rate-limited (429 with Retry-After) by a limit its service keeps. Routes that mount `rateLimit()` need not
+   * say so: that middleware marks them itself.
+   */
   limited?: boolean;
   /**
    * Answers by status. Error answers (4xx, 5xx) share one envelope; the document adds 401, 422, 413, 415 and 429

@@ -2,12 +2,16 @@ import type Koa from 'koa';
 import type * as v from 'valibot';
 import type { RouteDoc } from './describe';
 
-/** What `describeRoute()`, `validate()`, `requireSession()` and `requirePartnerCaller()` leave on their middleware. */
+/**
+ * What `describeRoute()`, `validate()`, `requireSession()`, `requirePartnerCaller()` and `rateLimit()` leave on
+ * their middleware.
+ */
 interface MarkedMiddleware {
   doc?: RouteDoc;
   schemas?: { params?: v.GenericSchema; query?: v.GenericSchema; body?: v.GenericSchema };
   sessionKinds?: readonly string[];
   apiKey?: boolean;
+  rateLimited?: boolean;
 }
 
 export interface MountedRoute {
@@ -21,6 +25,8 @@ export interface MountedRoute {
   sessionKinds: readonly string[] | null;
   /** The route also accepts a partner API key (X-API-Key). */
   apiKey: boolean;
+  /** It can answer 429: it mounts `rateLimit()`, or its description says it is limited (a limit its service keeps). */
+  limited: boolean;
 }
 
 interface RouterLayer {
@@ -48,15 +54,17 @@ export function mountedRoutes(app: Koa): MountedRoute[] {
       const marked = [...ahead, layer].flatMap((item) => item.stack);
       const schemas = Object.assign({}, ...marked.map((fn) => fn.schemas ?? {})) as MountedRoute['schemas'];
       const auth = marked.find((fn) => fn.sessionKinds);
+      const doc = marked.find((fn) => fn.doc)?.doc ?? null;
       for (const method of layer.methods) {
         if (method === 'HEAD') continue;
         routes.push({
           method: method.toLowerCase(),
           path: layer.path,
-          doc: marked.find((fn) => fn.doc)?.doc ?? null,
+          doc,
           schemas,
           sessionKinds: auth?.sessionKinds ?? null,
           apiKey: auth?.apiKey === true,
+          limited: doc?.limited === true || marked.some((fn) => fn.rateLimited === true),
         });
       }
     });

@@ -77,7 +77,7 @@ function responses(route: MountedRoute) {
       secured(route),
       route.apiKey ? 'Missing, expired or revoked token or API key' : 'Missing, expired or revoked token',
     ],
-    [429, !!doc?.limited, 'Rate limited; see the Retry-After header'],
+    [429, route.limited, 'Rate limited; see the Retry-After header'],
   ];
   for (const [status, applies, description] of implied) {
     if (applies && !out[status]) out[status] = errorResponse(description);

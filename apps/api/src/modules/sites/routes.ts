@@ -59,7 +59,10 @@ export function siteRoutes(services: AppServices): Router {
       summary: 'Create a site (an OpenID Connect client)',
       description:
         'Confidential sites get a `client_secret` in this answer only; it is stored as a keyed hash and cannot be shown again. Redirect URIs must be https except for localhost.',
-      responses: { 201: ok('Created site with its client credentials', siteSchema) },
+      responses: {
+        201: ok('Created site with its client credentials', siteSchema),
+        409: ok('You already have a live site with this name on this domain (`sites.duplicate`)'),
+      },
     }),
     requirePartner,
     validate({ body: createSiteBody }),
@@ -92,7 +95,11 @@ export function siteRoutes(services: AppServices): Router {
     describeRoute({
       tag: 'Sites',
       summary: 'Update one of your sites',
-      responses: { 200: ok('Updated site', siteSchema), 404: ok('Not one of your sites') },
+      responses: {
+        200: ok('Updated site', siteSchema),
+        404: ok('Not one of your sites'),
+        409: ok('You already have a live site with this name on this domain (`sites.duplicate`)'),
+      },
     }),
     requirePartner,
     validate({ params: siteIdParams, body: updateSiteBody }),

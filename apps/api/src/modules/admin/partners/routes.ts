@@ -181,6 +181,7 @@ export function mountPartnerRoutes(router: Router, service: AdminPartnerService)
       responses: {
         201: ok('The site with its client secret', adminCreatedSiteSchema),
         404: ok('No such partner'),
+        409: ok('The partner already has a live site with this name on this domain (`sites.duplicate`)'),
       },
     }),
     validate({ params: idParams, body: adminCreateSiteBody }),
