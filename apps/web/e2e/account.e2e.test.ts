@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   countMail,
   expectAccessible,
+  horizontalOverflow,
   launchBrowser,
   linkIn,
   newClient,
@@ -309,7 +310,7 @@ describe('accounts in the browser', () => {
       await page.goto(path);
       await page.locator('main h1').waitFor();
       await page.waitForLoadState('networkidle');
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await horizontalOverflow(page);
       expect(overflow, `horizontal overflow on ${path}`).toBeLessThanOrEqual(0);
       await screenshot(page, `mobile${path.replace(/\//g, '-')}`);
     }

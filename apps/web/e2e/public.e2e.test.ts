@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAccessible,
+  horizontalOverflow,
   launchBrowser,
   linkIn,
   newClient,
@@ -246,7 +247,7 @@ describe('public site', () => {
       await small.goto(path);
       await small.locator('main').waitFor();
       await small.waitForLoadState('networkidle');
-      const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await horizontalOverflow(small);
       expect(overflow, `horizontal overflow on ${path}`).toBeLessThanOrEqual(0);
       await screenshot(small, `mobile${path === '/' ? '-landing' : path.replace(/\//g, '-')}`);
     }

@@ -33,6 +33,19 @@ export async function newClient(
   return context;
 }
 
+/**
+ * How far the page reaches past the right edge of a `width`-px screen (0 when it fits). Measured against the
+ * configured width, not `window.innerWidth`: in a mobile context Chromium widens the layout viewport to fit content
+ * that overflows, so `scrollWidth - innerWidth` reads 0 on exactly the pages that scroll sideways.
+ */
+export async function horizontalOverflow(page: Page, width = MOBILE.width): Promise<number> {
+  const layout = await page.evaluate(() => ({
+    scrollWidth: (document.scrollingElement ?? document.documentElement).scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  return Math.max(layout.scrollWidth, layout.innerWidth) - width;
+}
+
 export const uniqueEmail = (label: string) => `${label}-${randomBytes(4).toString('hex')}@example.com`;
 
 /** A full-page screenshot kept as a test artifact. */
