@@ -224,13 +224,18 @@ async function pgSink(url: string, force: boolean, onProgress?: OnProgress): Pro
       const head = `INSERT INTO ${quote(name)} (${columns.map((column) => quote(column.name)).join(', ')}) VALUES `;
       let values: unknown[] = [];
       let rows = 0;
+      // One batch in flight while the next is parsed: PostgreSQL inserts (its own process, the other core) while
+      // this one decodes, instead of each waiting for the other. Two batches in memory at most.
+      let inFlight: Promise<unknown> = Promise.resolve();
       const flush = async () => {
         if (!rows) return;
         const tuples: string[] = [];
         for (let row = 0; row < rows; row += 1) {
           tuples.push(`(${columns.map((_, index) => `$${row * columns.length + index + 1}`).join(', ')})`);
         }
-        await client.query(head + tuples.join(', '), values);
+        await inFlight;
+        inFlight = client.query(head + tuples.join(', '), values);
+        inFlight.catch(() => undefined); // awaited below or by the next flush; never an unhandled rejection
         values = [];
         rows = 0;
       };
@@ -242,6 +247,7 @@ async function pgSink(url: string, force: boolean, onProgress?: OnProgress): Pro
         if (++done % 5000 === 0) onProgress?.({ phase: 'restore', table: name, done, total });
       }
       await flush();
+      await inFlight;
     },
     async check(manifest) {
       // Serial columns continue after the restored ids.
