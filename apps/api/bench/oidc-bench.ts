@@ -15,7 +15,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,7 @@ export async function commands(): Promise<{ ours: string[]; bare: string[]; bare
   }
   // OIDC_BENCH_PROFILE_DIR=/tmp/prof: each side writes a V8 CPU profile there (--cpu-prof is refused in NODE_OPTIONS).
   const profileDir = process.env.OIDC_BENCH_PROFILE_DIR;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   const node = profileDir
     ? [process.execPath, '--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250']
     : [process.execPath];
