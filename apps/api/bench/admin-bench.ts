@@ -4,7 +4,10 @@
  * measures p50/p95 of every admin list, filter and search page over HTTP, on SQLite and — when a server is given
  * by ATTESTLY_BENCH_PG_URL or TEST_DATABASE_URL — on PostgreSQL. Target: p95 < 150 ms.
  *
- * Run alone: `npx tsx apps/api/bench/admin-bench.ts` (or as part of `npm run bench`).
+ * Run alone: `npx tsx apps/api/bench/admin-bench.ts` (or as part of `npm run bench`). ADMIN_BENCH_DIALECTS
+ * (comma-separated, `sqlite,postgres` by default) picks the databases, e.g. `ADMIN_BENCH_DIALECTS=postgres` with
+ * ATTESTLY_BENCH_PG_URL for PostgreSQL alone; ADMIN_BENCH_USERS, ADMIN_BENCH_VERIFICATIONS, ADMIN_BENCH_AUDIT and
+ * ADMIN_BENCH_SAMPLES shrink the run.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -201,6 +204,7 @@ function pages(): Array<[string, string]> {
     ['users', '/users'],
     ['users search', '/users?search=bench.user.2424'],
     ['users search short', '/users?search=42'],
+    ['users search 1 char', '/users?search=e'],
     ['users verified', '/users?verification_status=verified'],
     ['users unverified', '/users?verification_status=unverified'],
     ['users pending', '/users?verification_status=pending'],
@@ -215,6 +219,7 @@ function pages(): Array<[string, string]> {
     ['verifications type+method', '/verifications?type=identity&method=document'],
     ['verifications date range', `/verifications?start_date=${day(7)}&end_date=${day(0)}`],
     ['verifications search email', '/verifications?search=bench.user.777%40example.com'],
+    ['verifications search short', '/verifications?search=42'],
     ['verifications search id', `/verifications?search=${user}`],
     ['verifications page 2000', '/verifications?skip=100000'],
     ['tokens active', '/tokens?active_only=true'],
@@ -319,7 +324,9 @@ async function benchOn(dialect: Dialect, pgServer: string | null) {
 export async function runAdminBench() {
   const pgServer = process.env.ATTESTLY_BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? null;
   const results: Record<string, unknown> = { sizes: SIZES, samples: SAMPLES, target_p95_ms: TARGET_P95_MS };
+  const wanted = (process.env.ADMIN_BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((name) => name.trim());
   for (const dialect of ['sqlite', 'postgres'] as const) {
+    if (!wanted.includes(dialect)) continue;
     if (dialect === 'postgres' && !pgServer) continue;
     const outcome = await benchOn(dialect, pgServer);
     const worst = Math.max(...Object.values(outcome.pages).map((page) => page.p95));

@@ -87,6 +87,69 @@ describe('users', () => {
     expect(second.body.total_count).toBe(total);
   });
 
+  it('finds every user for 1- and 2-character searches, ignoring case, with the exact total', async () => {
+    // Values the short-term forms of PostgreSQL (common.ts containsTerm) must all get right: mixed ASCII case,
+    // digits and punctuation, LIKE's wildcard characters, and non-ASCII values (the LOWER() branch).
+    const values: Array<{ full_name: string; email: string }> = [
+      { full_name: 'Zq Mixed', email: 'QZ.Short@Example.COM' },
+      { full_name: 'Lower zq', email: 'nothing.here@example.com' },
+      { full_name: 'Number 4242', email: 'n42x@example.com' },
+      { full_name: 'Émile Zqé', email: 'emile@example.com' },
+      { full_name: 'Straße ÉZ', email: 'strasse@example.com' },
+      { full_name: 'Wild 100%_x', email: 'wild_card@example.com' },
+      { full_name: 'KELVIN \u212Aq', email: 'kelvin@example.com' },
+      { full_name: 'Plain', email: 'plain@example.net' },
+    ];
+    for (const value of values) {
+      const user = await signUp(t);
+      await t.db.models.User.update(value, { where: { id: user.user.id } });
+    }
+    const ids = (body: { users: Array<{ id: string }> }) => body.users.map((row) => row.id);
+    // The term is lowered (likePattern); SQLite's LIKE then ignores the case of ASCII letters only, PostgreSQL
+    // lowers every letter of the value (LOWER()).
+    const fold = (text: string) =>
+      t.db.dialect === 'postgres' ? text.toLowerCase() : text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const everyone = (await t.db.models.User.findAll({
+      order: [
+        ['created_at', 'DESC'],
+        ['id', 'DESC'],
+      ],
+    })).filter((row) => row.deleted_at === null);
+    const checked: Record<string, number> = {};
+    for (const term of ['zq', 'QZ', 'z', 'Q', '42', '4', '.', '@e', 'é', 'É', 'ée', '%', '_', '%_', 'k', 'x', 'y9']) {
+      const expected = everyone
+        .filter((row) => [row.email, row.full_name ?? ''].some((text) => fold(text).includes(term.toLowerCase())))
+        .map((row) => row.id);
+      const found: string[] = [];
+      let total = -1;
+      for (let skip = 0; total < 0 || skip < total; skip += 100) {
+        const page = await as(`/users?search=${encodeURIComponent(term)}&limit=100&skip=${skip}`)
+          .get()
+          .expect(200);
+        total = page.body.total_count as number;
+        found.push(...ids(page.body));
+        if (page.body.users.length === 0) break;
+      }
+      expect({ term, found, total }).toEqual({ term, found: expected, total: expected.length });
+      // A small page inside the matches (on PostgreSQL read from the newest users first, see page's probe).
+      const small = await as(`/users?search=${encodeURIComponent(term)}&limit=2&skip=1`).get().expect(200);
+      expect({ term, found: ids(small.body), total: small.body.total_count }).toEqual({
+        term,
+        found: expected.slice(1, 3),
+        total: expected.length,
+      });
+      checked[term] = total;
+    }
+    // The cases above are real: each term that should find several users does.
+    // (Other tests' users have random names and e-mails, hence the lower bounds.)
+    expect(checked.zq).toBeGreaterThanOrEqual(3);
+    expect(checked.QZ).toBeGreaterThanOrEqual(1);
+    expect(checked['42']).toBeGreaterThanOrEqual(1);
+    expect(checked['%_']).toBeGreaterThanOrEqual(1);
+    expect(checked.y9).toBe(0);
+    expect(checked['é']).toBe(t.db.dialect === 'postgres' ? 2 : 1);
+  });
+
   it('lists with filters and shows details with history and authorizations', async () => {
     const user = await signUp(t, { full_name: 'Grace Filterable' });
     await t.db.models.User.update({ country: 'CA' }, { where: { id: user.user.id } });

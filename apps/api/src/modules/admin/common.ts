@@ -40,6 +40,58 @@ export const lowered = (db: Deps['db'], column: string): string =>
 /** SQL text for a case-insensitive LIKE with the escape character both dialects accept. */
 export const LIKE_ESCAPE = "ESCAPE '\\'";
 
+/** The shortest term pg_trgm can extract a trigram from: shorter ones cannot use the trigram indexes at all. */
+export const TRIGRAM_MIN = 3;
+
+/** A term too short for the trigram indexes (code points, not UTF-16 units). */
+export const shortTerm = (term: string): boolean => [...term].length < TRIGRAM_MIN;
+
+/**
+ * SQL for "`column` contains `term`, ignoring case" (`LOWER(column) LIKE '%term%'`), with the term's parameters.
+ *
+ * SQLite: `column LIKE pattern` (see `lowered`). PostgreSQL, terms of 3 characters or more: `LOWER(column) LIKE
+ * pattern`, the expression of the pg_trgm indexes (migration 20261126120100). Shorter terms have no trigram, so
+ * every row is read whatever the SQL, and what such a pass costs is mostly LOWER() itself (each value copied through
+ * the locale's wide-character case mapping). They avoid it while matching exactly the same rows:
+ * - a term of ASCII characters without letters (`42`, `.`): `column LIKE pattern`. Lower-casing turns letters into
+ *   letters only, so the lowered value contains such a term exactly where the value itself does;
+ * - a term of ASCII characters with letters (`jo`): an all-ASCII value (octet_length = char_length) is lowered by
+ *   `LOWER(column COLLATE "C")`, which maps A–Z to a–z byte by byte, the same as the database's locale does for
+ *   ASCII; any other value, or a database whose locale lowers ASCII otherwise (Turkish `I`; that constant test is
+ *   folded by the planner), still takes `LOWER(column)`;
+ * - any other term: `LOWER(column) LIKE pattern`.
+ */
+export function containsTerm(
+  db: Deps['db'],
+  column: string,
+  term: string,
+): { sql: string; params: Record<string, unknown> } {
+  const pattern = likePattern(term);
+  const lowerLike = { sql: `${lowered(db, column)} LIKE :pattern ${LIKE_ESCAPE}`, params: { pattern } };
+  if (db.dialect !== 'postgres' || !shortTerm(term) || !/^[\x20-\x7e]*$/.test(term)) return lowerLike;
+  if (!/[a-z]/i.test(term)) return { sql: `${column} LIKE :pattern ${LIKE_ESCAPE}`, params: { pattern } };
+  return {
+    sql: `(CASE WHEN octet_length(${column}) = char_length(${column})
+        AND lower('ABCDEFGHIJKLMNOPQRSTUVWXYZ') = 'abcdefghijklmnopqrstuvwxyz'
+      THEN LOWER(${column} COLLATE "C") LIKE :pattern ${LIKE_ESCAPE} ELSE ${lowerLike.sql} END)`,
+    params: { pattern },
+  };
+}
+
+/** `containsTerm` over several columns: any of them contains the term. */
+export function anyContains(
+  db: Deps['db'],
+  columns: string[],
+  term: string,
+): { sql: string; params: Record<string, unknown> } {
+  const parts = columns.map((column) => containsTerm(db, column, term));
+  // The columns share one term, hence the same parameter names and values.
+  return {
+    sql: `(${parts.map((part) => part.sql).join(' OR ')})`,
+    params: Object.assign({}, ...parts.map((part) => part.params)) as Record<string, unknown>,
+  };
+}
+
 /** A `:name`-parameterised WHERE clause under construction. */
 export class Where {
   readonly parts: string[] = [];
@@ -92,6 +144,24 @@ export interface PageQuery {
    * one pass over the matches (COUNT(*) OVER ()) instead of two.
    */
   scan?: boolean;
+  /**
+   * PostgreSQL, with `scan`: the matches are first kept (a MATERIALIZED CTE of their key and ORDER BY columns),
+   * then counted and sorted. For a substring search that no index narrows (a term too short for a
+   * trigram): left to itself, the planner costs `LIMIT` over `COUNT(*) OVER ()` as if the window stopped early, so
+   * it walks the ORDER BY index over every row (random reads, and for verifications a lookup per row) instead of
+   * one sequential pass.
+   */
+  materialize?: boolean;
+  /**
+   * With `materialize`: rows of the key order read first, newest first over its index (see `page`). A term common
+   * enough to fill the page among them gets its keys there, without sorting its matches, and its total from one
+   * sequential COUNT(*); a rarer one takes the materialized pass, whose few matches are cheap to sort.
+   */
+  probe?: {
+    rows: number;
+    /** Index in `where.parts` of the search condition; the other parts apply to the rows read first. */
+    search: number;
+  };
 }
 
 /**
@@ -126,7 +196,24 @@ export async function page<T>(
   }
   let keys: Array<{ k: unknown; total?: number | string }>;
   let total: number;
-  if (sql.scan) {
+  const probed = sql.scan && sql.materialize && db.dialect === 'postgres' ? await probeFirst(db, sql, paging) : null;
+  if (probed) {
+    keys = probed;
+    total = await count();
+  } else if (sql.scan && sql.materialize && db.dialect === 'postgres') {
+    // One pass keeps the matches (key and ORDER BY columns) under the alias that `order` and `key` use.
+    const alias = sql.key.split('.')[0] as string;
+    const columns = [
+      ...new Set([...sql.order.split(',').map((part) => part.trim().split(/\s+/)[0] as string), sql.key]),
+    ];
+    keys = await db.read(
+      `WITH hits AS MATERIALIZED (SELECT ${columns.join(', ')} FROM ${filterFrom} ${sql.where.sql})
+       SELECT ${sql.key} AS k, COUNT(*) OVER () AS total FROM hits ${alias}
+       ORDER BY ${sql.order} LIMIT :limit OFFSET :skip`,
+      params,
+    );
+    total = keys.length > 0 ? num(keys[0]?.total) : paging.skip > 0 ? await count() : 0;
+  } else if (sql.scan) {
     keys = await db.read(
       `SELECT ${sql.key} AS k, COUNT(*) OVER () AS total FROM ${filterFrom} ${sql.where.sql}
        ORDER BY ${sql.order} LIMIT :limit OFFSET :skip`,
@@ -153,6 +240,31 @@ export async function page<T>(
     ids.params,
   );
   return { rows, total };
+}
+
+/**
+ * `PageQuery.probe`: the page's keys among the first `rows` rows of the key order, or null when the matches there do
+ * not fill the page.
+ */
+async function probeFirst(
+  db: Deps['db'],
+  sql: PageQuery,
+  paging: { skip: number; limit: number },
+): Promise<Array<{ k: unknown }> | null> {
+  const probe = sql.probe;
+  const want = paging.skip + paging.limit;
+  if (!probe || want > probe.rows) return null;
+  const others = sql.where.parts.filter((_, i) => i !== probe.search);
+  // ROW_NUMBER() over the index order costs nothing more than the walk itself, and keeps the order of the matches.
+  const found = await db.read<{ k: unknown }>(
+    `SELECT s.k FROM (
+       SELECT ${sql.key} AS k, ${sql.where.parts[probe.search]} AS hit, ROW_NUMBER() OVER (ORDER BY ${sql.order}) AS n
+       FROM ${sql.countFrom ?? sql.from} ${others.length > 0 ? `WHERE ${others.join(' AND ')}` : ''}
+       ORDER BY ${sql.order} LIMIT :rows
+     ) s WHERE s.hit ORDER BY s.n LIMIT :want`,
+    { ...sql.where.params, rows: probe.rows, want },
+  );
+  return found.length === want ? found.slice(paging.skip) : null;
 }
 
 /** Rows counted per key for the keys of one page (one grouped query, never one per row). */

@@ -14,7 +14,7 @@ import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../audit/service';
 import type { GrantService } from '../../grants/service';
 import type { SessionService } from '../../sessions/service';
-import { LIKE_ESCAPE, Where, countsBy, likePattern, lowered, page, type AdminActor } from '../common';
+import { Where, anyContains, countsBy, page, shortTerm, type AdminActor, type PageQuery } from '../common';
 import { USER_COLUMNS, asScopes, presentAdminUser, presentAdminUserDetail, type UserRow } from './presenters';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,6 +24,8 @@ const FROM = 'users u LEFT JOIN user_flags f ON f.user_id = u.id AND f.resolved_
 /** Flagged users only: driven by the (few) open flags rather than by every user. */
 const FLAGGED_FROM = 'user_flags f JOIN users u ON u.id = f.user_id';
 const HISTORY_LIMIT = 20;
+/** Newest users read first by a search too short for a trigram (`page`'s probe): a page of 50 then needs 0.5 %. */
+const PROBE_ROWS = 10_000;
 
 /** `users.endAllSessions` (INTERFACES.md, sessions/end-sessions.ts); a fallback below covers its absence. */
 type EndAllSessions = (
@@ -68,16 +70,20 @@ export function createAdminUserService(
     const now = clock.now();
     const where = new Where().add('u.deleted_at IS NULL');
     let scan = false;
+    let materialize = false;
+    let probe: PageQuery['probe'];
     if (query.search) {
       if (UUID.test(query.search)) where.add('u.id = :id', { id: query.search.toLowerCase() });
       else {
         // PostgreSQL answers these from the pg_trgm indexes on LOWER(email) and LOWER(full_name) (migration
         // 20261126120100); elsewhere one pass over the matches gives the page's keys and the total together.
-        where.add(
-          `(${lowered(db, 'u.email')} LIKE :pattern ${LIKE_ESCAPE} OR ${lowered(db, 'u.full_name')} LIKE :pattern ${LIKE_ESCAPE})`,
-          { pattern: likePattern(query.search) },
-        );
+        const match = anyContains(db, ['u.email', 'u.full_name'], query.search);
+        where.add(match.sql, match.params);
         scan = true;
+        // A term too short for a trigram reads every user whatever the plan (PostgreSQL, see `page`); flagged
+        // users only are few, and read in one pass.
+        materialize = shortTerm(query.search);
+        if (materialize && !query.flagged_only) probe = { rows: PROBE_ROWS, search: where.parts.length - 1 };
       }
     }
     if (query.country) where.add('u.country = :country', { country: query.country });
@@ -104,6 +110,8 @@ export function createAdminUserService(
         // Deferred join over users_live_created (created_at, id) or users_country_created (country, created_at, id).
         key: 'u.id',
         scan,
+        materialize,
+        probe,
       },
       query,
     );

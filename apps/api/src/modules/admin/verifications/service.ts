@@ -20,10 +20,12 @@ import {
 } from '../../verification/document';
 import type { VerificationModule } from '../../verification/service';
 import { requireEngine, runAnalysis } from '../../verification/vision';
-import { LIKE_ESCAPE, Where, likePattern, lowered, num, page, type AdminActor } from '../common';
+import { Where, containsTerm, num, page, shortTerm, type AdminActor } from '../common';
 import { presentAdminVerification, presentAdminVerificationDetail, type VerificationRow } from './presenters';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Newest cases read first by a search too short for a trigram (`page`'s probe). */
+const PROBE_ROWS = 10_000;
 
 const SELECT = `v.id, v.user_id, u.email AS user_email, v.verification_type, v.verification_method, v.status,
   v.confidence_score, v.needs_manual_review, v.age_threshold, v.message, v.partner_id, v.site_id, v.created_at,
@@ -75,6 +77,7 @@ export function createAdminVerificationService(
 
   async function list(query: v.InferOutput<typeof adminVerificationListQuery>) {
     const where = new Where();
+    let searchPart: number | null = null;
     const from = 'verifications v LEFT JOIN users u ON u.id = v.user_id';
     if (query.status) where.add('v.status = :status', { status: query.status });
     if (query.type) where.add('v.verification_type = :type', { type: query.type });
@@ -91,10 +94,10 @@ export function createAdminVerificationService(
       } else {
         // Matching accounts first (the pg_trgm index on LOWER(email) on PostgreSQL, one pass over users
         // elsewhere), then their verifications through the (user_id, created_at, id) index.
-        where.add(
-          `v.user_id IN (SELECT su.id FROM users su WHERE ${lowered(db, 'su.email')} LIKE :pattern ${LIKE_ESCAPE})`,
-          { pattern: likePattern(query.search) },
-        );
+        // (A term too short for a trigram: one pass over users without LOWER(), see containsTerm.)
+        const match = containsTerm(db, 'su.email', query.search);
+        where.add(`v.user_id IN (SELECT su.id FROM users su WHERE ${match.sql})`, match.params);
+        searchPart = where.parts.length - 1;
       }
     }
     // Every filter is on verifications: the count needs no join.
@@ -110,7 +113,19 @@ export function createAdminVerificationService(
     // the 50 rows with their user's email and media count.
     const result = await page<VerificationRow>(
       db,
-      { select: SELECT, from, where, order, countFrom, key: 'v.id', scan: !!query.search },
+      {
+        select: SELECT,
+        from,
+        where,
+        order,
+        countFrom,
+        key: 'v.id',
+        scan: !!query.search,
+        // A term too short for a trigram (PostgreSQL): the newest cases first, else the matching users in one
+        // pass, then their cases (see `page`).
+        materialize: searchPart !== null && shortTerm(query.search ?? ''),
+        probe: searchPart !== null ? { rows: PROBE_ROWS, search: searchPart } : undefined,
+      },
       query,
     );
     const now = clock.now();
