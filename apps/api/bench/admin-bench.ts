@@ -7,7 +7,8 @@
  * Run alone: `npx tsx apps/api/bench/admin-bench.ts` (or as part of `npm run bench`). ADMIN_BENCH_DIALECTS
  * (comma-separated, `sqlite,postgres` by default) picks the databases, e.g. `ADMIN_BENCH_DIALECTS=postgres` with
  * ATTESTLY_BENCH_PG_URL for PostgreSQL alone; ADMIN_BENCH_USERS, ADMIN_BENCH_VERIFICATIONS, ADMIN_BENCH_AUDIT and
- * ADMIN_BENCH_SAMPLES shrink the run.
+ * ADMIN_BENCH_SAMPLES shrink the run; ADMIN_BENCH_PAGES (a regular expression) times only the pages whose names
+ * match, e.g. `ADMIN_BENCH_PAGES=search`.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -205,6 +206,8 @@ function pages(): Array<[string, string]> {
     ['users search', '/users?search=bench.user.2424'],
     ['users search short', '/users?search=42'],
     ['users search 1 char', '/users?search=e'],
+    // A term of common trigrams that every user matches (every address is @example.com).
+    ['users search common', '/users?search=example'],
     ['users verified', '/users?verification_status=verified'],
     ['users unverified', '/users?verification_status=unverified'],
     ['users pending', '/users?verification_status=pending'],
@@ -220,6 +223,7 @@ function pages(): Array<[string, string]> {
     ['verifications date range', `/verifications?start_date=${day(7)}&end_date=${day(0)}`],
     ['verifications search email', '/verifications?search=bench.user.777%40example.com'],
     ['verifications search short', '/verifications?search=42'],
+    ['verifications search 1 char', '/verifications?search=4'],
     ['verifications search id', `/verifications?search=${user}`],
     ['verifications page 2000', '/verifications?skip=100000'],
     ['tokens active', '/tokens?active_only=true'],
@@ -240,7 +244,8 @@ function pages(): Array<[string, string]> {
 
 async function measure(baseUrl: string, token: string) {
   const rows: Record<string, { p50: number; p95: number; total_count: number | null }> = {};
-  for (const [name, path] of pages()) {
+  const only = process.env.ADMIN_BENCH_PAGES ? new RegExp(process.env.ADMIN_BENCH_PAGES) : null;
+  for (const [name, path] of pages().filter(([page]) => !only || only.test(page))) {
     const times: number[] = [];
     let total: number | null = null;
     for (let i = 0; i < SAMPLES + 3; i++) {
@@ -324,7 +329,9 @@ async function benchOn(dialect: Dialect, pgServer: string | null) {
 export async function runAdminBench() {
   const pgServer = process.env.ATTESTLY_BENCH_PG_URL ?? process.env.TEST_DATABASE_URL ?? null;
   const results: Record<string, unknown> = { sizes: SIZES, samples: SAMPLES, target_p95_ms: TARGET_P95_MS };
-  const wanted = (process.env.ADMIN_BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((name) => name.trim());
+  const wanted = (process.env.ADMIN_BENCH_DIALECTS ?? 'sqlite,postgres')
+    .split(',')
+    .map((name) => name.trim());
   for (const dialect of ['sqlite', 'postgres'] as const) {
     if (!wanted.includes(dialect)) continue;
     if (dialect === 'postgres' && !pgServer) continue;
