@@ -109,16 +109,38 @@ describe('users', () => {
     // lowers every letter of the value (LOWER()).
     const fold = (text: string) =>
       t.db.dialect === 'postgres' ? text.toLowerCase() : text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-    const everyone = (await t.db.models.User.findAll({
-      order: [
-        ['created_at', 'DESC'],
-        ['id', 'DESC'],
-      ],
-    })).filter((row) => row.deleted_at === null);
+    const everyone = (
+      await t.db.models.User.findAll({
+        order: [
+          ['created_at', 'DESC'],
+          ['id', 'DESC'],
+        ],
+      })
+    ).filter((row) => row.deleted_at === null);
     const checked: Record<string, number> = {};
-    for (const term of ['zq', 'QZ', 'z', 'Q', '42', '4', '.', '@e', 'é', 'É', 'ée', '%', '_', '%_', 'k', 'x', 'y9']) {
+    for (const term of [
+      'zq',
+      'QZ',
+      'z',
+      'Q',
+      '42',
+      '4',
+      '.',
+      '@e',
+      'é',
+      'É',
+      'ée',
+      '%',
+      '_',
+      '%_',
+      'k',
+      'x',
+      'y9',
+    ]) {
       const expected = everyone
-        .filter((row) => [row.email, row.full_name ?? ''].some((text) => fold(text).includes(term.toLowerCase())))
+        .filter((row) =>
+          [row.email, row.full_name ?? ''].some((text) => fold(text).includes(term.toLowerCase())),
+        )
         .map((row) => row.id);
       const found: string[] = [];
       let total = -1;
@@ -132,7 +154,9 @@ describe('users', () => {
       }
       expect({ term, found, total }).toEqual({ term, found: expected, total: expected.length });
       // A small page inside the matches (on PostgreSQL read from the newest users first, see page's probe).
-      const small = await as(`/users?search=${encodeURIComponent(term)}&limit=2&skip=1`).get().expect(200);
+      const small = await as(`/users?search=${encodeURIComponent(term)}&limit=2&skip=1`)
+        .get()
+        .expect(200);
       expect({ term, found: ids(small.body), total: small.body.total_count }).toEqual({
         term,
         found: expected.slice(1, 3),

@@ -87,8 +87,11 @@ describe('the review queue', () => {
         everyUser.filter((row) => row.email.toLowerCase().includes(term.toLowerCase())).map((row) => row.id),
       );
       const expected = everyCase.filter((row) => owners.has(row.user_id)).map((row) => row.id);
-      const body = (await as(`/verifications?search=${encodeURIComponent(term)}&limit=100`).get().expect(200))
-        .body as { verifications: Array<{ id: string }>; total_count: number };
+      const body = (
+        await as(`/verifications?search=${encodeURIComponent(term)}&limit=100`)
+          .get()
+          .expect(200)
+      ).body as { verifications: Array<{ id: string }>; total_count: number };
       expect({ term, ids: body.verifications.map((row) => row.id).sort(), total: body.total_count }).toEqual({
         term,
         ids: expected.sort(),

@@ -196,7 +196,8 @@ export async function page<T>(
   }
   let keys: Array<{ k: unknown; total?: number | string }>;
   let total: number;
-  const probed = sql.scan && sql.materialize && db.dialect === 'postgres' ? await probeFirst(db, sql, paging) : null;
+  const probed =
+    sql.scan && sql.materialize && db.dialect === 'postgres' ? await probeFirst(db, sql, paging) : null;
   if (probed) {
     keys = probed;
     total = await count();
