@@ -196,12 +196,12 @@ export async function page<T>(
   }
   let keys: Array<{ k: unknown; total?: number | string }>;
   let total: number;
-  const probed =
-    sql.scan && sql.materialize && db.dialect === 'postgres' ? await probeFirst(db, sql, paging) : null;
+  const materialize = sql.scan && sql.materialize && db.dialect === 'postgres';
+  const probed = materialize ? await probeFirst(db, sql, paging) : null;
   if (probed) {
     keys = probed;
     total = await count();
-  } else if (sql.scan && sql.materialize && db.dialect === 'postgres') {
+  } else if (materialize) {
     // One pass keeps the matches (key and ORDER BY columns) under the alias that `order` and `key` use.
     const alias = sql.key.split('.')[0] as string;
     const columns = [

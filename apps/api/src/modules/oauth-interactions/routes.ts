@@ -63,7 +63,6 @@ export function oauthInteractionRoutes(services: AppServices, oidc: Oidc): Route
       summary: 'Sign in inside an authorization request',
       description:
         'With email and password (same checks and lockout as /users/login; the answer also carries a new session), or with an Attestly user bearer token and no body.',
-      limited: true,
       responses: {
         200: ok(
           'Where to continue, plus the new session when a password was used',

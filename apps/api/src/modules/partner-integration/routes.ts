@@ -20,7 +20,6 @@ export function partnerIntegrationRoutes(services: AppServices): Router {
       summary: 'Test a site’s integration',
       description:
         'Runs real checks of an OpenID Connect sign-in on this server for the site, each timed: the site is active, its redirect URIs and scopes, client authentication, and an authorization request with PKCE (S256).',
-      limited: true,
       responses: {
         200: ok('Each check and the overall result', integrationTestResultSchema),
         404: ok('Not one of your sites'),

@@ -44,7 +44,6 @@ export function partnerRoutes(services: AppServices): Router {
       summary: 'Create a partner account',
       description:
         'The answer is the same whether or not the address is already registered; its owner is told by mail.',
-      limited: true,
       responses: { 201: ok('Account created', messageSchema) },
     }),
     rateLimit(
@@ -68,7 +67,6 @@ export function partnerRoutes(services: AppServices): Router {
       summary: 'Sign in as a partner',
       description:
         'Returns an opaque bearer token (prefix `atp_`). Repeated failures lock the account for a while; unknown addresses behave exactly alike.',
-      limited: true,
       responses: { 200: ok('Signed in', partnerLoginResponseSchema) },
     }),
     rateLimit(
@@ -155,7 +153,6 @@ export function partnerRoutes(services: AppServices): Router {
       summary: 'Confirm the partner email address',
       description:
         'The token comes from the link in the verification mail. A partner waiting for verification becomes active.',
-      limited: true,
       responses: { 200: ok('Verified, with the updated profile', partnerEmailVerifiedSchema) },
     }),
     rateLimit(
@@ -182,7 +179,6 @@ export function partnerRoutes(services: AppServices): Router {
       tag: 'Partners',
       summary: 'Mail a partner password reset link',
       description: 'Always answers 202, so it cannot be used to find out who has an account.',
-      limited: true,
       responses: { 202: ok('Accepted', messageSchema) },
     }),
     rateLimit(
@@ -204,7 +200,6 @@ export function partnerRoutes(services: AppServices): Router {
       tag: 'Partners',
       summary: 'Set a new partner password with a reset link',
       description: 'Single use; signs out every session of the account and lifts the sign-in lockout.',
-      limited: true,
       responses: { 200: ok('Password reset', messageSchema) },
     }),
     rateLimit(
@@ -227,7 +222,6 @@ export function partnerRoutes(services: AppServices): Router {
       summary: 'Check an access token',
       description:
         "RFC 7662 introspection semantics, for tokens of your own sites only: anyone else's token is reported as inactive. Takes a partner session or an API key.",
-      limited: true,
       responses: { 200: ok('Whether the token is active and what it grants', tokenValidationSchema) },
     }),
     requirePartnerOrApiKey,

@@ -54,7 +54,6 @@ export function userRoutes(services: AppServices): Router {
       summary: 'Create an account',
       description:
         'The answer is the same whether or not the address is already registered; its owner is told by mail.',
-      limited: true,
       responses: { 201: ok('Account created', messageSchema) },
     }),
     rateLimit(
@@ -78,7 +77,6 @@ export function userRoutes(services: AppServices): Router {
       summary: 'Sign in',
       description:
         'Returns an opaque bearer token (prefix `atu_`). `rememberMe` chooses the long-lived session; repeated failures lock the account for a while.',
-      limited: true,
       responses: { 200: ok('Signed in', loginResponseSchema) },
     }),
     rateLimit(
@@ -105,7 +103,6 @@ export function userRoutes(services: AppServices): Router {
       tag: 'Security',
       summary: 'Mail a password reset link',
       description: 'Always answers 202, so it cannot be used to find out who has an account.',
-      limited: true,
       responses: { 202: ok('Accepted', messageSchema) },
     }),
     rateLimit(limiter, { name: 'forgot:ip', limit: 10, windowMs: 15 * minute }, (ctx) => ctx.ip),
@@ -125,7 +122,6 @@ export function userRoutes(services: AppServices): Router {
       tag: 'Security',
       summary: 'Set a new password with a reset link',
       description: 'Signs out every session of the account.',
-      limited: true,
       responses: { 200: ok('Password reset', messageSchema) },
     }),
     rateLimit(limiter, { name: 'reset:ip', limit: 20, windowMs: 15 * minute }, (ctx) => ctx.ip),
@@ -142,7 +138,6 @@ export function userRoutes(services: AppServices): Router {
       tag: 'Profile',
       summary: 'Confirm an email address',
       description: 'The token comes from the link in the verification mail.',
-      limited: true,
       responses: { 200: ok('Verified', emailVerifiedSchema) },
     }),
     rateLimit(limiter, { name: 'verify-email:ip', limit: 20, windowMs: 15 * minute }, (ctx) => ctx.ip),
@@ -290,7 +285,6 @@ export function userRoutes(services: AppServices): Router {
       summary: 'Download your data',
       description:
         'Everything Attestly holds about you as one JSON attachment (GDPR Art. 15 and 20): profile and photo, contact verification, verification records (never media or card data), proven facts, connected sites, sessions, newsletter and audit entries. At most 5 downloads an hour.',
-      limited: true,
       responses: { 200: ok('The export (Content-Disposition: attachment)', userExportSchema) },
     }),
     requireUser,

@@ -80,7 +80,6 @@ export function verificationRoutes(services: AppServices): Router {
         'Multipart fields `media_file` and `media_type` (spec 01 §7 "Age verification by camera"). The face must clear a calibrated cut-off for the threshold (default 18); a video must also pass the active liveness challenge (a head turn and a blink). A single photo cannot show that a live person is present, so unless the operator allows it (`ATTESTLY_PHOTO_CAN_APPROVE`) a photo is rejected with a message pointing to video or document. Without a token the answer is 401 "Please log in to verify your age". The media is never stored.',
       body: ageVerificationUploadSchema,
       multipart: true,
-      limited: true,
       responses: {
         200: ok(
           'The decision, approved or rejected, with the estimate and the liveness fields',
@@ -154,7 +153,6 @@ export function verificationRoutes(services: AppServices): Router {
         'Multipart fields `file`, `selfie_video` and `document_type`. The ICAO 9303 machine-readable zone is read on the box; check digits, expiry and age are checked. A claim is approved automatically only when the document is also bound to its holder: a portrait face is found on the document, the live video passes its challenge and matches the portrait, the printed dates agree with the MRZ where readable, and the document (known only by a keyed hash of its number) is not proving another account. Anything short of that waits for a reviewer (status `pending`, `needs_manual_review`, `document_analysis.holder_binding.review_reasons`) and only then are the document and the video kept, encrypted, until the review or the retention limit. Authenticity features are not checked (`authentic` is null).',
       body: documentUploadSchema,
       multipart: true,
-      limited: true,
       responses: {
         201: ok('The decision and the document analysis', documentAnswerSchema),
         422: ok('No file, or an invalid field', errorEnvelopeSchema),
@@ -267,7 +265,6 @@ export function verificationRoutes(services: AppServices): Router {
       description:
         'Luhn checksum, brand, expiry (this year to 10 years ahead) and security-code format. No card issuer is asked, so nothing is proven: the verification stays `pending` and grants no fact. The card number and CVV are never stored or logged; only the brand, the last four digits and a keyed fingerprint are kept.',
       body: cardBody,
-      limited: true,
       responses: {
         201: ok('Recorded as pending, format-checked only', verificationAnswerSchema),
         422: ok('Invalid fields: `errors` lists every problem', errorEnvelopeSchema),
@@ -285,7 +282,6 @@ export function verificationRoutes(services: AppServices): Router {
       summary: 'Verify your location from your connection',
       description:
         'The address the request comes from is looked up in an on-box geolocation database (GeoLite2 City by MaxMind, CC BY-SA 4.0, packaged by ip-location-db) and compared with the country and state on your profile. Private and non-routable addresses cannot be located.',
-      limited: true,
       responses: {
         201: ok('The decision with the located country and region', verificationAnswerSchema),
         422: ok('No country on your profile to compare with', errorEnvelopeSchema),
@@ -304,6 +300,7 @@ export function verificationRoutes(services: AppServices): Router {
       summary: 'Verify by method',
       description:
         '`method` is `credit_card` (with the card fields of /users/verify/credit-card) or `ip_geolocation`/`location`. Uploads cannot travel as JSON: `document` and `facial_recognition` answer 422 naming the multipart route to use.',
+      // The method's limit is applied inside the handler, so the route itself mounts no rateLimit().
       limited: true,
       responses: { 201: ok('The decision', verificationAnswerSchema) },
     }),

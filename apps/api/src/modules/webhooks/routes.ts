@@ -115,7 +115,6 @@ export function webhookRoutes(services: AppServices): Router {
       summary: 'Send a test ping',
       description:
         'Delivers a signed `ping` event at once (no retries) and reports what the receiver answered.',
-      limited: true,
       responses: {
         200: ok('The receiver’s answer and the logged delivery', webhookTestResultSchema),
         404: ok('Not one of your webhooks'),
