@@ -3,8 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-export const tsx = path.join(root, 'node_modules/.bin/tsx');
 export const serverEntry = path.join(root, 'apps/api/src/server.ts');
+/**
+ * The command that runs the server entry as one process: node itself with tsx's loader. Not the `tsx` command, which
+ * runs the script in a child node process and relays only catchable signals: a SIGKILL meant to crash the server
+ * would kill the wrapper and leave the server running, orphaned, against the test's database.
+ */
+export const serverCommand = [process.execPath, ['--import', 'tsx', serverEntry]] as const;
 
 export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
@@ -17,7 +22,7 @@ export interface ServerProcess {
  * it listens on. Output is collected for assertions and error messages.
  */
 export function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const child = spawn(tsx, [serverEntry], {
+  const child = spawn(serverCommand[0], [...serverCommand[1]], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
   });
   let output = '';

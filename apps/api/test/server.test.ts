@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testDatabaseUrl, createTestDatabase } from './helpers';
-import { exited, serverEntry as entry, startServerProcess, tsx } from './server-process';
+import { exited, serverCommand, startServerProcess } from './server-process';
 
 const startServer = startServerProcess;
 
@@ -28,7 +28,7 @@ afterEach(async () => {
 
 describe('server entry', () => {
   it('refuses to start on bad configuration and lists every problem', async () => {
-    const child = spawn(tsx, [entry], {
+    const child = spawn(serverCommand[0], [...serverCommand[1]], {
       env: {
         ...process.env,
         PORT: 'eighty',
