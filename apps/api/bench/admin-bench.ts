@@ -224,6 +224,8 @@ function pages(): Array<[string, string]> {
     ['verifications search email', '/verifications?search=bench.user.777%40example.com'],
     ['verifications search short', '/verifications?search=42'],
     ['verifications search 1 char', '/verifications?search=4'],
+    // Every case matches: the cases of every account.
+    ['verifications search common', '/verifications?search=example'],
     ['verifications search id', `/verifications?search=${user}`],
     ['verifications page 2000', '/verifications?skip=100000'],
     ['tokens active', '/tokens?active_only=true'],

@@ -153,7 +153,7 @@ describe('users', () => {
         if (page.body.users.length === 0) break;
       }
       expect({ term, found, total }).toEqual({ term, found: expected, total: expected.length });
-      // A small page inside the matches (on PostgreSQL read from the newest users first, see page's probe).
+      // A small page inside the matches (read from the newest users first, see page's probe).
       const small = await as(`/users?search=${encodeURIComponent(term)}&limit=2&skip=1`)
         .get()
         .expect(200);

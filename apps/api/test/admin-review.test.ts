@@ -97,6 +97,25 @@ describe('the review queue', () => {
         ids: expected.sort(),
         total: expected.length,
       });
+      // A page the newest cases fill (page's probe): the first case of the queue order, and the same total.
+      const queue = everyCase
+        .filter((row) => owners.has(row.user_id))
+        .sort(
+          (a, b) =>
+            Number(b.needs_manual_review) - Number(a.needs_manual_review) ||
+            b.created_at.getTime() - a.created_at.getTime() ||
+            (b.id > a.id ? 1 : -1),
+        );
+      const first = (
+        await as(`/verifications?search=${encodeURIComponent(term)}&limit=1`)
+          .get()
+          .expect(200)
+      ).body as { verifications: Array<{ id: string }>; total_count: number };
+      expect({ term, ids: first.verifications.map((row) => row.id), total: first.total_count }).toEqual({
+        term,
+        ids: queue.slice(0, 1).map((row) => row.id),
+        total: expected.length,
+      });
     }
     expect(everyCase.length).toBeGreaterThanOrEqual(2);
     const today = t.clock.now().toISOString().slice(0, 10);

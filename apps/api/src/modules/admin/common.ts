@@ -99,14 +99,19 @@ export class Where {
   private n = 0;
 
   add(sql: string, values: Record<string, unknown> = {}): this {
+    this.parts.push(this.bind(sql, values));
+    return this;
+  }
+
+  /** Binds the values of `sql` under names of their own and returns its text, without adding it to the clause. */
+  bind(sql: string, values: Record<string, unknown> = {}): string {
     let text = sql;
     for (const [name, value] of Object.entries(values)) {
       const unique = `${name}_${this.n++}`;
       text = text.replaceAll(`:${name}`, `:${unique}`);
       this.params[unique] = value;
     }
-    this.parts.push(text);
-    return this;
+    return text;
   }
 
   get sql(): string {
@@ -145,22 +150,30 @@ export interface PageQuery {
    */
   scan?: boolean;
   /**
-   * PostgreSQL, with `scan`: the matches are first kept (a MATERIALIZED CTE of their key and ORDER BY columns),
-   * then counted and sorted. For a substring search that no index narrows (a term too short for a
-   * trigram): left to itself, the planner costs `LIMIT` over `COUNT(*) OVER ()` as if the window stopped early, so
-   * it walks the ORDER BY index over every row (random reads, and for verifications a lookup per row) instead of
-   * one sequential pass.
+   * With `scan`, a substring search that no index narrows (a term too short for a trigram). The `probe` is tried
+   * first, on both databases. Then, on PostgreSQL, the matches are kept (a MATERIALIZED CTE of their key and ORDER BY
+   * columns), counted and sorted: left to itself, the planner costs `LIMIT` over `COUNT(*) OVER ()` as if the window
+   * stopped early, so it walks the ORDER BY index over every row (random reads, and for verifications a lookup per
+   * row) instead of one sequential pass.
    */
   materialize?: boolean;
   /**
-   * With `materialize`: rows of the key order read first, newest first over its index (see `page`). A term common
-   * enough to fill the page among them gets its keys there, without sorting its matches, and its total from one
-   * sequential COUNT(*); a rarer one takes the materialized pass, whose few matches are cheap to sort.
+   * With `scan`: rows of the key order read first, newest first over its index (see `page`), in stages of
+   * `rows` (see `probeRows`). A term common enough to fill the page among them gets its keys there, without sorting
+   * its matches, and its total from one COUNT(*); a rarer one takes the one-pass scan, whose few matches are cheap
+   * to sort. A common term is what makes that pass slow: it sorts every match to keep 50 — all 300,000 verifications
+   * for `example` when every address is at example.com.
    */
   probe?: {
-    rows: number;
+    rows: readonly number[];
     /** Index in `where.parts` of the search condition; the other parts apply to the rows read first. */
     search: number;
+    /**
+     * The search condition as tested row by row, when `where.parts[search]` is written for a whole pass (an `IN`
+     * over every matching account is built once per query, a cost a probe of 1,000 rows should not pay); bound with
+     * `where.bind`.
+     */
+    hit?: string;
   };
 }
 
@@ -197,7 +210,7 @@ export async function page<T>(
   let keys: Array<{ k: unknown; total?: number | string }>;
   let total: number;
   const materialize = sql.scan && sql.materialize && db.dialect === 'postgres';
-  const probed = materialize ? await probeFirst(db, sql, paging) : null;
+  const probed = sql.scan ? await probeFirst(db, sql, paging) : null;
   if (probed) {
     keys = probed;
     total = await count();
@@ -244,8 +257,14 @@ export async function page<T>(
 }
 
 /**
- * `PageQuery.probe`: the page's keys among the first `rows` rows of the key order, or null when the matches there do
- * not fill the page.
+ * The stages of a search's probe (`PageQuery.probe`): the newest 1,000 rows, where a term matching 5 % of the rows
+ * fills a page of 50; for a term too short for a trigram, which no index narrows, then 10,000 (0.5 %).
+ */
+export const probeRows = (term: string): readonly number[] => (shortTerm(term) ? [1_000, 10_000] : [1_000]);
+
+/**
+ * `PageQuery.probe`: the page's keys among the first rows of the key order, or null when the matches there do not
+ * fill the page.
  */
 async function probeFirst(
   db: Deps['db'],
@@ -253,19 +272,23 @@ async function probeFirst(
   paging: { skip: number; limit: number },
 ): Promise<Array<{ k: unknown }> | null> {
   const probe = sql.probe;
+  if (!probe || !sql.key) return null;
   const want = paging.skip + paging.limit;
-  if (!probe || want > probe.rows) return null;
   const others = sql.where.parts.filter((_, i) => i !== probe.search);
-  // ROW_NUMBER() over the index order costs nothing more than the walk itself, and keeps the order of the matches.
-  const found = await db.read<{ k: unknown }>(
-    `SELECT s.k FROM (
-       SELECT ${sql.key} AS k, ${sql.where.parts[probe.search]} AS hit, ROW_NUMBER() OVER (ORDER BY ${sql.order}) AS n
-       FROM ${sql.countFrom ?? sql.from} ${others.length > 0 ? `WHERE ${others.join(' AND ')}` : ''}
-       ORDER BY ${sql.order} LIMIT :rows
-     ) s WHERE s.hit ORDER BY s.n LIMIT :want`,
-    { ...sql.where.params, rows: probe.rows, want },
-  );
-  return found.length === want ? found.slice(paging.skip) : null;
+  const hit = probe.hit ?? sql.where.parts[probe.search];
+  for (const rows of probe.rows.filter((each) => each >= want)) {
+    // ROW_NUMBER() over the index order costs nothing more than the walk itself, and keeps the order of the matches.
+    const found = await db.read<{ k: unknown }>(
+      `SELECT s.k FROM (
+         SELECT ${sql.key} AS k, ${hit} AS hit, ROW_NUMBER() OVER (ORDER BY ${sql.order}) AS n
+         FROM ${sql.countFrom ?? sql.from} ${others.length > 0 ? `WHERE ${others.join(' AND ')}` : ''}
+         ORDER BY ${sql.order} LIMIT :rows
+       ) s WHERE s.hit ORDER BY s.n LIMIT :want`,
+      { ...sql.where.params, rows, want },
+    );
+    if (found.length === want) return found.slice(paging.skip);
+  }
+  return null;
 }
 
 /** Rows counted per key for the keys of one page (one grouped query, never one per row). */

@@ -14,7 +14,16 @@ import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../audit/service';
 import type { GrantService } from '../../grants/service';
 import type { SessionService } from '../../sessions/service';
-import { Where, anyContains, countsBy, page, shortTerm, type AdminActor, type PageQuery } from '../common';
+import {
+  Where,
+  anyContains,
+  countsBy,
+  page,
+  probeRows,
+  shortTerm,
+  type AdminActor,
+  type PageQuery,
+} from '../common';
 import { USER_COLUMNS, asScopes, presentAdminUser, presentAdminUserDetail, type UserRow } from './presenters';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,8 +33,6 @@ const FROM = 'users u LEFT JOIN user_flags f ON f.user_id = u.id AND f.resolved_
 /** Flagged users only: driven by the (few) open flags rather than by every user. */
 const FLAGGED_FROM = 'user_flags f JOIN users u ON u.id = f.user_id';
 const HISTORY_LIMIT = 20;
-/** Newest users read first by a search too short for a trigram (`page`'s probe): a page of 50 then needs 0.5 %. */
-const PROBE_ROWS = 10_000;
 
 /** `users.endAllSessions` (INTERFACES.md, sessions/end-sessions.ts); a fallback below covers its absence. */
 type EndAllSessions = (
@@ -80,10 +87,10 @@ export function createAdminUserService(
         const match = anyContains(db, ['u.email', 'u.full_name'], query.search);
         where.add(match.sql, match.params);
         scan = true;
-        // A term too short for a trigram reads every user whatever the plan (PostgreSQL, see `page`); flagged
-        // users only are few, and read in one pass.
+        // The newest users first (`page`'s probe), then one pass. A term too short for a trigram reads every user
+        // whatever the plan (PostgreSQL, see `page`). Flagged users only are few, and read in one pass.
         materialize = shortTerm(query.search);
-        if (materialize && !query.flagged_only) probe = { rows: PROBE_ROWS, search: where.parts.length - 1 };
+        if (!query.flagged_only) probe = { rows: probeRows(query.search), search: where.parts.length - 1 };
       }
     }
     if (query.country) where.add('u.country = :country', { country: query.country });

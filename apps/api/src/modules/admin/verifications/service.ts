@@ -20,12 +20,19 @@ import {
 } from '../../verification/document';
 import type { VerificationModule } from '../../verification/service';
 import { requireEngine, runAnalysis } from '../../verification/vision';
-import { Where, containsTerm, num, page, shortTerm, type AdminActor } from '../common';
+import {
+  Where,
+  containsTerm,
+  num,
+  page,
+  probeRows,
+  shortTerm,
+  type AdminActor,
+  type PageQuery,
+} from '../common';
 import { presentAdminVerification, presentAdminVerificationDetail, type VerificationRow } from './presenters';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Newest cases read first by a search too short for a trigram (`page`'s probe). */
-const PROBE_ROWS = 10_000;
 
 const SELECT = `v.id, v.user_id, u.email AS user_email, v.verification_type, v.verification_method, v.status,
   v.confidence_score, v.needs_manual_review, v.age_threshold, v.message, v.partner_id, v.site_id, v.created_at,
@@ -77,7 +84,7 @@ export function createAdminVerificationService(
 
   async function list(query: v.InferOutput<typeof adminVerificationListQuery>) {
     const where = new Where();
-    let searchPart: number | null = null;
+    let probe: PageQuery['probe'];
     const from = 'verifications v LEFT JOIN users u ON u.id = v.user_id';
     if (query.status) where.add('v.status = :status', { status: query.status });
     if (query.type) where.add('v.verification_type = :type', { type: query.type });
@@ -97,7 +104,17 @@ export function createAdminVerificationService(
         // (A term too short for a trigram: one pass over users without LOWER(), see containsTerm.)
         const match = containsTerm(db, 'su.email', query.search);
         where.add(`v.user_id IN (SELECT su.id FROM users su WHERE ${match.sql})`, match.params);
-        searchPart = where.parts.length - 1;
+        // The newest cases first (`page`'s probe), each tested against its own account by a scalar subquery:
+        // PostgreSQL would turn EXISTS into a hash of every matching account, costed for all 300,000 cases rather
+        // than the probe's 1,000.
+        probe = {
+          rows: probeRows(query.search),
+          search: where.parts.length - 1,
+          hit: where.bind(
+            `COALESCE((SELECT ${match.sql} FROM users su WHERE su.id = v.user_id), FALSE)`,
+            match.params,
+          ),
+        };
       }
     }
     // Every filter is on verifications: the count needs no join.
@@ -121,10 +138,10 @@ export function createAdminVerificationService(
         countFrom,
         key: 'v.id',
         scan: !!query.search,
-        // A term too short for a trigram (PostgreSQL): the newest cases first, else the matching users in one
-        // pass, then their cases (see `page`).
-        materialize: searchPart !== null && shortTerm(query.search ?? ''),
-        probe: searchPart !== null ? { rows: PROBE_ROWS, search: searchPart } : undefined,
+        // A term too short for a trigram (PostgreSQL): after the probe, the matching users in one pass, then their
+        // cases (see `page`).
+        materialize: probe !== undefined && shortTerm(query.search ?? ''),
+        probe,
       },
       query,
     );
