@@ -2,14 +2,15 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { tsx } from './server-process';
+import { tsxCommand } from './server-process';
 
 const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/keygen-loop.ts');
 
 /** Runs the loop in its own process: a deadlocked process cannot be interrupted, only killed. */
 function runLoop(count: number, deadlineMs: number): Promise<{ finished: boolean; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(tsx, [script, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [node, args] = tsxCommand(script, String(count));
+    const child = spawn(node, [...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

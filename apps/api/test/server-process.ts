@@ -5,11 +5,14 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 export const serverEntry = path.join(root, 'apps/api/src/server.ts');
 /**
- * The command that runs the server entry as one process: node itself with tsx's loader. Not the `tsx` command, which
- * runs the script in a child node process and relays only catchable signals: a SIGKILL meant to crash the server
+ * The command that runs a TypeScript script as one process: node itself with tsx's loader. Not the `tsx` command,
+ * which runs the script in a child node process and relays only catchable signals: a SIGKILL meant to crash a server
  * would kill the wrapper and leave the server running, orphaned, against the test's database.
  */
-export const serverCommand = [process.execPath, ['--import', 'tsx', serverEntry]] as const;
+export const tsxCommand = (script: string, ...args: string[]) =>
+  [process.execPath, ['--import', 'tsx', script, ...args]] as const;
+/** The server entry as one process (see `tsxCommand`). */
+export const serverCommand = tsxCommand(serverEntry);
 
 export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
