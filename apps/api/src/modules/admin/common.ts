@@ -150,11 +150,11 @@ export interface PageQuery {
    */
   scan?: boolean;
   /**
-   * With `scan`, a substring search that no index narrows (a term too short for a trigram). The `probe` is tried
-   * first, on both databases. Then, on PostgreSQL, the matches are kept (a MATERIALIZED CTE of their key and ORDER BY
-   * columns), counted and sorted: left to itself, the planner costs `LIMIT` over `COUNT(*) OVER ()` as if the window
-   * stopped early, so it walks the ORDER BY index over every row (random reads, and for verifications a lookup per
-   * row) instead of one sequential pass.
+   * With `scan`, for a term that no index narrows (too short for a trigram). PostgreSQL only, when the `probe` did not
+   * fill the page: the matches are kept (a MATERIALIZED CTE of their key and ORDER BY columns), counted and sorted.
+   * Left to itself, the planner costs `LIMIT` over `COUNT(*) OVER ()` as if the window stopped early, so it walks
+   * the ORDER BY index over every row (random reads, and for verifications a lookup per row) instead of one
+   * sequential pass.
    */
   materialize?: boolean;
   /**
