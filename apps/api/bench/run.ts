@@ -201,8 +201,11 @@ async function main() {
       table('Vision: photo and video verification', results.vision as Record<string, unknown>);
     }
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    // (A server that died on its own has already emitted 'exit': wait only for a running one.)
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
   console.log(JSON.stringify(results));

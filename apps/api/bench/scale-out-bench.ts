@@ -75,7 +75,7 @@ const stopReplica = (replica: Replica) =>
       rmSync(replica.dataDir, { recursive: true, force: true });
       resolve();
     };
-    if (replica.child.exitCode !== null) return done();
+    if (replica.child.exitCode !== null || replica.child.signalCode !== null) return done();
     replica.child.once('exit', done);
     replica.child.kill('SIGTERM');
   });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers';
+import { hasEnded, stopProcess } from './server-process';
 
 /**
  * The container image's entrypoint (appliance/entrypoint.sh), exercised outside a container: there is no container
@@ -32,7 +33,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const child of children) if (!hasEnded(child)) child.kill('SIGKILL');
   await database?.drop();
 });
 
@@ -79,13 +80,6 @@ function serve(env: Record<string, string>, args: string[] = []) {
   );
 }
 
-const stopped = (child: ChildProcessWithoutNullStreams) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
-
 describe('appliance/entrypoint.sh', () => {
   it('generates the master key on first start, says where, serves /healthz, and reuses the key after', async () => {
     const dataDir = path.join(database.dataDir, 'first-start');
@@ -100,7 +94,7 @@ describe('appliance/entrypoint.sh', () => {
     const ready = await fetch(`http://127.0.0.1:${first.port}/readyz`);
     expect(ready.status).toBe(200);
     // SIGTERM reaches the server itself (the script execs it) and it drains and exits cleanly.
-    expect(await stopped(first.child)).toBe(0);
+    expect(await stopProcess(first.child)).toBe(0);
     const key = readFileSync(keyFile, 'utf8');
     generatedKey = key.trim();
 
@@ -108,7 +102,7 @@ describe('appliance/entrypoint.sh', () => {
     expect(second.output()).not.toContain('generated a new master key');
     expect(second.output()).toContain(`using the master key in ${keyFile}`);
     expect(readFileSync(keyFile, 'utf8')).toBe(key);
-    expect(await stopped(second.child)).toBe(0);
+    expect(await stopProcess(second.child)).toBe(0);
   });
 
   it('reads the master key from ATTESTLY_MASTER_KEY_FILE (a mounted secret) and writes none', async () => {
@@ -120,7 +114,7 @@ describe('appliance/entrypoint.sh', () => {
     expect(started.output()).toContain('using the master key from ATTESTLY_MASTER_KEY');
     expect(existsSync(path.join(dataDir, 'master.key'))).toBe(false);
     expect((await fetch(`http://127.0.0.1:${started.port}/healthz`)).status).toBe(200);
-    expect(await stopped(started.child)).toBe(0);
+    expect(await stopProcess(started.child)).toBe(0);
   });
 
   it('refuses a secret given twice, and a secret file it cannot read, before starting anything', () => {

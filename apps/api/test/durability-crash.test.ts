@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../src/db/database';
 import { createTestDatabase, startSmtpCapture } from './helpers';
-import { exited, startServerProcess, type ServerProcess } from './server-process';
+import { exited, hasEnded, startServerProcess, stopProcess, type ServerProcess } from './server-process';
 
 /**
  * Issue 15 item 9: an acknowledged action keeps its audit entry and its mail through a crash. A real server process
@@ -33,7 +33,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const each of processes) if (each.child.exitCode === null) each.child.kill('SIGKILL');
+  for (const each of processes) if (!hasEnded(each.child)) each.child.kill('SIGKILL');
   await db?.close();
   await smtp?.close();
   await new Promise<void>((resolve) => deadSmtp?.close(() => resolve()));
@@ -122,14 +122,8 @@ describe('a crash right after acknowledged sign-ups', () => {
     await Promise.all(
       acknowledged.map((email) => smtp.waitFor(email, /Confirm your e-mail address/, 200_000)),
     );
-    // Stop the delivering process before the next test starts its own (a killed child has no exit code, only a signal).
-    for (const each of processes.filter(
-      (one) => one.child.exitCode === null && one.child.signalCode === null,
-    )) {
-      const gone = exited(each.child);
-      each.child.kill('SIGKILL');
-      await gone;
-    }
+    // Stop the delivering process before the next test starts its own.
+    for (const each of processes) await stopProcess(each.child, 'SIGKILL');
   }, 300_000);
 
   it('loses no password-reset mail acknowledged with 202 before the crash', async () => {

@@ -1,4 +1,3 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +6,7 @@ import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { createTestDatabase } from './helpers';
-import { startServerProcess, type ServerProcess } from './server-process';
+import { startServerProcess, type ServerProcess, stopProcess } from './server-process';
 import { Browser, authorizeInBrowser, createSite, pkce, registerPartner, relyingParty } from './oidc-helpers';
 
 /**
@@ -30,13 +29,6 @@ import { Browser, authorizeInBrowser, createSite, pkce, registerPartner, relying
 type Replica = 'A' | 'B';
 type Started = ServerProcess;
 const startServer = startServerProcess;
-
-const stop = (child: ChildProcessWithoutNullStreams) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let proxy: Server;
@@ -96,7 +88,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([...replicas.values()].map((replica) => stop(replica.child)));
+  await Promise.all([...replicas.values()].map((replica) => stopProcess(replica.child)));
   proxy?.closeAllConnections();
   await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
   await database?.drop();

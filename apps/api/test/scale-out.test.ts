@@ -1,4 +1,3 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -11,7 +10,7 @@ import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { FORGOT_PASSWORD_BY_EMAIL } from '../src/modules/users/service';
-import { startServerProcess, type ServerProcess } from './server-process';
+import { startServerProcess, type ServerProcess, stopProcess } from './server-process';
 import { Browser, authorizeInBrowser, createSite, pkce, registerPartner, relyingParty } from './oidc-helpers';
 import { randomClientIp } from './helpers';
 
@@ -43,13 +42,6 @@ interface Replica extends ServerProcess {
   name: string;
   dataDir: string;
 }
-
-const stop = (child: ChildProcessWithoutNullStreams) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 
 let databaseName: string;
 let databaseUrl: string;
@@ -83,7 +75,7 @@ async function startReplicas(): Promise<Replica[]> {
 }
 
 async function stopReplicas(): Promise<void> {
-  await Promise.all(replicas.map((replica) => stop(replica.child)));
+  await Promise.all(replicas.map((replica) => stopProcess(replica.child)));
   for (const replica of replicas) rmSync(replica.dataDir, { recursive: true, force: true });
   replicas = [];
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,7 +49,25 @@ export function startServerProcess(env: Record<string, string>, timeoutMs = 60_0
   });
 }
 
-export const exited = (child: ChildProcessWithoutNullStreams) =>
-  new Promise<number | null>((resolve) =>
-    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
-  );
+/**
+ * True once the child has ended. A child ended by a signal (every SIGKILL) has a `signalCode` and no `exitCode`, so
+ * `exitCode !== null` alone would call a killed child running.
+ */
+export const hasEnded = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+/**
+ * Resolves with the child's exit code, or the signal that ended it; at once when it has already ended (its 'exit'
+ * event will not fire again, so waiting for it would hang).
+ */
+export const exited = (child: ChildProcess) =>
+  new Promise<number | NodeJS.Signals>((resolve) => {
+    if (hasEnded(child)) return resolve(child.exitCode ?? (child.signalCode as NodeJS.Signals));
+    child.once('exit', (code, signal) => resolve(code ?? (signal as NodeJS.Signals)));
+  });
+
+/** Sends `signal` (default SIGTERM, a graceful shutdown) unless the child has ended, and waits until it has. */
+export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
+  const ended = exited(child);
+  if (!hasEnded(child)) child.kill(signal);
+  return ended;
+}

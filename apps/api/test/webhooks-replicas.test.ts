@@ -1,4 +1,3 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import supertest from 'supertest';
@@ -8,20 +7,13 @@ import { systemClock } from '../src/lib/clock';
 import { emitWebhookEvent } from '../src/modules/webhooks/service';
 import { createTestDatabase } from './helpers';
 import { registerPartner } from './oidc-helpers';
-import { startServerProcess, type ServerProcess } from './server-process';
+import { startServerProcess, type ServerProcess, stopProcess } from './server-process';
 import { startReceiver } from './webhook-receiver';
 
 /**
  * DESIGN.md §2: two real API processes on one database (the same SQLite file, or with TEST_DATABASE_URL one
  * PostgreSQL database) both run the delivery job; every event must reach the receiver exactly once.
  */
-const stop = (child: ChildProcessWithoutNullStreams) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let db: Database;
@@ -49,7 +41,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(replicas.map((replica) => stop(replica.child)));
+  await Promise.all(replicas.map((replica) => stopProcess(replica.child)));
   await db?.close();
   await receiver?.close();
   await database?.drop();
