@@ -18,14 +18,15 @@ export interface Database {
   models: Models;
   /**
    * A plain parameterised SELECT (`:name` placeholders) for hot read paths: a prepared statement run at once on
-   * SQLite (WAL readers never wait for the writer), the ordinary pool on PostgreSQL. Rows come back raw (see
-   * rows.ts for type conversion).
+   * SQLite (WAL readers never wait for the writer), a named prepared statement on the pool on PostgreSQL
+   * (preparedStatements). Rows come back raw (see rows.ts for type conversion).
    */
   read<T>(sql: string, params: Record<string, unknown>): Promise<T[]>;
   /**
    * A single parameterised INSERT/UPDATE/DELETE for hot write paths, without Sequelize's query building; resolves
    * with the number of rows changed, once stored. Dates and booleans are stored as the models store them. On
-   * SQLite, writes are group-committed (sqlite-writes.ts); must not be called from inside a transaction.
+   * SQLite, writes are group-committed (sqlite-writes.ts), on PostgreSQL prepared (preparedStatements); must not be
+   * called from inside a transaction.
    */
   write(sql: string, params: Record<string, unknown>): Promise<number>;
   /**
@@ -106,20 +107,33 @@ function pgValue(value: unknown): unknown {
 }
 
 interface PgClient {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: {
+    name: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }
 
+/** What a statement run through `prepared` gives: its rows and changed-row count, or `null` for "ask Sequelize". */
+type PgOutcome = { rows: unknown[]; rowCount: number } | null;
+
 /**
- * PostgreSQL's hot reads as named prepared statements on the pool's connections (parsed and planned once per
- * connection, instead of Sequelize inlining the values into new SQL text each time). A statement PostgreSQL cannot
- * prepare as written (an untyped parameter), or one with a list parameter, goes through Sequelize as before.
+ * PostgreSQL's hot statements as named prepared statements on the pool's connections (parsed and planned once per
+ * connection, instead of Sequelize inlining the values into new SQL text each time and building its query, hooks
+ * and results around it). A statement PostgreSQL cannot prepare as written (an untyped parameter), or one with a
+ * list parameter, goes through Sequelize as before.
  *
  * So does a search (`LIKE`): the best plan depends on the pattern, and after five executions PostgreSQL may switch a
  * prepared statement to a generic plan that guesses the pattern rare. Measured on the admin benchmark's data: counting
  * the cases of accounts matching `%example%` (all 300,000) took 181 ms on the generic plan (a trigram index walk and
  * 100,000 lookups) against 109 ms planned for the value (a parallel hash join).
+ *
+ * A write that PostgreSQL refuses (a constraint, a bad value) runs again through Sequelize, which reports the same
+ * refusal as its own error classes (`UniqueConstraintError`…) that callers test for: one statement in autocommit
+ * either applies whole or not at all, so the refused one changed nothing. A broken connection is not retried (the
+ * statement may have been applied): its error goes to the caller.
  */
-function preparedReads(sequelize: Sequelize) {
+function preparedStatements(sequelize: Sequelize) {
   const statements = new Map<string, PgStatement | null>();
   const MAX_STATEMENTS = 500;
   const manager = sequelize.connectionManager as unknown as {
@@ -127,25 +141,29 @@ function preparedReads(sequelize: Sequelize) {
     releaseConnection(connection: PgClient): void;
     destroyConnection(connection: PgClient): Promise<void>;
   };
-  const viaSequelize = <T>(sql: string, params: Record<string, unknown>) =>
-    sequelize.query(sql, { replacements: params, type: QueryTypes.SELECT }) as Promise<T[]>;
-  return async function read<T>(sql: string, params: Record<string, unknown>): Promise<T[]> {
+
+  /** Runs `sql` prepared, or resolves null when Sequelize must run it (see above). */
+  async function prepared(
+    sql: string,
+    params: Record<string, unknown>,
+    kind: 'read' | 'write',
+  ): Promise<PgOutcome> {
     let statement = statements.get(sql);
     if (statement === undefined) {
-      if (statements.size >= MAX_STATEMENTS) return viaSequelize<T>(sql, params);
-      statement = /\bLIKE\b/i.test(sql) ? null : toPgStatement(sql, `attestly_read_${statements.size + 1}`);
+      if (statements.size >= MAX_STATEMENTS) return null;
+      statement = /\bLIKE\b/i.test(sql) ? null : toPgStatement(sql, `attestly_${statements.size + 1}`);
       statements.set(sql, statement);
     }
-    if (!statement) return viaSequelize<T>(sql, params);
+    if (!statement) return null;
     const values: unknown[] = [];
     for (const param of statement.params) {
-      if (!(param in params)) return viaSequelize<T>(sql, params); // Sequelize reports the missing name
+      if (!(param in params)) return null; // Sequelize reports the missing name
       const value = pgValue(params[param]);
-      if (value === undefined) return viaSequelize<T>(sql, params);
+      if (value === undefined) return null;
       values.push(value);
     }
-    const connection = await manager.getConnection({ type: 'read' });
-    let result: { rows: unknown[] };
+    const connection = await manager.getConnection({ type: kind });
+    let result: { rows: unknown[]; rowCount: number | null };
     try {
       result = await connection.query({ name: statement.name, text: statement.text, values });
     } catch (error) {
@@ -155,15 +173,30 @@ function preparedReads(sequelize: Sequelize) {
         // 42P18 and kin: PostgreSQL could not type a parameter without Sequelize's literal; never prepare it again.
         if (code.startsWith('42')) {
           statements.set(sql, null);
-          return viaSequelize<T>(sql, params);
+          return null;
         }
+        if (kind === 'write') return null;
         throw error;
       }
       await manager.destroyConnection(connection).catch(() => undefined);
       throw error;
     }
     manager.releaseConnection(connection);
-    return result.rows as T[];
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  }
+
+  return {
+    async read<T>(sql: string, params: Record<string, unknown>): Promise<T[]> {
+      const outcome = await prepared(sql, params, 'read');
+      if (outcome) return outcome.rows as T[];
+      return sequelize.query(sql, { replacements: params, type: QueryTypes.SELECT }) as Promise<T[]>;
+    },
+    async write(sql: string, params: Record<string, unknown>): Promise<number> {
+      const outcome = await prepared(sql, params, 'write');
+      if (outcome) return outcome.rowCount;
+      const changed = await sequelize.query(sql, { replacements: params, type: QueryTypes.BULKUPDATE });
+      return Number(changed);
+    },
   };
 }
 
@@ -181,7 +214,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   let dialect: Dialect;
   let hot: { handle: BetterSqlite3.Database; statements: SyncStatements; writes: WriteBatcher } | null = null;
   let driver: ReturnType<typeof createSqliteDriver> | null = null;
-  let pgRead: (<T>(sql: string, params: Record<string, unknown>) => Promise<T[]>) | null = null;
+  let pgStatements: ReturnType<typeof preparedStatements> | null = null;
   if (options.databaseUrl && /^postgres(ql)?:/.test(options.databaseUrl)) {
     dialect = 'postgres';
     // BIGINT counts come back as strings by default; ours fit in a double.
@@ -192,7 +225,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       logging,
       pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 30_000 },
     });
-    pgRead = preparedReads(sequelize);
+    pgStatements = preparedStatements(sequelize);
   } else {
     dialect = 'sqlite';
     const storage = options.databaseUrl
@@ -215,8 +248,8 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     models,
     read<T>(sql: string, params: Record<string, unknown>): Promise<T[]> {
       if (!hot) {
-        if (dialect === 'sqlite' || !pgRead) return closed();
-        return pgRead<T>(sql, params);
+        if (dialect === 'sqlite' || !pgStatements) return closed();
+        return pgStatements.read<T>(sql, params);
       }
       try {
         return Promise.resolve(hot.statements.all<T>(sql, params));
@@ -225,11 +258,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       }
     },
     write(sql: string, params: Record<string, unknown>): Promise<number> {
-      if (dialect === 'postgres') {
-        return sequelize
-          .query(sql, { replacements: params, type: QueryTypes.BULKUPDATE })
-          .then((changed) => Number(changed));
-      }
+      if (dialect === 'postgres') return pgStatements ? pgStatements.write(sql, params) : closed();
       if (!hot) return closed();
       return hot.writes.submit((statements) => statements.run(sql, params));
     },
