@@ -1,4 +1,4 @@
-import { Op } from 'sequelize';
+import { Op, QueryTypes } from 'sequelize';
 import type { AuditEvent } from '@attestly/contracts';
 import { sha256 } from '../../lib/crypto';
 import type { Deps } from '../../deps';
@@ -11,10 +11,21 @@ import type { Deps } from '../../deps';
  */
 export const GENESIS_HASH = '0'.repeat(64);
 const PG_AUDIT_LOCK_KEY = 7212540002;
-const INSERT_AUDIT_ROW = `INSERT INTO audit_logs
-  (event_type, severity, user_id, partner_id, admin_user_id, ip_address, user_agent, details, created_at, prev_hash, hash)
-  VALUES (:event_type, :severity, :user_id, :partner_id, :admin_user_id, :ip_address, :user_agent, :details,
-    :created_at, :prev_hash, :hash)`;
+const AUDIT_COLUMNS = [
+  'event_type',
+  'severity',
+  'user_id',
+  'partner_id',
+  'admin_user_id',
+  'ip_address',
+  'user_agent',
+  'details',
+  'created_at',
+  'prev_hash',
+  'hash',
+] as const;
+const INSERT_AUDIT_ROW = `INSERT INTO audit_logs (${AUDIT_COLUMNS.join(', ')})
+  VALUES (${AUDIT_COLUMNS.map((column) => `:${column}`).join(', ')})`;
 
 export type Severity = 'info' | 'warning' | 'error';
 
@@ -68,7 +79,6 @@ function canonicalJson(value: unknown): string {
 }
 
 export function createAuditService({ db, clock, logger }: Pick<Deps, 'db' | 'clock' | 'logger'>) {
-  const { AuditLog } = db.models;
 
   async function record(entry: AuditEntry): Promise<void> {
     const createdAt = clock.now();
@@ -146,10 +156,26 @@ export function createAuditService({ db, clock, logger }: Pick<Deps, 'db' | 'clo
       return;
     }
     await db.sequelize.transaction(async (transaction) => {
-      // PostgreSQL: the advisory lock serialises writers across replicas.
+      // PostgreSQL: the advisory lock serialises writers across replicas. The batch is one multi-row INSERT (ids
+      // follow the VALUES order, so the chain's order), not a round trip and a model instance per entry.
       await db.sequelize.query(`SELECT pg_advisory_xact_lock(${PG_AUDIT_LOCK_KEY})`, { transaction });
-      const last = await AuditLog.findOne({ order: [['id', 'DESC']], attributes: ['hash'], transaction });
-      for (const row of rows(last?.hash ?? GENESIS_HASH)) await AuditLog.create(row, { transaction });
+      const [last] = await db.sequelize.query<{ hash: string }>(
+        'SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1',
+        { type: QueryTypes.SELECT, transaction },
+      );
+      const chained = rows(last?.hash ?? GENESIS_HASH);
+      const replacements: Record<string, unknown> = {};
+      const values = chained.map((row, index) => {
+        for (const [key, value] of Object.entries(row)) replacements[`${key}_${index}`] = value;
+        return `(${AUDIT_COLUMNS.map((column) => `:${column}_${index}`).join(', ')})`;
+      });
+      await db.sequelize.query(
+        `INSERT INTO audit_logs (${AUDIT_COLUMNS.join(', ')}) VALUES ${values.join(', ')}`,
+        {
+          replacements,
+          transaction,
+        },
+      );
     });
   }
 
