@@ -423,8 +423,11 @@ async function measure(target: Target) {
   });
   const introspectionCpuMs = cpuMs(target.pid) - introspectionCpu;
   phases.end('introspection', introspection.requests.total);
-  const profile = target.api ? await loadProfile(target.api.base, target.api.token) : null;
+  const profile = target.api ? await loadProfile(target.api.base, target.api.token, target.pid) : null;
   if (profile) phases.end('profile', profile.total);
+  // The floor under every route of ours: /healthz does no work, so its cost is the shared middleware stack alone.
+  const healthz = target.api ? await loadProfile(target.api.base, '', target.pid, '/healthz') : null;
+  if (healthz) phases.end('healthz', healthz.total);
   phases.write();
   const perCall = (ms: number, calls: number, unit: number) =>
     calls > 0 && Number.isFinite(ms) ? Math.round(((ms * unit) / calls) * 10) / 10 : 0;
@@ -442,24 +445,42 @@ async function measure(target: Target) {
     introspect_p99_ms: introspection.latency.p99,
     introspect_non2xx: introspection.non2xx,
     ...(profile
-      ? { profile_rps: profile.rps, profile_p99_ms: profile.p99, profile_non2xx: profile.non2xx }
+      ? {
+          profile_rps: profile.rps,
+          profile_p99_ms: profile.p99,
+          profile_non2xx: profile.non2xx,
+          profile_cpu_us: profile.cpu_us,
+        }
       : {}),
+    ...(healthz ? { healthz_rps: healthz.rps, healthz_cpu_us: healthz.cpu_us } : {}),
   };
 }
 
-/** GET /api/v1/users/profile with a bearer token, loaded like userinfo (ours, and bare-koa.ts for the ratio). */
-async function loadProfile(base: string, token: string) {
+/**
+ * GET /api/v1/users/profile with a bearer token (or another path), loaded like userinfo (ours, and bare-koa.ts for
+ * the ratio), with the server's CPU time per request.
+ */
+async function loadProfile(
+  base: string,
+  token: string,
+  pid: number | undefined,
+  route = '/api/v1/users/profile',
+) {
+  const cpu = cpuMs(pid);
   const result = await cannon({
-    url: `${base}/api/v1/users/profile`,
+    url: `${base}${route}`,
     connections: CLIENTS,
     duration: LOAD_SECONDS,
-    headers: { authorization: `Bearer ${token}` },
+    headers: token ? { authorization: `Bearer ${token}` } : {},
   });
+  const total = result.requests.total;
+  const cpuUs = total > 0 ? ((cpuMs(pid) - cpu) * 1000) / total : Number.NaN;
   return {
     rps: Math.round(result.requests.average),
     p99: result.latency.p99,
     non2xx: result.non2xx,
-    total: result.requests.total,
+    total,
+    cpu_us: Number.isFinite(cpuUs) ? Math.round(cpuUs * 10) / 10 : 0,
   };
 }
 
@@ -471,7 +492,7 @@ async function measureBareKoa(command: string[]) {
     /"port":(\d+)[^\n]*bare koa/,
   );
   try {
-    return await loadProfile(`http://127.0.0.1:${port}`, 'bench');
+    return await loadProfile(`http://127.0.0.1:${port}`, 'bench', child.pid);
   } finally {
     await stopProcess(child);
   }
@@ -576,7 +597,10 @@ export async function runOidcBenchOn(server: string | null): Promise<Record<stri
     introspect_ratio: ratio(ours.introspect_rps, bare.introspect_rps),
     bare_koa_profile_rps: bareKoa.rps,
     bare_koa_profile_p99_ms: bareKoa.p99,
+    bare_koa_profile_cpu_us: bareKoa.cpu_us,
     profile_ratio: ratio(ours.profile_rps ?? 0, bareKoa.rps),
+    // Ours doing nothing (/healthz) against bare Koa: how much of the profile gap is the shared middleware stack.
+    healthz_ratio: ratio(ours.healthz_rps ?? 0, bareKoa.rps),
     flows_target_met: ours.flows_per_s >= 0.9 * bare.flows_per_s ? 1 : 0,
     userinfo_target_met: ours.userinfo_rps >= 0.6 * bare.userinfo_rps ? 1 : 0,
     introspect_target_met: ours.introspect_rps >= 0.6 * bare.introspect_rps ? 1 : 0,
@@ -597,7 +621,7 @@ export async function runOidcBenchOn(server: string | null): Promise<Record<stri
     `OIDC ours/bare (${server ? 'PostgreSQL' : 'SQLite'}): flows ${figures.flows_ratio} ` +
       `(target ≥ 0.9), userinfo ${figures.userinfo_ratio} and introspection ${figures.introspect_ratio} ` +
       `(targets ≥ 0.6), p99 ${ours.userinfo_p99_ms}/${ours.introspect_p99_ms} ms (target < 20); ` +
-      `GET /users/profile vs bare Koa ${figures.profile_ratio} (target ≥ 0.3)`,
+      `GET /users/profile vs bare Koa ${figures.profile_ratio} (target ≥ 0.3; /healthz ${figures.healthz_ratio})`,
   );
   return figures;
 }

@@ -1,8 +1,8 @@
 /**
  * Reads the CPU profiles that `OIDC_BENCH_PROFILE_DIR=<dir> npx tsx apps/api/bench/oidc-bench.ts` leaves in <dir>
- * (with the bench's `phases-<pid>.json`), and prints, per measured phase (flow, userinfo, introspection, profile),
- * each side's CPU time per operation by group (our source files through the build's source map, each package,
- * Node internals, GC) and by function, ours against bare: where the gap between the two servers is.
+ * (with the bench's `phases-<pid>.json`), and prints, per measured phase (flow, userinfo, introspection, profile,
+ * healthz), each side's CPU time per operation by group (our source files through the build's source map, each
+ * package, Node internals, GC) and by function, ours against bare: where the gap between the two servers is.
  *
  * `npx tsx apps/api/bench/profile-summary.ts <dir> [top]`
  */
@@ -112,7 +112,7 @@ const sides = readdirSync(dir)
   });
 
 const fmt = (us: number) => us.toFixed(1).padStart(8);
-for (const phaseName of ['flow', 'userinfo', 'introspection', 'profile']) {
+for (const phaseName of ['flow', 'userinfo', 'introspection', 'profile', 'healthz']) {
   const measured = sides.flatMap((side) => {
     const phase = side.phases.find((candidate) => candidate.name === phaseName);
     if (!phase || phase.operations === 0) return [];
