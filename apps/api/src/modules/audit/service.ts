@@ -79,7 +79,6 @@ function canonicalJson(value: unknown): string {
 }
 
 export function createAuditService({ db, clock, logger }: Pick<Deps, 'db' | 'clock' | 'logger'>) {
-
   async function record(entry: AuditEntry): Promise<void> {
     const createdAt = clock.now();
     const fields: ChainedFields = {
