@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import { CookieJar as Jar, freePort } from '../test/http';
+import { stopProcess } from '../test/server-process';
 import { BARE_CLIENT } from './bare-provider-client';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -144,13 +145,6 @@ function startProcess(
     });
   });
 }
-
-const stopProcess = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 
 async function postJson(url: string, body: unknown, jar?: Jar, bearer?: string) {
   const init: RequestInit = {
@@ -294,7 +288,9 @@ export async function startBare(command: string[]): Promise<Target> {
       if (!next) throw new Error(`bare ${prompt}: ${response.status} ${await response.text()}`);
       return new URL(next, location).href;
     },
-    stop: () => stopProcess(child),
+    stop: async () => {
+      await stopProcess(child);
+    },
     pid: child.pid,
   };
 }
@@ -423,10 +419,12 @@ async function measure(target: Target) {
   });
   const introspectionCpuMs = cpuMs(target.pid) - introspectionCpu;
   phases.end('introspection', introspection.requests.total);
-  const profile = target.api ? await loadProfile(target.api.base, target.api.token, target.pid) : null;
+  const profile = target.api
+    ? await loadRoute(target.api.base, PROFILE_ROUTE, { token: target.api.token, pid: target.pid })
+    : null;
   if (profile) phases.end('profile', profile.total);
   // The floor under every route of ours: /healthz does no work, so its cost is the shared middleware stack alone.
-  const healthz = target.api ? await loadProfile(target.api.base, '', target.pid, '/healthz') : null;
+  const healthz = target.api ? await loadRoute(target.api.base, '/healthz', { pid: target.pid }) : null;
   if (healthz) phases.end('healthz', healthz.total);
   phases.write();
   const perCall = (ms: number, calls: number, unit: number) =>
@@ -456,25 +454,22 @@ async function measure(target: Target) {
   };
 }
 
+const PROFILE_ROUTE = '/api/v1/users/profile';
+
 /**
- * GET /api/v1/users/profile with a bearer token (or another path), loaded like userinfo (ours, and bare-koa.ts for
- * the ratio), with the server's CPU time per request.
+ * A GET route (ours: `/users/profile` with a bearer token, `/healthz`; bare-koa.ts's profile route) loaded like
+ * userinfo, with the server's CPU time per request.
  */
-async function loadProfile(
-  base: string,
-  token: string,
-  pid: number | undefined,
-  route = '/api/v1/users/profile',
-) {
-  const cpu = cpuMs(pid);
+async function loadRoute(base: string, route: string, options: { token?: string; pid?: number }) {
+  const cpu = cpuMs(options.pid);
   const result = await cannon({
     url: `${base}${route}`,
     connections: CLIENTS,
     duration: LOAD_SECONDS,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
   });
   const total = result.requests.total;
-  const cpuUs = total > 0 ? ((cpuMs(pid) - cpu) * 1000) / total : Number.NaN;
+  const cpuUs = total > 0 ? ((cpuMs(options.pid) - cpu) * 1000) / total : Number.NaN;
   return {
     rps: Math.round(result.requests.average),
     p99: result.latency.p99,
@@ -492,7 +487,7 @@ async function measureBareKoa(command: string[]) {
     /"port":(\d+)[^\n]*bare koa/,
   );
   try {
-    return await loadProfile(`http://127.0.0.1:${port}`, 'bench', child.pid);
+    return await loadRoute(`http://127.0.0.1:${port}`, PROFILE_ROUTE, { token: 'bench', pid: child.pid });
   } finally {
     await stopProcess(child);
   }

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { hashPassword } from '../src/lib/passwords';
 import { freePort } from '../test/http';
+import { stopProcess } from '../test/server-process';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const serverEntry = path.join(root, 'apps/api/dist/server.js');
@@ -201,11 +202,7 @@ async function main() {
       table('Vision: photo and video verification', results.vision as Record<string, unknown>);
     }
   } finally {
-    // (A server that died on its own has already emitted 'exit': wait only for a running one.)
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
+    await stopProcess(child);
     rmSync(dataDir, { recursive: true, force: true });
   }
   console.log(JSON.stringify(results));

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { CookieJar as Jar } from '../test/http';
+import { stopProcess } from '../test/server-process';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const builtServer = path.join(root, 'apps/api/dist/server.js');
@@ -69,16 +70,10 @@ function startReplica(env: NodeJS.ProcessEnv): Promise<Replica> {
   });
 }
 
-const stopReplica = (replica: Replica) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      rmSync(replica.dataDir, { recursive: true, force: true });
-      resolve();
-    };
-    if (replica.child.exitCode !== null || replica.child.signalCode !== null) return done();
-    replica.child.once('exit', done);
-    replica.child.kill('SIGTERM');
-  });
+async function stopReplica(replica: Replica): Promise<void> {
+  await stopProcess(replica.child);
+  rmSync(replica.dataDir, { recursive: true, force: true });
+}
 
 /** The one public URL of every replica: each request goes to the next replica in turn. */
 function roundRobin(replicas: Replica[]): Promise<{ server: Server; url: string }> {

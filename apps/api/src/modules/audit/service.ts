@@ -24,8 +24,12 @@ const AUDIT_COLUMNS = [
   'prev_hash',
   'hash',
 ] as const;
-const INSERT_AUDIT_ROW = `INSERT INTO audit_logs (${AUDIT_COLUMNS.join(', ')})
-  VALUES (${AUDIT_COLUMNS.map((column) => `:${column}`).join(', ')})`;
+const INSERT_AUDIT = `INSERT INTO audit_logs (${AUDIT_COLUMNS.join(', ')}) VALUES `;
+/** One row's values, named `:column` plus `suffix` (a multi-row INSERT gives each row its own). */
+const auditValues = (suffix = '') => `(${AUDIT_COLUMNS.map((column) => `:${column}${suffix}`).join(', ')})`;
+const INSERT_AUDIT_ROW = INSERT_AUDIT + auditValues();
+/** The newest row's hash: what the next row chains to. */
+const CHAIN_HEAD = 'SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1';
 
 export type Severity = 'info' | 'warning' | 'error';
 
@@ -149,7 +153,7 @@ export function createAuditService({ db, clock, logger }: Pick<Deps, 'db' | 'clo
       // SQLite: synchronous work in the hot-path group commit (db/sqlite-writes.ts), so a batch costs
       // microseconds and no transaction connection of its own. SQLite's write lock serialises writers.
       await db.atomic((sql) => {
-        const [last] = sql.all<{ hash: string }>('SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1');
+        const [last] = sql.all<{ hash: string }>(CHAIN_HEAD);
         for (const row of rows(last?.hash ?? GENESIS_HASH)) sql.run(INSERT_AUDIT_ROW, row);
       });
       return;
@@ -158,23 +162,18 @@ export function createAuditService({ db, clock, logger }: Pick<Deps, 'db' | 'clo
       // PostgreSQL: the advisory lock serialises writers across replicas. The batch is one multi-row INSERT (ids
       // follow the VALUES order, so the chain's order), not a round trip and a model instance per entry.
       await db.sequelize.query(`SELECT pg_advisory_xact_lock(${PG_AUDIT_LOCK_KEY})`, { transaction });
-      const [last] = await db.sequelize.query<{ hash: string }>(
-        'SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1',
-        { type: QueryTypes.SELECT, transaction },
-      );
-      const chained = rows(last?.hash ?? GENESIS_HASH);
-      const replacements: Record<string, unknown> = {};
-      const values = chained.map((row, index) => {
-        for (const [key, value] of Object.entries(row)) replacements[`${key}_${index}`] = value;
-        return `(${AUDIT_COLUMNS.map((column) => `:${column}_${index}`).join(', ')})`;
+      const [last] = await db.sequelize.query<{ hash: string }>(CHAIN_HEAD, {
+        type: QueryTypes.SELECT,
+        transaction,
       });
-      await db.sequelize.query(
-        `INSERT INTO audit_logs (${AUDIT_COLUMNS.join(', ')}) VALUES ${values.join(', ')}`,
-        {
-          replacements,
-          transaction,
-        },
+      const chained = rows(last?.hash ?? GENESIS_HASH);
+      const replacements = Object.fromEntries(
+        chained.flatMap((row, index) =>
+          Object.entries(row).map(([key, value]) => [`${key}_${index}`, value]),
+        ),
       );
+      const values = chained.map((_, index) => auditValues(`_${index}`)).join(', ');
+      await db.sequelize.query(INSERT_AUDIT + values, { replacements, transaction });
     });
   }
 
