@@ -141,11 +141,10 @@ export function kindOfWork(group: string): string {
     return 'request id and access log';
   if (group === 'ours: src/middleware/metrics.ts' || group === 'prom-client') return 'request metrics';
   if (group.startsWith('ours: ')) return 'our routes, sessions and other middleware';
-  if (/^(oidc-provider|jose|quick-lru|@koa\/cors|koa-compose-oidc)$/.test(group))
-    return 'oidc-provider and jose';
+  if (group === 'oidc-provider' || group === 'jose') return 'oidc-provider and jose';
   if (group === '(garbage collector)') return 'garbage collection';
   if (
-    /^(koa|koa-compose|delegates|@koa\/router|@koa\/bodyparser|on-finished|ee-first|cookies|keygrip|type-is|mime-types|negotiator|accepts|content-disposition|debug|http-errors|statuses|depd|vary|fresh|encodeurl|escape-html|only|destroy|path-to-regexp|koa-convert|co-body|raw-body|inflation|qs)$/.test(
+    /^(koa|koa-compose|delegates|@koa\/router|@koa\/bodyparser|@koa\/cors|on-finished|ee-first|cookies|keygrip|type-is|mime-types|negotiator|accepts|content-disposition|debug|http-errors|statuses|depd|vary|fresh|encodeurl|escape-html|only|destroy|path-to-regexp|koa-convert|co-body|raw-body|inflation|qs)$/.test(
       group,
     )
   )
