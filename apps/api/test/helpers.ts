@@ -127,6 +127,8 @@ export interface TestAppOptions extends AppOptions {
    * relying-party libraries see an issuer that matches the discovery URL.
    */
   withOidc?: boolean | OidcOptions;
+  /** The app's clock; by default a manual clock at the real time. */
+  clock?: ManualClock;
 }
 
 /**
@@ -156,7 +158,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     ATTESTLY_TRUST_PROXY: 'true',
     ...options.env,
   });
-  const clock = new ManualClock(new Date());
+  const clock = options.clock ?? new ManualClock(new Date());
   const logger = createLogger(config, logs.stream);
   const deps = await bootstrap(config, logger, { clock });
   const oidc = options.withOidc

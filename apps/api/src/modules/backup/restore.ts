@@ -10,6 +10,7 @@ import { migrations } from '../../db/migrations';
 import { ArchiveError, type ArchiveSecret } from './archive';
 import { pgMigrations, pgRows, sqliteRows, type DatabaseLocation } from './sources';
 import { decodeValue, pgTables, sqliteTables, type TableInfo } from './tables';
+import { suspendPgTriggers, suspendSqliteTriggers, type SuspendedTriggers } from './triggers';
 import {
   masterKeyId,
   readBackup,
@@ -48,10 +49,16 @@ async function migrateRest(databaseUrl: string): Promise<string[]> {
   }
 }
 
-/** What differs between restoring into SQLite and into PostgreSQL. */
+/**
+ * What differs between restoring into SQLite and into PostgreSQL. Both load inside one transaction with the
+ * database's triggers suspended (triggers.ts: the archive's rows, derived tables included, are loaded as they are),
+ * reinstate them once every table is loaded, then check and commit.
+ */
 interface Sink {
   prepare(header: BackupHeader): Promise<void>;
   load(table: string, rows: AsyncGenerator<string>): Promise<void>;
+  /** After the last table: triggers back in place (and, on PostgreSQL, serials past the restored ids). */
+  finishLoad(): Promise<void>;
   /** Re-reads every restored table and compares counts and SHA-256 with the archive's manifest. */
   check(manifest: BackupManifest): Promise<void>;
   commit(): Promise<string[]>;
@@ -91,6 +98,14 @@ async function compare(
         `restored ${table.name} does not match the archive's checksum; nothing was kept`,
       );
   }
+  // A table the archive does not hold must have stayed empty (nothing derived rows into it during the load).
+  for (const table of tables) {
+    if (manifest.files.some((file) => file.table === table.name)) continue;
+    for await (const _row of rows(table)) {
+      void _row;
+      throw new ArchiveError(`restored ${table.name} holds rows the archive does not; nothing was kept`);
+    }
+  }
   onProgress?.({ phase: 'check', done: total, total });
 }
 
@@ -117,6 +132,7 @@ function sqliteSink(file: string, force: boolean, onProgress?: OnProgress): Sink
   const temporary = `${file}.restoring-${randomBytes(4).toString('hex')}`;
   let handle: BetterSqlite3.Database | null = null;
   let tables: TableInfo[] = [];
+  let triggers: SuspendedTriggers | null = null;
   let total = 0;
   let done = 0;
   const remove = () =>
@@ -129,6 +145,7 @@ function sqliteSink(file: string, force: boolean, onProgress?: OnProgress): Sink
       handle.pragma('foreign_keys = OFF');
       handle.exec('BEGIN');
       tables = sqliteTables(handle);
+      triggers = suspendSqliteTriggers(handle);
     },
     async load(name, lines) {
       const table = targetTable(tables, name);
@@ -141,6 +158,9 @@ function sqliteSink(file: string, force: boolean, onProgress?: OnProgress): Sink
         insert.run(columns.map((column) => decodeValue('sqlite', column.kind, row[column.name])));
         if (++done % 5000 === 0) onProgress?.({ phase: 'restore', table: name, done, total });
       }
+    },
+    async finishLoad() {
+      await triggers?.reinstate();
     },
     async check(manifest) {
       const open = handle as BetterSqlite3.Database;
@@ -195,6 +215,7 @@ async function pgSink(url: string, force: boolean, onProgress?: OnProgress): Pro
   const applied = await pgMigrations(client);
   let migratedHere = false;
   let inTransaction = false;
+  let triggers: SuspendedTriggers | null = null;
   let total = 0;
   let done = 0;
   return {
@@ -214,6 +235,7 @@ async function pgSink(url: string, force: boolean, onProgress?: OnProgress): Pro
       tables = await pgTables(client);
       await client.query('BEGIN');
       inTransaction = true;
+      triggers = await suspendPgTriggers(client);
       if (populated)
         for (const table of [...tables].reverse()) await client.query(`DELETE FROM ${quote(table.name)}`);
     },
@@ -249,7 +271,8 @@ async function pgSink(url: string, force: boolean, onProgress?: OnProgress): Pro
       await flush();
       await inFlight;
     },
-    async check(manifest) {
+    async finishLoad() {
+      await triggers?.reinstate();
       // Serial columns continue after the restored ids.
       const { rows: serials } = await client.query<{ table_name: string; column_name: string }>(
         `SELECT table_name, column_name FROM information_schema.columns
@@ -263,6 +286,8 @@ async function pgSink(url: string, force: boolean, onProgress?: OnProgress): Pro
           [t, serial.column_name],
         );
       }
+    },
+    async check(manifest) {
       await compare(manifest, tables, (table) => pgRows(client, table), onProgress);
     },
     async commit() {
@@ -309,6 +334,7 @@ export async function restoreInto(
       },
       onFile: ({ file, lines }) => sink.load(file.table, lines),
     });
+    await sink.finishLoad();
     await sink.check(manifest);
     const migratedAfter = await sink.commit();
     return {
