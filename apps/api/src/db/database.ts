@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { QueryTypes, Sequelize } from 'sequelize';
@@ -6,6 +7,7 @@ import type { Logger } from 'pino';
 import { initModels, type Models } from './models';
 import { createSqliteDriver, openConnection, sqliteValue, StatementCache } from './sqlite-driver';
 import { gateSqliteWriters } from './sqlite-gate';
+import { privateDatabaseFile } from './private-file';
 import { createWriteBatcher, type SyncStatements, type WriteBatcher } from './sqlite-writes';
 
 export type { SyncStatements } from './sqlite-writes';
@@ -231,6 +233,12 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     const storage = options.databaseUrl
       ? options.databaseUrl.replace(/^sqlite:(\/\/)?/, '')
       : path.join(options.dataDir, 'attestly.sqlite');
+    try {
+      mkdirSync(path.dirname(storage), { recursive: true });
+      privateDatabaseFile(storage);
+    } catch {
+      // Not creatable here: Sequelize's own attempt below reports why, as a connection error.
+    }
     driver = createSqliteDriver();
     sequelize = new Sequelize({ dialect: 'sqlite', dialectModule: driver.module, storage, logging });
     const gate = gateSqliteWriters(sequelize);

@@ -9,6 +9,7 @@ import {
   timingSafeEqual,
 } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 
 /**
@@ -131,7 +132,9 @@ export class ArchiveWriter {
     const headerBytes = Buffer.from(JSON.stringify(header));
     const length = Buffer.alloc(4);
     length.writeUInt32BE(headerBytes.length);
-    const file = await open(path, 'wx', 0o600);
+    const file = await open(path, 'wx', 0o600).catch((error: NodeJS.ErrnoException) => {
+      throw new ArchiveError(`cannot write the archive in ${dirname(path)} (${error.code ?? error.message})`);
+    });
     await file.write(Buffer.concat([MAGIC, length, headerBytes]));
     const headerHash = createHash('sha256').update(MAGIC).update(headerBytes).digest();
     return new ArchiveWriter(file, key, headerHash);

@@ -7,6 +7,7 @@ import { SequelizeStorage, Umzug } from 'umzug';
 import { createDatabase } from '../../db/database';
 import { knownMigrations, migrateDown, migrateUp } from '../../db/migrator';
 import { migrations } from '../../db/migrations';
+import { privateDatabaseFile, SQLITE_COMPANIONS } from '../../db/private-file';
 import { ArchiveError, type ArchiveSecret } from './archive';
 import { pgMigrations, pgRows, sqliteRows, type DatabaseLocation } from './sources';
 import { decodeValue, pgTables, sqliteTables, type TableInfo } from './tables';
@@ -136,10 +137,11 @@ function sqliteSink(file: string, force: boolean, onProgress?: OnProgress): Sink
   let total = 0;
   let done = 0;
   const remove = () =>
-    ['', '-wal', '-shm', '-journal'].forEach((suffix) => rmSync(temporary + suffix, { force: true }));
+    ['', ...SQLITE_COMPANIONS].forEach((suffix) => rmSync(temporary + suffix, { force: true }));
   return {
     async prepare(header) {
       total = header.tables.reduce((sum, table) => sum + table.rows, 0);
+      privateDatabaseFile(temporary);
       await migrateTo(`sqlite:${temporary}`, header);
       handle = new BetterSqlite3(temporary);
       handle.pragma('foreign_keys = OFF');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { privateDatabaseFile, SQLITE_COMPANIONS } from '../../db/private-file';
 import { pgTables, sqliteTables, type TableInfo } from './tables';
 
 /** Where a database lives, as the config names it. */
@@ -70,29 +71,55 @@ export async function* sqliteRows(
 
 /**
  * SQLite: the online backup API copies the live database page by page into a private file (writers continue
- * meanwhile), which is then read at leisure and deleted.
+ * meanwhile), which is then read at leisure and deleted. The copy holds everything the database does: it is created
+ * 0600 beside the database (same file system, same protection), switched from the live database's WAL mode to a
+ * rollback journal so that reading it leaves no -wal or -shm files behind, and removed with every companion file
+ * whether the backup succeeds or fails.
  */
 export async function openSqliteSnapshot(file: string, workDir: string): Promise<Snapshot> {
   const copy = path.join(workDir, `.backup-snapshot-${randomBytes(6).toString('hex')}.sqlite`);
-  const live = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
-  try {
-    await live.backup(copy);
-  } finally {
-    live.close();
-  }
-  const handle = new BetterSqlite3(copy, { readonly: true });
-  return {
-    dialect: 'sqlite',
-    tables: sqliteTables(handle),
-    migrations: sqliteMigrations(handle),
-    count: async (table) =>
-      (handle.prepare(`SELECT COUNT(*) AS n FROM ${quote(table.name)}`).get() as { n: number }).n,
-    rows: (table) => sqliteRows(handle, table),
-    async close() {
-      handle.close();
-      rmSync(copy, { force: true });
-    },
+  const remove = () => {
+    for (const suffix of ['', ...SQLITE_COMPANIONS]) rmSync(copy + suffix, { force: true });
   };
+  let handle: BetterSqlite3.Database | null = null;
+  try {
+    privateDatabaseFile(copy);
+    const live = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+    try {
+      await live.backup(copy);
+    } finally {
+      live.close();
+    }
+    const writable = new BetterSqlite3(copy, { fileMustExist: true });
+    try {
+      writable.pragma('journal_mode = DELETE');
+    } finally {
+      writable.close();
+    }
+    const open = new BetterSqlite3(copy, { readonly: true, fileMustExist: true });
+    handle = open;
+    const tables = sqliteTables(open);
+    const migrations = sqliteMigrations(open);
+    return {
+      dialect: 'sqlite',
+      tables,
+      migrations,
+      count: async (table) =>
+        (open.prepare(`SELECT COUNT(*) AS n FROM ${quote(table.name)}`).get() as { n: number }).n,
+      rows: (table) => sqliteRows(open, table),
+      async close() {
+        try {
+          open.close();
+        } finally {
+          remove();
+        }
+      },
+    };
+  } catch (error) {
+    handle?.close();
+    remove();
+    throw error;
+  }
 }
 
 export async function pgMigrations(client: pg.ClientBase): Promise<string[]> {
