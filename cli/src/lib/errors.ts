@@ -40,7 +40,8 @@ export function asUserError(error: unknown): UserError | null {
   // The API's own AppError (apps/api/src/errors.ts): a 4xx is a refusal of the operator's input, in its words.
   if (name === 'AppError' && (error as { status: number }).status < 500)
     return new UserError((error as { detail: string }).detail);
-  if (name === 'ArchiveError') return new UserError((error as Error).message);
+  if (name === 'ArchiveError')
+    return new UserError((error as Error).message, (error as { hint?: string }).hint);
   if (name === 'ValiError') return new UserError((error as Error).message);
   if (name === 'PendingMigrationsError')
     return new UserError((error as Error).message, 'Run `attestly migrate up`, then retry.');

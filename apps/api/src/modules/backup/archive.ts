@@ -11,12 +11,21 @@ import {
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
+import {
+  CHUNK_BYTES,
+  parseContainerHeader,
+  SCRYPT,
+  type ContainerHeader,
+  type KeyDerivation,
+} from './container-header';
+import { ArchiveError } from './errors';
 
 /**
  * The backup container (format 1): authenticated encryption in independent chunks, so any size streams through
  * bounded memory and a flipped, dropped, reordered or truncated byte is detected.
  *
  *   "ATTESTLY-BACKUP\n" | u32 header length | header JSON (cleartext: KDF and its parameters, key check)
+ *                                                     (bounded before use: container-header.ts)
  *   chunk*              | u32 ciphertext length | ciphertext | 16-byte GCM tag
  *
  * Each chunk is AES-256-GCM with nonce = 0x00000000 ‖ u64 index and associated data = SHA-256(magic ‖ header) ‖
@@ -27,9 +36,7 @@ import { promisify } from 'node:util';
  * Inside, the plaintext is a sequence of frames: u8 type ‖ u32 length ‖ payload.
  */
 const MAGIC = Buffer.from('ATTESTLY-BACKUP\n');
-const CHUNK_BYTES = 1024 * 1024;
 const TAG_BYTES = 16;
-const SCRYPT = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_CHECK_LABEL = 'attestly-backup-key-check';
 
 const scrypt = promisify(scryptCallback) as (
@@ -39,25 +46,11 @@ const scrypt = promisify(scryptCallback) as (
   options: { N: number; r: number; p: number; maxmem: number },
 ) => Promise<Buffer>;
 
-/** Why an archive cannot be read, in one line for the operator (the CLI exits 1 with it). */
-export class ArchiveError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ArchiveError';
-  }
-}
+export { ArchiveError } from './errors';
 
 export type ArchiveSecret = { masterKey: Buffer } | { passphrase: string };
 
-interface ContainerHeader {
-  format: 1;
-  kdf:
-    { type: 'master-key'; salt: string } | { type: 'scrypt'; salt: string; N: number; r: number; p: number };
-  key_check: string;
-  chunk_bytes: number;
-}
-
-async function deriveArchiveKey(secret: ArchiveSecret, kdf: ContainerHeader['kdf']): Promise<Buffer> {
+async function deriveArchiveKey(secret: ArchiveSecret, kdf: KeyDerivation): Promise<Buffer> {
   const salt = Buffer.from(kdf.salt, 'base64');
   if (kdf.type === 'master-key') {
     if (!('masterKey' in secret))
@@ -120,7 +113,7 @@ export class ArchiveWriter {
 
   static async create(path: string, secret: ArchiveSecret): Promise<ArchiveWriter> {
     const salt = randomBytes(16).toString('base64');
-    const kdf: ContainerHeader['kdf'] =
+    const kdf: KeyDerivation =
       'passphrase' in secret ? { type: 'scrypt', salt, ...SCRYPT } : { type: 'master-key', salt };
     const key = await deriveArchiveKey(secret, kdf);
     const header: ContainerHeader = {
@@ -208,14 +201,7 @@ export async function* readArchive(path: string, secret: ArchiveSecret): AsyncGe
     const headerLength = (await readExactly(4, 'the header')).readUInt32BE();
     if (headerLength > 64 * 1024) throw new ArchiveError('the archive header is damaged');
     const headerBytes = await readExactly(headerLength, 'the header');
-    let header: ContainerHeader;
-    try {
-      header = JSON.parse(headerBytes.toString('utf8')) as ContainerHeader;
-    } catch {
-      throw new ArchiveError('the archive header is damaged');
-    }
-    if (header.format !== 1)
-      throw new ArchiveError(`archive format ${String(header.format)} is newer than this Attestly reads (1)`);
+    const header = parseContainerHeader(headerBytes);
     const key = await deriveArchiveKey(secret, header.kdf);
     const expected = Buffer.from(header.key_check ?? '', 'base64');
     if (expected.length !== 16 || !timingSafeEqual(expected, keyCheck(key))) {
