@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { QueryTypes } from 'sequelize';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
+import { migrateUp } from '../src/db/migrator';
 import { verifyAuditChain } from '../src/modules/audit/service';
 import { createBackup, restoreBackup } from '../src/modules/backup/service';
 import { realisticInstallation } from './backup-fixture';
@@ -184,3 +185,120 @@ describe.each([
     }
   }, 300_000);
 });
+
+/** The triggers a database has, and whether each is enabled (SQLite's are always on while they exist). */
+async function triggersOf(where: Place): Promise<string[]> {
+  const db = await createDatabase(where.config);
+  try {
+    const rows =
+      db.dialect === 'postgres'
+        ? await db.sequelize.query<{ name: string; enabled: string }>(
+            `SELECT c.relname || '.' || t.tgname AS name, t.tgenabled AS enabled FROM pg_trigger t
+               JOIN pg_class c ON c.oid = t.tgrelid WHERE NOT t.tgisinternal ORDER BY 1`,
+            { type: QueryTypes.SELECT },
+          )
+        : await db.sequelize.query<{ name: string; enabled: string }>(
+            "SELECT tbl_name || '.' || name AS name, 'O' AS enabled FROM sqlite_master WHERE type = 'trigger' ORDER BY 1",
+            { type: QueryTypes.SELECT },
+          );
+    return rows.map((row) => `${row.name}:${row.enabled}`);
+  } finally {
+    await db.close();
+  }
+}
+
+describe.each(['sqlite', 'postgres'] as Dialect[])(
+  'restore --force over a populated %s database',
+  (dialect) => {
+    it('keeps its triggers and rows when the restore fails, and has every trigger enabled after it succeeds', async () => {
+      const installation = await place(dialect);
+      cleanups.push(() => installation.drop());
+      const masterKey = randomBytes(32);
+      const db = await createDatabase(installation.config);
+      await migrateUp(db);
+      const now = new Date();
+      const partner = await db.models.Partner.create({
+        email: 'p@example.com',
+        password_hash: 'x',
+        company_name: 'Acme',
+        business_type: 'Gaming',
+        created_at: now,
+        updated_at: now,
+      } as never);
+      const user = await db.models.User.create({
+        email: 'u@example.com',
+        password_hash: 'x',
+        full_name: 'U',
+        created_at: now,
+        updated_at: now,
+      } as never);
+      await db.models.Verification.create({
+        user_id: user.id,
+        verification_type: 'age',
+        verification_method: 'credit_card',
+        status: 'approved',
+        confidence_score: null,
+        age_threshold: 18,
+        message: 'seeded',
+        document_analysis: null,
+        subject_fingerprint: null,
+        partner_id: partner.id,
+        site_id: null,
+        sandbox: false,
+        reviewed_at: null,
+        reviewed_by: null,
+        expires_at: null,
+        created_at: now,
+        updated_at: now,
+      } as never);
+      // Enough rows for an archive of several chunks, so that a restore is loading rows when it meets the cut end.
+      await db.models.User.bulkCreate(
+        Array.from({ length: 12_000 }, (_, i) => ({
+          email: `bulk-${i}@example.com`,
+          password_hash: 'x'.repeat(100),
+          full_name: `Bulk User ${i}`,
+          created_at: now,
+          updated_at: now,
+        })) as never[],
+      );
+      await db.close();
+      const triggers = await triggersOf(installation);
+      expect(triggers.length).toBeGreaterThan(0);
+      expect(triggers.every((trigger) => trigger.endsWith(':O'))).toBe(true);
+      const work = mkdtempSync(path.join(tmpdir(), 'attestly-archives-'));
+      cleanups.push(async () => rmSync(work, { recursive: true, force: true }));
+      const archive = path.join(work, 'populated.backup');
+      await createBackup({ ...installation.config, masterKey }, { out: archive, secret: { masterKey } });
+      const before = await databaseDigest(installation.location);
+
+      // Cut inside the last table: the load has begun (triggers suspended) when the damage is found.
+      const bytes = readFileSync(archive);
+      const cut = path.join(work, 'cut.backup');
+      writeFileSync(cut, bytes.subarray(0, bytes.length - 20));
+      const loading: string[] = [];
+      await expect(
+        restoreBackup(
+          { ...installation.config, masterKey },
+          {
+            file: cut,
+            secret: { masterKey },
+            force: true,
+            onProgress: (progress) => {
+              if (progress.phase === 'restore') loading.push(progress.table ?? '');
+            },
+          },
+        ),
+      ).rejects.toThrow(/truncated/);
+      expect(loading).toContain('users');
+      expect(await triggersOf(installation)).toEqual(triggers);
+      expect(await databaseDigest(installation.location)).toEqual(before);
+
+      await restoreBackup(
+        { ...installation.config, masterKey },
+        { file: archive, secret: { masterKey }, force: true },
+      );
+      expect(await triggersOf(installation)).toEqual(triggers);
+      expect(await databaseDigest(installation.location)).toEqual(before);
+    }, 300_000);
+  },
+);
