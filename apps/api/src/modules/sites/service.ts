@@ -293,9 +293,14 @@ export function createSiteService(
 
     /**
      * POST /partners/validate-token: RFC 7662 semantics for the partner's own sites. A token that is unknown,
-     * expired, revoked or issued to someone else's site is simply inactive, so the answer reveals nothing more.
+     * expired, revoked or issued to someone else's site — or, for a sandbox key, to a live site — is simply
+     * inactive, so the answer reveals nothing more.
      */
-    async validateToken(partnerId: string, token: string): Promise<TokenValidation> {
+    async validateToken(
+      partnerId: string,
+      token: string,
+      scope: { sandboxOnly?: boolean } = {},
+    ): Promise<TokenValidation> {
       const inactive: TokenValidation = { active: false };
       const nowMs = Date.now();
       const row = await OidcPayload.findOne({ where: { model: 'AccessToken', id: token } });
@@ -311,7 +316,13 @@ export function createSiteService(
       };
       if (payload.exp * 1000 <= nowMs) return inactive;
       const site = await Site.findOne({
-        where: { client_id: payload.clientId, partner_id: partnerId, deleted_at: null },
+        where: {
+          client_id: payload.clientId,
+          partner_id: partnerId,
+          deleted_at: null,
+          // A sandbox API key sees its sandbox sites' tokens only (issue 21 item 7).
+          ...(scope.sandboxOnly ? { sandbox: true } : {}),
+        },
       });
       if (!site || !site.is_active) return inactive;
       if (payload.expiresWithSession && payload.sessionUid) {
