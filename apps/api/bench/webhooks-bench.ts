@@ -45,7 +45,7 @@ export async function runWebhooksBench(): Promise<Record<string, number>> {
   const config = loadConfig({
     ATTESTLY_DATA_DIR: dataDir,
     ATTESTLY_PASSWORD_COST: '10',
-    ATTESTLY_WEBHOOK_ALLOWLIST: '127.0.0.1',
+    ATTESTLY_WEBHOOK_ALLOWLIST: new URL(url).host,
     LOG_LEVEL: 'silent',
   });
   const deps = await bootstrap(config, createLogger(config));

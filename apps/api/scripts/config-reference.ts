@@ -168,7 +168,7 @@ export const CONFIG_DOCS: Record<string, Entry> = {
     group: 'Partners, webhooks and billing',
     unset: 'none: webhooks reach public addresses over https only',
     meaning:
-      'Comma-separated host names, IP addresses or CIDRs that webhook deliveries may reach although private (and, for listed hosts, over plain http).',
+      'Comma-separated `host:port` entries that webhook deliveries may reach although private, and over plain http: a host name, an IPv4 address or CIDR, or a bracketed IPv6 address or CIDR, then the one port it opens (`hooks.internal:8443`, `10.0.0.0/8:443`, `[fd00::1]:8443`). Other ports of a listed host stay closed; a bad entry stops start-up naming it. Deliveries to listed (non-public) receivers keep no excerpt of the answer.',
   },
   ATTESTLY_WEBHOOK_RETENTION_DAYS: {
     group: 'Partners, webhooks and billing',

@@ -46,6 +46,13 @@ const url = (name: string, protocols: string[]) =>
     ),
   );
 
+/** Every bad ATTESTLY_WEBHOOK_ALLOWLIST entry and what is wrong with it, for the start-up error. */
+const allowlistProblems = (entries: string[]) =>
+  entries
+    .map((entry) => allowlistEntryProblem(entry))
+    .filter(Boolean)
+    .join('; ');
+
 export const envSchema = v.object({
   PORT: port('PORT', '8080'),
   HOST: v.pipe(v.optional(v.string(), '0.0.0.0'), v.nonEmpty('HOST must not be empty')),
@@ -193,7 +200,8 @@ export const envSchema = v.object({
     ),
     v.check(
       (entries) => entries.every((entry) => allowlistEntryProblem(entry) === null),
-      'ATTESTLY_WEBHOOK_ALLOWLIST must be a comma-separated list of host names, IP addresses or CIDRs',
+      (issue) =>
+        `ATTESTLY_WEBHOOK_ALLOWLIST must be a comma-separated list of host:port entries: ${allowlistProblems(issue.input as string[])}`,
     ),
   ),
   ATTESTLY_WEBHOOK_RETENTION_DAYS: positiveInt('ATTESTLY_WEBHOOK_RETENTION_DAYS', '30'),

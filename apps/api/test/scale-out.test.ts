@@ -50,6 +50,8 @@ let publicUrl: string;
 let env: Record<string, string>;
 let replicas: Replica[] = [];
 let next = 0;
+/** The port the webhook test's receiver listens on: the allowlist names it, so it is chosen before the replicas start. */
+let receiverPort = 0;
 /** Every request the proxy forwarded: which replica answered which path, with which status. */
 const served: Array<{ replica: string; path: string; status: number }> = [];
 
@@ -128,6 +130,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   publicUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  receiverPort = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 
   env = {
     DATABASE_URL: databaseUrl,
@@ -139,7 +147,7 @@ beforeAll(async () => {
     ATTESTLY_TRUST_PROXY: 'true',
     ATTESTLY_WEB_DIR: path.join(tmpdir(), 'attestly-no-web'),
     // The webhook receiver below listens on this machine, which deliveries may otherwise not reach.
-    ATTESTLY_WEBHOOK_ALLOWLIST: '127.0.0.1',
+    ATTESTLY_WEBHOOK_ALLOWLIST: `127.0.0.1:${receiverPort}`,
     // No mail capture here: partners start active instead of waiting for their e-mail link.
     ATTESTLY_PARTNER_INITIAL_STATUS: 'active',
   };
@@ -353,7 +361,7 @@ describe('three replicas on one PostgreSQL database', () => {
         outgoing.writeHead(200).end('ok');
       });
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => receiver.listen(receiverPort, '127.0.0.1', resolve));
     try {
       const request = supertest(publicUrl);
       const partner = await registerPartner({ request });

@@ -31,7 +31,7 @@ beforeAll(async () => {
     ATTESTLY_PASSWORD_COST: '12',
     ATTESTLY_VISION: 'false',
     ATTESTLY_WEB_DIR: path.join(database.dataDir, 'no-web'),
-    ATTESTLY_WEBHOOK_ALLOWLIST: '127.0.0.1',
+    ATTESTLY_WEBHOOK_ALLOWLIST: new URL(receiver.url).host,
     // No mail capture here: partners start active instead of waiting for their e-mail link.
     ATTESTLY_PARTNER_INITIAL_STATUS: 'active',
   };

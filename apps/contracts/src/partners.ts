@@ -101,6 +101,9 @@ export const siteDomain = v.pipe(
   v.regex(HOSTNAME, 'Enter a domain such as shop.example.com'),
 );
 
+/** Sites (OpenID Connect clients) a partner may hold at once, deleted ones not counted. */
+export const MAX_SITES = 100;
+
 export const CLIENT_TYPES = ['confidential', 'public'] as const;
 export type ClientType = (typeof CLIENT_TYPES)[number];
 

@@ -17,6 +17,13 @@ export interface PartnerPrincipal {
 
 export const partnerPrincipal = (ctx: Context) => ctx.state.partner as PartnerPrincipal;
 
+/**
+ * Whether the call is made with a sandbox API key (`atk_test_…`), which sees only its partner's sandbox sites:
+ * their tokens, statistics and audit entries (issue 21 item 7). Portal sessions and live keys see everything.
+ */
+export const sandboxOnly = (ctx: Context) =>
+  (ctx.state.partner as PartnerPrincipal | undefined)?.environment === 'sandbox';
+
 const INVALID_KEY = 'Invalid or revoked API key';
 const SUSPENDED = 'This partner account has been suspended. Please contact support.';
 

@@ -1,7 +1,9 @@
 import { Op } from 'sequelize';
 import { API_KEY_PREFIX, MAX_API_KEYS, type ApiKeyEnvironment, type ApiKeyView } from '@attestly/contracts';
+import type { Transaction } from 'sequelize';
 import type { Deps } from '../../deps';
 import type { ApiKey } from '../../db/models';
+import { underPartnerLock } from '../../db/partner-lock';
 import { AppError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
 import type { AuditService } from '../audit/service';
@@ -69,18 +71,21 @@ export function createApiKeyService(
     return key;
   }
 
-  async function insert(partnerId: string, environment: ApiKeyEnvironment) {
+  async function insert(partnerId: string, environment: ApiKeyEnvironment, transaction?: Transaction) {
     const secret = randomToken(32);
     const raw = API_KEY_PREFIX[environment] + secret;
-    const key = await ApiKey.create({
-      partner_id: partnerId,
-      environment,
-      prefix: API_KEY_PREFIX[environment] + secret.slice(0, PREFIX_RANDOM_CHARS),
-      key_hash: sha256(raw),
-      last_used_at: null,
-      revoked_at: null,
-      created_at: clock.now(),
-    });
+    const key = await ApiKey.create(
+      {
+        partner_id: partnerId,
+        environment,
+        prefix: API_KEY_PREFIX[environment] + secret.slice(0, PREFIX_RANDOM_CHARS),
+        key_hash: sha256(raw),
+        last_used_at: null,
+        revoked_at: null,
+        created_at: clock.now(),
+      },
+      { transaction },
+    );
     return { key, api_key: raw };
   }
 
@@ -89,17 +94,21 @@ export function createApiKeyService(
       { partnerId, environment }: { partnerId: string; environment: ApiKeyEnvironment },
       actor: ApiKeyActor = {},
     ) {
-      const partner = await Partner.findByPk(partnerId, { attributes: ['id'] });
-      if (!partner) throw new AppError(404, 'partners.not_found', 'Partner not found');
-      const active = await ApiKey.count({ where: { partner_id: partnerId, revoked_at: null } });
-      if (active >= MAX_API_KEYS) {
-        throw new AppError(
-          409,
-          'api_keys.limit',
-          `You can hold at most ${MAX_API_KEYS} API keys. Delete one you no longer use first.`,
-        );
-      }
-      const created = await insert(partnerId, environment);
+      // Counted and inserted under the partner's lock: racing requests cannot pass the limit together.
+      const created = await underPartnerLock(db, partnerId, async (transaction) => {
+        const active = await ApiKey.count({
+          where: { partner_id: partnerId, revoked_at: null },
+          transaction,
+        });
+        if (active >= MAX_API_KEYS) {
+          throw new AppError(
+            409,
+            'api_keys.limit',
+            `You can hold at most ${MAX_API_KEYS} API keys. Delete one you no longer use first.`,
+          );
+        }
+        return insert(partnerId, environment, transaction);
+      });
       await audited('partner.api_key_created', partnerId, created.key, actor);
       return created;
     },
@@ -117,12 +126,15 @@ export function createApiKeyService(
      */
     async regenerate({ partnerId, keyId }: { partnerId: string; keyId: string }, actor: ApiKeyActor = {}) {
       const old = await ownKey(partnerId, keyId);
-      const [revoked] = await ApiKey.update(
-        { revoked_at: clock.now() },
-        { where: { id: old.id, revoked_at: null } },
-      );
-      if (revoked !== 1) throw new AppError(404, 'api_keys.not_found', 'API key not found');
-      const created = await insert(partnerId, old.environment);
+      // Under the partner's lock too: a create racing between the revocation and the insert would pass the limit.
+      const created = await underPartnerLock(db, partnerId, async (transaction) => {
+        const [revoked] = await ApiKey.update(
+          { revoked_at: clock.now() },
+          { where: { id: old.id, revoked_at: null }, transaction },
+        );
+        if (revoked !== 1) throw new AppError(404, 'api_keys.not_found', 'API key not found');
+        return insert(partnerId, old.environment, transaction);
+      });
       await audited('partner.api_key_regenerated', partnerId, created.key, actor, {
         replaced_api_key_id: old.id,
         replaced_prefix: old.prefix,

@@ -448,7 +448,7 @@ export function createBillingService(deps: Deps, { audit }: { audit: AuditServic
     plans: () => ({ plans: PLANS }),
     usage,
     checkQuota,
-    /** Counts one billable verification (429 over the quota); `chargeVerification` in usage.ts does it per row. */
+    /** Counts one billable verification (429 over the quota); verifications are charged by `chargeApproval`. */
     recordUsage: (partnerId: string, transaction?: Transaction) => countUsage(deps, partnerId, transaction),
     setPartnerPlan,
     checkoutSession,

@@ -1,7 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { DEFAULT_PLAN, PLANS, findPlan, type Plan } from '@attestly/contracts';
 import type { Deps } from '../../deps';
-import type { Verification } from '../../db/models';
 import { AppError } from '../../errors';
 
 /** The usage period: the calendar month (UTC) holding `at`, as YYYY-MM with its bounds. */
@@ -33,14 +32,14 @@ export function quotaExceeded(plan: Plan, used: number, now: Date): AppError {
 
 /**
  * Counts one billable verification in its month, atomically and only while under the quota: one conditional
- * upsert (`… DO UPDATE … WHERE used < quota RETURNING used`), so racing requests can never pass the quota. Over
- * the quota → 429, and the caller's transaction (the verification) rolls back.
+ * upsert (`… DO UPDATE … WHERE used < quota RETURNING used`), so racing requests can never pass the quota. The new
+ * count, or null when the quota is reached (nothing counted).
  */
-export async function countUsage(
+async function countUnderQuota(
   deps: Pick<Deps, 'db' | 'clock'>,
   partnerId: string,
   transaction?: Transaction,
-): Promise<number> {
+): Promise<number | null> {
   const { db, clock } = deps;
   const now = clock.now();
   // The quota of the partner's plan inside the statement: one round trip, read in the same snapshot as the count.
@@ -56,20 +55,62 @@ export async function countUsage(
       transaction,
     },
   )) as Array<{ used: number | string }>;
-  if (rows.length === 0) {
-    const partner = await db.models.Partner.findByPk(partnerId, { attributes: ['plan'], transaction });
-    const plan = planOf(partner?.plan);
-    throw quotaExceeded(plan, plan.verifications, now);
-  }
-  return Number(rows[0]?.used);
+  return rows.length === 0 ? null : Number(rows[0]?.used);
 }
 
-/** A verification made for a partner counts toward its quota unless it was made in the sandbox. */
-export async function chargeVerification(
+async function planOfPartner(deps: Pick<Deps, 'db'>, partnerId: string, transaction?: Transaction) {
+  const partner = await deps.db.models.Partner.findByPk(partnerId, { attributes: ['plan'], transaction });
+  return planOf(partner?.plan);
+}
+
+/** Counts one billable verification; over the quota → 429 (and the caller's transaction rolls back). */
+export async function countUsage(
   deps: Pick<Deps, 'db' | 'clock'>,
-  row: Verification,
+  partnerId: string,
   transaction?: Transaction,
-): Promise<void> {
-  if (!row.partner_id || (row as { sandbox?: boolean }).sandbox) return;
-  await countUsage(deps, row.partner_id, transaction);
+): Promise<number> {
+  const used = await countUnderQuota(deps, partnerId, transaction);
+  if (used !== null) return used;
+  const plan = await planOfPartner(deps, partnerId, transaction);
+  throw quotaExceeded(plan, plan.verifications, deps.clock.now());
+}
+
+export type ApprovalCharge =
+  | { outcome: 'charged'; used: number }
+  | { outcome: 'repeat' }
+  | { outcome: 'over_quota'; plan: Plan; period: string };
+
+/**
+ * Charges an approval made for a partner (issue 21 item 6). Only an outcome the partner benefits from counts: a
+ * live approval, once per user, verification type and month (a user proving the same thing again that month proves
+ * the partner nothing new). Failed, rejected, pending and sandbox checks never reach this. Over the quota nothing
+ * is counted and the caller leaves the verification unattributed: the user's verification is never refused because
+ * of a partner's plan. Run in the verification's transaction, after the user's row lock, so that a user's racing
+ * approvals cannot both be the first of the month.
+ */
+export async function chargeApproval(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  approval: { partnerId: string; userId: string; type: string },
+  transaction: Transaction,
+): Promise<ApprovalCharge> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const period = usagePeriod(now);
+  const earlier = await db.sequelize.query(
+    `SELECT id FROM verifications WHERE user_id = :userId AND partner_id = :partnerId AND verification_type = :type
+       AND status = 'approved' AND sandbox = :no AND COALESCE(reviewed_at, created_at) >= :since LIMIT 1`,
+    {
+      replacements: { ...approval, no: false, since: period.start },
+      type: QueryTypes.SELECT,
+      transaction,
+    },
+  );
+  if (earlier.length > 0) return { outcome: 'repeat' };
+  const used = await countUnderQuota(deps, approval.partnerId, transaction);
+  if (used !== null) return { outcome: 'charged', used };
+  return {
+    outcome: 'over_quota',
+    plan: await planOfPartner(deps, approval.partnerId, transaction),
+    period: period.key,
+  };
 }

@@ -4,6 +4,7 @@ import { partnerAuditListSchema, partnerAuditQuery, partnerStatsSchema } from '@
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
 import type { AppServices } from '../../services';
+import { sandboxOnly } from '../api-keys/middleware';
 import { partnerId } from '../partners/routes';
 
 /** GET /partners/stats and GET /partners/audit-logs (spec 01 §7): the portal's session or the partner's API key. */
@@ -17,13 +18,13 @@ export function partnerStatsRoutes(services: AppServices): Router {
       tag: 'Partner insights',
       summary: 'Your verification statistics',
       description:
-        'Totals, success rate, monthly usage, the 30-day trend, top countries, recent verifications and token counts; sandbox verifications are counted apart.',
+        'Totals, success rate, monthly usage, the 30-day trend, top countries, recent verifications and token counts; sandbox verifications are counted apart. A sandbox API key gets the same figures about your sandbox sites only (their verifications, tokens and revocations; no response time).',
       limited: true,
       responses: { 200: ok('Statistics', partnerStatsSchema) },
     }),
     requirePartnerOrApiKey,
     async (ctx) => {
-      ctx.body = await partnerStats.forPartner(partnerId(ctx));
+      ctx.body = await partnerStats.forPartner(partnerId(ctx), { sandboxOnly: sandboxOnly(ctx) });
     },
   );
 
@@ -33,7 +34,7 @@ export function partnerStatsRoutes(services: AppServices): Router {
       tag: 'Partner insights',
       summary: 'Your audit log',
       description:
-        'Newest first, with search and filters. Users appear by the pairwise subject your sites know them by.',
+        'Newest first, with search and filters. Users appear by the pairwise subject your sites know them by. A sandbox API key sees only the entries about your sandbox sites.',
       limited: true,
       responses: { 200: ok('Audit entries', partnerAuditListSchema) },
     }),
@@ -41,7 +42,7 @@ export function partnerStatsRoutes(services: AppServices): Router {
     validate({ query: partnerAuditQuery }),
     async (ctx) => {
       const query = ctx.state.input.query as v.InferOutput<typeof partnerAuditQuery>;
-      ctx.body = await partnerStats.auditLogs(partnerId(ctx), query);
+      ctx.body = await partnerStats.auditLogs(partnerId(ctx), query, { sandboxOnly: sandboxOnly(ctx) });
     },
   );
 

@@ -1,17 +1,11 @@
-import { Op, QueryTypes } from 'sequelize';
-import type {
-  PartnerAuditEntry,
-  PartnerRecentVerification,
-  PartnerStats,
-  PartnerTopCountry,
-  partnerAuditQuery,
-} from '@attestly/contracts';
-import type * as v from 'valibot';
+import { QueryTypes } from 'sequelize';
+import type { PartnerRecentVerification, PartnerStats, PartnerTopCountry } from '@attestly/contracts';
 import type { Deps } from '../../deps';
-import type { AuditLog } from '../../db/models';
 import { toBool, toDate } from '../../db/rows';
 import { AppError } from '../../errors';
 import { pairwiseSubject } from '../../oidc/account';
+import { createPartnerAuditLog, type PartnerAuditScope } from './audit-log';
+import { createSandboxStats, type OverviewFigures } from './sandbox-stats';
 
 const DAY_MS = 86_400_000;
 const TREND_DAYS = 30;
@@ -26,23 +20,6 @@ export interface Attribution {
   partnerId: string;
   siteId: string | null;
   sandbox: boolean;
-}
-
-interface Overview {
-  plan: PartnerStats['plan'];
-  total_sites: number | string;
-  active_tokens: number | string;
-  revoked_tokens: number | string;
-  verifications: number | string | null;
-  succeeded: number | string | null;
-  failed: number | string | null;
-  sandbox: number | string | null;
-  response_count: number | string | null;
-  response_ms_sum: number | string | null;
-  current_month: number | string | null;
-  previous_month: number | string | null;
-  current_period: number | string | null;
-  previous_period: number | string | null;
 }
 
 /** One of the latest verifications or token revocations, with its user's location. */
@@ -76,16 +53,18 @@ interface RecentRow {
  * On PostgreSQL the three statements run side by side on the pool.
  */
 export function createPartnerStatsService({ db, config, clock, logger }: Deps) {
-  const { Site, AuditLog, OidcPayload } = db.models;
+  const { Site, OidcPayload } = db.models;
+  const sandboxStats = createSandboxStats(db);
+  const auditLog = createPartnerAuditLog({ db, config });
   const num = (value: number | string | null | undefined) => Number(value ?? 0);
 
-  async function overview(partnerId: string, now: Date): Promise<Overview | undefined> {
+  async function overview(partnerId: string, now: Date): Promise<OverviewFigures | undefined> {
     const monthStart = `${utcDay(now).slice(0, 7)}-01`;
     const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
     const previousMonthStart = utcDay(previous);
     const periodStart = utcDay(new Date(now.getTime() - (TREND_DAYS - 1) * DAY_MS));
     const previousPeriodStart = utcDay(new Date(now.getTime() - (2 * TREND_DAYS - 1) * DAY_MS));
-    const [row] = await db.read<Overview>(
+    const [row] = await db.read<OverviewFigures>(
       `SELECT partners.plan AS plan,
          (SELECT COUNT(*) FROM sites WHERE sites.partner_id = :partnerId AND sites.deleted_at IS NULL)
            AS total_sites,
@@ -125,8 +104,16 @@ export function createPartnerStatsService({ db, config, clock, logger }: Deps) {
     }));
   }
 
-  async function recent(partnerId: string): Promise<PartnerRecentVerification[]> {
-    // The ten latest of each kind, newest first within its kind, with the user's location: one statement.
+  async function recent(partnerId: string, sandboxOnly: boolean): Promise<PartnerRecentVerification[]> {
+    // The ten latest of each kind, newest first within its kind, with the user's location: one statement. A sandbox
+    // key's: sandbox verifications (index verifications_partner_sandbox) and revocations at sandbox sites.
+    const onlySandbox = sandboxOnly
+      ? {
+          verifications: 'AND sandbox = :yes',
+          revocations:
+            'AND site_id IN (SELECT id FROM sites WHERE partner_id = :partnerId AND sandbox = :yes)',
+        }
+      : { verifications: '', revocations: '' };
     const found = await db.read<RecentRow>(
       `SELECT r.kind, r.id, r.user_id, r.site_id, r.status, r.verification_type, r.sandbox, r.at,
          users.location_country, users.location_state
@@ -134,17 +121,19 @@ export function createPartnerStatsService({ db, config, clock, logger }: Deps) {
          SELECT * FROM (
            SELECT 'verification' AS kind, CAST(id AS TEXT) AS id, user_id, CAST(site_id AS TEXT) AS site_id,
              status, verification_type, sandbox, created_at AS at
-           FROM verifications WHERE partner_id = :partnerId ORDER BY created_at DESC LIMIT ${RECENT_LIMIT}
+           FROM verifications WHERE partner_id = :partnerId ${onlySandbox.verifications}
+           ORDER BY created_at DESC LIMIT ${RECENT_LIMIT}
          ) v
          UNION ALL
          SELECT * FROM (
            SELECT 'token_revocation' AS kind, CAST(id AS TEXT) AS id, user_id, CAST(site_id AS TEXT) AS site_id,
              NULL AS status, NULL AS verification_type, CAST(NULL AS BOOLEAN) AS sandbox, revoked_at AS at
            FROM oauth_authorizations WHERE partner_id = :partnerId AND revoked_at IS NOT NULL
+             ${onlySandbox.revocations}
            ORDER BY revoked_at DESC LIMIT ${RECENT_LIMIT}
          ) t
        ) r LEFT JOIN users ON users.id = r.user_id`,
-      { partnerId },
+      sandboxOnly ? { partnerId, yes: true } : { partnerId },
     );
     const newestFirst = (kind: RecentRow['kind']) =>
       found
@@ -179,7 +168,7 @@ export function createPartnerStatsService({ db, config, clock, logger }: Deps) {
         status: 'success' as const,
         verification_type: null,
         site_id: row.site_id,
-        sandbox: false,
+        sandbox: sandboxOnly,
         timestamp: at,
       })),
     ];
@@ -187,12 +176,18 @@ export function createPartnerStatsService({ db, config, clock, logger }: Deps) {
   }
 
   return {
-    async forPartner(partnerId: string): Promise<PartnerStats> {
+    /**
+     * The partner's statistics. A sandbox API key (`sandboxOnly`, issue 21 item 7) gets the same figures about its
+     * sandbox sites only: their verifications (in every figure, and in `sandbox_verifications`), tokens and
+     * revocations; the live roll-ups, countries and response times are not its to see.
+     */
+    async forPartner(partnerId: string, scope: PartnerAuditScope = {}): Promise<PartnerStats> {
       const now = clock.now();
+      const sandboxOnly = scope.sandboxOnly ?? false;
       const [sum, countries, recentItems] = await Promise.all([
-        overview(partnerId, now),
-        topCountries(partnerId),
-        recent(partnerId),
+        sandboxOnly ? sandboxStats.overview(partnerId, now) : overview(partnerId, now),
+        sandboxOnly ? sandboxStats.topCountries(partnerId) : topCountries(partnerId),
+        recent(partnerId, sandboxOnly),
       ]);
       if (!sum) throw new AppError(404, 'partners.not_found', 'Partner not found');
       const succeeded = num(sum.succeeded);
@@ -278,50 +273,8 @@ export function createPartnerStatsService({ db, config, clock, logger }: Deps) {
       return site ? { partnerId: site.partner_id, siteId: site.id, sandbox: site.sandbox } : null;
     },
 
-    /** GET /partners/audit-logs: the partner's own entries, newest first, with search and filters (spec 01 §5). */
-    async auditLogs(partnerId: string, query: v.InferOutput<typeof partnerAuditQuery>) {
-      const where: Record<string | symbol, unknown> = { partner_id: partnerId };
-      if (query.event) where.event_type = query.event;
-      if (query.severity) where.severity = query.severity;
-      const range: Record<symbol, Date> = {};
-      if (query.start) range[Op.gte] = new Date(query.start);
-      if (query.end) range[Op.lte] = new Date(query.end);
-      if (query.start || query.end) where.created_at = range;
-      if (query.search) {
-        // LIKE wildcards are dropped rather than escaped: SQLite has no default escape character. The screen also
-        // matches the user column (pairwise subjects, which the database cannot search) on the page it shows.
-        const like = `%${query.search.replace(/[\\%_]/g, '')}%`;
-        where[Op.or] = [{ event_type: { [Op.like]: like } }, { ip_address: { [Op.like]: like } }];
-      }
-      const { rows, count } = await AuditLog.findAndCountAll({
-        where,
-        order: [['id', 'DESC']],
-        offset: query.skip,
-        limit: query.limit,
-      });
-      return { audit_logs: rows.map((row) => presentPartnerAudit(row, partnerId)), total_count: count };
-    },
+    /** GET /partners/audit-logs (modules/partner-stats/audit-log.ts). */
+    auditLogs: auditLog.list,
   };
-
-  function presentPartnerAudit(row: AuditLog, partnerId: string): PartnerAuditEntry {
-    let details: Record<string, unknown> = {};
-    try {
-      details = JSON.parse(row.details) as Record<string, unknown>;
-    } catch {
-      details = {};
-    }
-    return {
-      id: String(row.id),
-      event: row.event_type,
-      event_type: row.event_type,
-      severity: row.severity,
-      timestamp: row.created_at.toISOString(),
-      // A partner knows its users only by their pairwise subject (the `sub` its sites receive).
-      user_id: row.user_id ? pairwiseSubject(config.masterKey, partnerId, row.user_id) : null,
-      ip_address: row.ip_address,
-      user_agent: row.user_agent,
-      details,
-    };
-  }
 }
 export type PartnerStatsService = ReturnType<typeof createPartnerStatsService>;

@@ -16,7 +16,7 @@ import {
   validateTokenBody,
 } from '@attestly/contracts';
 import type { Session } from '../../db/models';
-import type { PartnerPrincipal } from '../api-keys/middleware';
+import { sandboxOnly, type PartnerPrincipal } from '../api-keys/middleware';
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
@@ -221,14 +221,16 @@ export function partnerRoutes(services: AppServices): Router {
       tag: 'Partners',
       summary: 'Check an access token',
       description:
-        "RFC 7662 introspection semantics, for tokens of your own sites only: anyone else's token is reported as inactive. Takes a partner session or an API key.",
+        "RFC 7662 introspection semantics, for tokens of your own sites only: anyone else's token is reported as inactive. Takes a partner session or an API key; a sandbox key sees only your sandbox sites' tokens (a live site's token is inactive to it).",
       responses: { 200: ok('Whether the token is active and what it grants', tokenValidationSchema) },
     }),
     requirePartnerOrApiKey,
     rateLimit(limiter, { name: 'validate-token:partner', limit: 600, windowMs: minute }, partnerId),
     validate({ body: validateTokenBody }),
     async (ctx) => {
-      ctx.body = await sites.validateToken(partnerId(ctx), body(ctx, validateTokenBody).token);
+      ctx.body = await sites.validateToken(partnerId(ctx), body(ctx, validateTokenBody).token, {
+        sandboxOnly: sandboxOnly(ctx),
+      });
     },
   );
 

@@ -61,7 +61,9 @@ export function siteRoutes(services: AppServices): Router {
         'Confidential sites get a `client_secret` in this answer only; it is stored as a keyed hash and cannot be shown again. Redirect URIs must be https except for localhost.',
       responses: {
         201: ok('Created site with its client credentials', siteSchema),
-        409: ok('You already have a live site with this name on this domain (`sites.duplicate`)'),
+        409: ok(
+          'You already have a live site with this name on this domain (`sites.duplicate`), or you have 100 sites already (`sites.limit`)',
+        ),
       },
     }),
     requirePartner,
@@ -98,7 +100,9 @@ export function siteRoutes(services: AppServices): Router {
       responses: {
         200: ok('Updated site', siteSchema),
         404: ok('Not one of your sites'),
-        409: ok('You already have a live site with this name on this domain (`sites.duplicate`)'),
+        409: ok(
+          'You already have a live site with this name on this domain (`sites.duplicate`), or you have 100 sites already (`sites.limit`)',
+        ),
       },
     }),
     requirePartner,

@@ -1,6 +1,7 @@
 import { fn, col, Op, UniqueConstraintError, where as sqlWhere } from 'sequelize';
 import type * as v from 'valibot';
 import {
+  MAX_SITES,
   isLoopbackHost,
   redirectUriOutsideDomain,
   type TokenValidation,
@@ -9,6 +10,7 @@ import {
 } from '@attestly/contracts';
 import type { Deps } from '../../deps';
 import type { Site } from '../../db/models';
+import { underPartnerLock } from '../../db/partner-lock';
 import { AppError } from '../../errors';
 import { constantTimeEqual, deriveKey, hmacSha256, randomToken } from '../../lib/crypto';
 import type { UploadedFile } from '../../middleware/multipart';
@@ -163,21 +165,35 @@ export function createSiteService(
       const siteName = tidyName(body.site_name);
       await assertNotDuplicate(partnerId, siteName, body.domain);
       const secret = body.client_type === 'confidential' ? newClientSecret() : null;
-      const site = await Site.create({
-        partner_id: partnerId,
-        client_id: `atc_${randomToken(18)}`,
-        client_type: body.client_type,
-        client_secret_hash: secret ? clientSecretHash(config.masterKey, secret) : null,
-        site_name: siteName,
-        domain: body.domain,
-        description: body.description,
-        redirect_uris: body.redirect_uris,
-        allowed_scopes: body.allowed_scopes,
-        sandbox: (body.sandbox ?? false) || isLoopbackHost(body.domain.replace(/:\d+$/, '')),
-        icon_key: null,
-        deleted_at: null,
-        created_at: now,
-        updated_at: now,
+      // Counted and inserted under the partner's lock: racing requests cannot pass the limit together.
+      const site = await underPartnerLock(db, partnerId, async (transaction) => {
+        const held = await Site.count({ where: { partner_id: partnerId, deleted_at: null }, transaction });
+        if (held >= MAX_SITES) {
+          throw new AppError(
+            409,
+            'sites.limit',
+            `You can have at most ${MAX_SITES} sites. Delete one you no longer use first.`,
+          );
+        }
+        return Site.create(
+          {
+            partner_id: partnerId,
+            client_id: `atc_${randomToken(18)}`,
+            client_type: body.client_type,
+            client_secret_hash: secret ? clientSecretHash(config.masterKey, secret) : null,
+            site_name: siteName,
+            domain: body.domain,
+            description: body.description,
+            redirect_uris: body.redirect_uris,
+            allowed_scopes: body.allowed_scopes,
+            sandbox: (body.sandbox ?? false) || isLoopbackHost(body.domain.replace(/:\d+$/, '')),
+            icon_key: null,
+            deleted_at: null,
+            created_at: now,
+            updated_at: now,
+          },
+          { transaction },
+        );
       }).catch((error: unknown) => {
         throw duplicateOr(error, siteName, body.domain);
       });
@@ -277,9 +293,14 @@ export function createSiteService(
 
     /**
      * POST /partners/validate-token: RFC 7662 semantics for the partner's own sites. A token that is unknown,
-     * expired, revoked or issued to someone else's site is simply inactive, so the answer reveals nothing more.
+     * expired, revoked or issued to someone else's site — or, for a sandbox key, to a live site — is simply
+     * inactive, so the answer reveals nothing more.
      */
-    async validateToken(partnerId: string, token: string): Promise<TokenValidation> {
+    async validateToken(
+      partnerId: string,
+      token: string,
+      scope: { sandboxOnly?: boolean } = {},
+    ): Promise<TokenValidation> {
       const inactive: TokenValidation = { active: false };
       const nowMs = Date.now();
       const row = await OidcPayload.findOne({ where: { model: 'AccessToken', id: token } });
@@ -295,7 +316,13 @@ export function createSiteService(
       };
       if (payload.exp * 1000 <= nowMs) return inactive;
       const site = await Site.findOne({
-        where: { client_id: payload.clientId, partner_id: partnerId, deleted_at: null },
+        where: {
+          client_id: payload.clientId,
+          partner_id: partnerId,
+          deleted_at: null,
+          // A sandbox API key sees its sandbox sites' tokens only (issue 21 item 7).
+          ...(scope.sandboxOnly ? { sandbox: true } : {}),
+        },
       });
       if (!site || !site.is_active) return inactive;
       if (payload.expiresWithSession && payload.sessionUid) {

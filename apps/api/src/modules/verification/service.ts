@@ -17,7 +17,12 @@ import { createCardVerification } from './credit-card';
 import { createDocumentVerification } from './document';
 import { createFacialVerification } from './facial';
 import { createGeoLocator, createLocationVerification } from './location';
-import { chargeVerification } from '../billing/usage';
+import {
+  attributeAttempt,
+  chargeReviewedApproval,
+  tellPartner,
+  type UncountedApproval,
+} from './partner-attribution';
 import { emitVerificationEvent } from '../webhooks/events';
 
 /** What a verification proves once approved; stored in `result_details.proves` so a later review can apply it. */
@@ -131,6 +136,7 @@ export function createVerificationService(
     const now = clock.now();
     // The partner whose sign-in flow sent the user here (partner statistics, modules/partner-stats).
     const forPartner = attribution ? await attribution(input.userId, origin.interaction) : null;
+    let uncounted: UncountedApproval | null = null;
     const notes: ReviewNote[] = input.systemNote
       ? [{ timestamp: now.toISOString(), note: input.systemNote, author: 'system' }]
       : [];
@@ -138,6 +144,13 @@ export function createVerificationService(
       .transaction(async (transaction) => {
         const user = await User.findByPk(input.userId, { transaction, lock: db.dialect === 'postgres' });
         if (!user) throw notFound('User not found');
+        // Whether it counts for that partner: attempts capped per user, approvals within the quota (never refused).
+        const counted = await attributeAttempt(
+          deps,
+          { userId: input.userId, type: input.type, status: input.status, candidate: forPartner },
+          transaction,
+        );
+        uncounted = counted.uncounted;
         let claimHeld = false;
         if (input.claim && input.status === 'approved') {
           const [held] = (await db.sequelize.query(
@@ -161,9 +174,9 @@ export function createVerificationService(
             document_analysis: input.documentAnalysis ?? null,
             review_notes: notes,
             subject_fingerprint: input.fingerprint ?? null,
-            partner_id: forPartner?.partnerId ?? null,
-            site_id: forPartner?.siteId ?? null,
-            sandbox: forPartner?.sandbox ?? false,
+            partner_id: counted.attribution?.partnerId ?? null,
+            site_id: counted.attribution?.siteId ?? null,
+            sandbox: counted.attribution?.sandbox ?? false,
             reviewed_at: null,
             reviewed_by: null,
             expires_at: null,
@@ -172,8 +185,7 @@ export function createVerificationService(
           },
           { transaction },
         );
-        // A partner's verification counts toward its monthly quota (429 past it) and is announced by webhook.
-        await chargeVerification(deps, created, transaction);
+        // A verification made for a partner is announced by webhook.
         await emitVerificationEvent(deps, created, transaction);
         if (input.status === 'approved' && input.proves) {
           created.expires_at = await applyFacts(user, input.proves, now, transaction);
@@ -220,6 +232,7 @@ export function createVerificationService(
         if (error instanceof UniqueConstraintError && input.claim) throw new DocumentClaimedError();
         throw error;
       });
+    if (uncounted) await tellPartner(audit, uncounted);
     await audit.recordSafely({
       event: auditEvent(row.status),
       severity: row.status === 'approved' || row.status === 'pending' ? 'info' : 'warning',
@@ -309,6 +322,7 @@ export function createVerificationService(
     origin: RequestOrigin,
   ): Promise<Verification> {
     const now = clock.now();
+    let uncounted: UncountedApproval | null = null;
     const row = await db.sequelize.transaction(async (transaction) => {
       const found = await Verification.findByPk(id, { transaction, lock: db.dialect === 'postgres' });
       if (!found) throw notFound('Verification not found');
@@ -326,6 +340,8 @@ export function createVerificationService(
         ...found.review_notes,
         { timestamp: now.toISOString(), note, author: decision.adminUserId },
       ];
+      // An approval counts toward the partner's quota now, or is no longer attributed to it (partner-attribution.ts).
+      if (decision.approve) uncounted = await chargeReviewedApproval(deps, found, transaction);
       const proves = (found.result_details as { proves?: ProvenFacts }).proves;
       if (decision.approve && proves) {
         const user = await User.findByPk(found.user_id, { transaction, lock: db.dialect === 'postgres' });
@@ -337,6 +353,7 @@ export function createVerificationService(
       await emitVerificationEvent(deps, found, transaction);
       return found;
     });
+    if (uncounted) await tellPartner(audit, uncounted);
     await audit.recordSafely({
       event: 'verification.reviewed',
       userId: row.user_id,

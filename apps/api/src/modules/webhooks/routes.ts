@@ -114,7 +114,7 @@ export function webhookRoutes(services: AppServices): Router {
       tag: 'Webhooks',
       summary: 'Send a test ping',
       description:
-        'Delivers a signed `ping` event at once (no retries) and reports what the receiver answered.',
+        'Delivers a signed `ping` event at once (no retries) and reports what the receiver answered. A failure is `error`: "refused" or "failed" and a category (`refused: no public address`, `failed: timeout`, `failed: HTTP 503`, …); `response_excerpt` holds the first 500 bytes of the answer of a public receiver only.',
       responses: {
         200: ok('The receiver’s answer and the logged delivery', webhookTestResultSchema),
         404: ok('Not one of your webhooks'),
@@ -139,7 +139,8 @@ export function webhookRoutes(services: AppServices): Router {
     describeRoute({
       tag: 'Webhooks',
       summary: 'List the deliveries of an endpoint',
-      description: 'Newest first, each with its attempts (status code, latency, an excerpt of the answer).',
+      description:
+        'Newest first, each with its attempts (status code, latency, "refused" or "failed" and a category, and an excerpt of a public receiver’s answer).',
       responses: { 200: ok('Deliveries', webhookDeliveryListSchema), 404: ok('Not one of your webhooks') },
     }),
     requirePartner,

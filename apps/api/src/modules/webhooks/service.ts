@@ -9,6 +9,7 @@ import {
 } from '@attestly/contracts';
 import type { Deps } from '../../deps';
 import type { Database } from '../../db/database';
+import { underPartnerLock } from '../../db/partner-lock';
 import type { WebhookEndpoint } from '../../db/models';
 import { AppError, notFound } from '../../errors';
 import type { AuditService } from '../audit/service';
@@ -155,7 +156,8 @@ export function createWebhookService(deps: Deps, options: WebhookServiceOptions)
     const now = clock.now();
     const id = randomUUID();
     const secret = input.secret ?? generateSecret();
-    const row = await db.sequelize.transaction(async (transaction) => {
+    // Counted and inserted under the partner's lock: racing requests cannot pass the limit together.
+    const row = await underPartnerLock(db, partnerId, async (transaction) => {
       const count = await WebhookEndpoint.count({ where: { partner_id: partnerId }, transaction });
       if (count >= WEBHOOK_LIMITS.endpointsPerPartner) {
         throw new AppError(

@@ -44,7 +44,9 @@ export function UsageBar({ usage }: { usage: SubscriptionUsage }) {
         >
           <p>
             You have used {percentage}% of this month&apos;s verifications.
-            {percentage >= 100 ? ' New verifications are refused until the quota resets.' : ''}
+            {percentage >= 100
+              ? ' Your users can still verify, but their approvals are not counted or sent to you until the quota resets.'
+              : ''}
           </p>
           {percentage > USAGE_THRESHOLDS.upgradeHint ? (
             <p className="mt-1">

@@ -54,8 +54,8 @@ export function ApiKeysPanel() {
         Your servers send a key in the <code className="font-mono">X-API-Key</code> header to call{' '}
         <code className="font-mono">/partners/stats</code>,{' '}
         <code className="font-mono">/partners/audit-logs</code> and{' '}
-        <code className="font-mono">/partners/validate-token</code>. Sandbox keys never count toward your
-        quota.
+        <code className="font-mono">/partners/validate-token</code>. A sandbox key sees only your sandbox
+        sites: their tokens, statistics and audit entries.
       </p>
       <div className="flex flex-wrap gap-2">
         <Button

@@ -118,8 +118,11 @@ function content(origin: string): Record<string, ReactNode> {
         <Link to="/docs/api" className={link}>
           API reference
         </Link>
-        . Plans (free, starter, growth, scale) set a monthly verification quota; beyond it the API answers 429
-        with a clear message rather than silently failing.
+        . Plans (free, starter, growth, scale) set a monthly verification quota. Only approvals your sign-in
+        flow leads to count toward it — once per user, kind of check and month; failed and sandbox checks
+        never — and at most 10 attempts per user a day count for you at all. Past the quota your users can
+        still verify: their approvals are simply not counted or sent to you, and your audit log says so with a{' '}
+        <code>partner.quota_exceeded</code> entry.
       </p>
     ),
     webhooks: (
