@@ -15,6 +15,7 @@ import type { UploadedFile } from '../../middleware/multipart';
 import { pairwiseSubject } from '../../oidc/account';
 import { reencodeImage } from '../../lib/images';
 import { forgetClient } from '../../oidc/adapter';
+import { artefactKey } from '../../oidc/artefacts';
 import type { AuditService } from '../audit/service';
 import type { GrantService } from '../grants/service';
 import type { RequestOrigin } from '../sessions/service';
@@ -282,7 +283,8 @@ export function createSiteService(
     async validateToken(partnerId: string, token: string): Promise<TokenValidation> {
       const inactive: TokenValidation = { active: false };
       const nowMs = Date.now();
-      const row = await OidcPayload.findOne({ where: { model: 'AccessToken', id: token } });
+      // Stored under the hash of its value, like every bearer artefact (oidc/artefacts.ts).
+      const row = await OidcPayload.findOne({ where: { model: 'AccessToken', id: artefactKey(token) } });
       if (!row || (row.expires_at && row.expires_at.getTime() <= nowMs)) return inactive;
       const payload = JSON.parse(row.payload) as {
         clientId: string;
