@@ -16,6 +16,7 @@ import { pairwiseSubject } from '../../oidc/account';
 import { reencodeImage } from '../../lib/images';
 import { forgetClient } from '../../oidc/adapter';
 import { artefactKey } from '../../oidc/artefacts';
+import { assertOwnDomain } from './public-suffix';
 import type { AuditService } from '../audit/service';
 import type { GrantService } from '../grants/service';
 import type { RequestOrigin } from '../sessions/service';
@@ -162,6 +163,7 @@ export function createSiteService(
     ) {
       const now = clock.now();
       const siteName = tidyName(body.site_name);
+      assertOwnDomain(body.domain);
       await assertNotDuplicate(partnerId, siteName, body.domain);
       const secret = body.client_type === 'confidential' ? newClientSecret() : null;
       const site = await Site.create({
@@ -201,7 +203,9 @@ export function createSiteService(
           ([, value]) => value !== undefined,
         ),
       );
-      // The domain and the redirect URIs may change apart: check the site as it would be after the change.
+      // The domain and the redirect URIs may change apart: check the site as it would be after the change. A site
+      // declared before public suffixes were refused keeps its domain until it is changed.
+      if (body.domain !== undefined) assertOwnDomain(body.domain);
       const domain = body.domain ?? site.domain;
       const siteName = (changes.site_name as string | undefined) ?? site.site_name;
       for (const uri of body.redirect_uris ?? site.redirect_uris) {
