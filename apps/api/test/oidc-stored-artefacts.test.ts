@@ -317,7 +317,24 @@ describe(`bearer artefacts stored as hashes on ${onPostgres ? 'PostgreSQL' : 'SQ
       user_code: 'WXYZ-BCDF',
     });
 
+    // More rows than one batch of the migration, so that its walk goes on past rows it has just re-keyed.
+    const many = Array.from(
+      { length: 1_200 },
+      (_, index) => `legacy-access-token-${index}-${'x'.repeat(20)}`,
+    );
+    const expires = t.db.sequelize.escape(new Date(Date.now() + 600_000) as unknown as string);
+    await t.db.sequelize.query(
+      `INSERT INTO oidc_payloads (model, id, payload, expires_at) VALUES ${many
+        .map(
+          (id) =>
+            `('AccessToken', ${t.db.sequelize.escape(id)}, ${t.db.sequelize.escape(JSON.stringify({ jti: id, kind: 'AccessToken' }))}, ${expires})`,
+        )
+        .join(', ')}`,
+    );
+
     expect(await migrateUp(t.db)).toContain(MIGRATION);
+    const keys = new Set((await payloadRows()).map((row) => row.id));
+    expect(many.every((id) => keys.has(keyOf(id)) && !keys.has(id))).toBe(true);
     const after = await payloadRows();
     const text = JSON.stringify(after);
     for (const value of [
