@@ -231,6 +231,7 @@ describe(`bearer artefacts stored as hashes on ${onPostgres ? 'PostgreSQL' : 'SQ
       600,
     );
     expect(await sessions.find(cookie)).toMatchObject({ jti: cookie, uid: 'session-uid-1' });
+    expect(await sessions.find(keyOf(cookie))).toBeUndefined();
     // Found by uid (account and grant checks only), it comes back without the cookie's value.
     expect((await sessions.findByUid('session-uid-1'))?.jti).toBeUndefined();
 
