@@ -720,9 +720,15 @@ export const adminRevokeTokenBody = v.object({
 });
 export type AdminRevokeTokenBody = v.InferInput<typeof adminRevokeTokenBody>;
 
-/** spec 02 §3 "Access token": an OAuth access or refresh token issued to a partner site. */
+/**
+ * spec 02 §3 "Access token": an OAuth access or refresh token issued to a partner site. Never the token itself
+ * (issue 21 item 2): `id` is the opaque key it is stored under (a SHA-256 of its value), which revokes it here and
+ * is refused as a token everywhere; `fingerprint` is that key's first 12 characters, to match a token someone
+ * reports (base64url of SHA-256 of the value).
+ */
 export interface AdminAccessToken {
   id: string;
+  fingerprint: string;
   kind: 'access_token' | 'refresh_token';
   user_id: string | null;
   partner_id: string | null;

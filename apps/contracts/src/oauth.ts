@@ -92,6 +92,8 @@ export interface InteractionDetails {
     partner_name: string;
     /** Where the browser goes back to after this step: the host of the request's redirect URI (issue 10 item 7). */
     redirect_host: string;
+    /** A partner's test site: the screens warn not to enter real data (issue 21 item 14). */
+    sandbox: boolean;
   };
   scopes: InteractionScope[];
   /** Scopes the user has not proven yet; the screen offers to verify now. */

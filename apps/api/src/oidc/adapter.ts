@@ -4,6 +4,7 @@ import type { Deps } from '../deps';
 import { toBool, toDate } from '../db/rows';
 import { publicSiteIconUrl } from '../modules/sites/presenters';
 import { ACCOUNT_COLUMNS } from './account';
+import { createArtefactCodec } from './artefacts';
 import { keepForRequest, requestAccountKey, requestRowsScope, takeRequestRow } from './request-rows';
 
 /** Models whose rows belong to a grant and go when it is revoked (oidc-provider's memory adapter keeps the same set). */
@@ -89,7 +90,6 @@ export function cacheClientLookups<C>(
   };
 }
 
-/** An access token (or a refresh token with the same value), its grant and, when asked, its account: one statement. */
 /**
  * The token's account: users.id is a UUID on PostgreSQL and oidc_payloads.account_id text, so the join casts it,
  * and only when it has a UUID's form (a cast of anything else would fail the statement); SQLite compares text.
@@ -100,6 +100,10 @@ const ACCOUNT_JOIN = {
     THEN CAST(t.account_id AS uuid) END`,
 } as const;
 
+/**
+ * An access token (or a refresh token with the same value: both are keyed by the value's hash), its grant and, when
+ * asked, its account: one statement.
+ */
 const tokenWithGrantSql = (
   accountJoin: string | null,
 ) => `SELECT t.model, t.payload, t.expires_at, t.consumed_at,
@@ -167,9 +171,12 @@ const providerNow = () => Date.now();
  * - Every other model lives in one `oidc_payloads` table keyed by (model, id), with indexed columns for the
  *   lookups the provider makes (session uid, grant id, device user code), an expiry that `find` honours, and a
  *   consumption time that `find` reports (reuse of a consumed code or refresh token revokes the grant).
+ * - Bearer artefacts (tokens, codes, session cookies…) are keyed by a hash of their value and stored without it
+ *   (artefacts.ts): every id the provider passes is hashed here, on write and on lookup alike.
  */
 export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: AdapterHooks = {}) {
   const { OidcPayload } = deps.db.models;
+  const artefacts = createArtefactCodec(deps.config.masterKey);
 
   /*
    * Reads go through `db.read` (plain prepared SELECTs run at once on SQLite, the pool on PostgreSQL) rather than
@@ -220,12 +227,20 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
     };
   }
 
+  /**
+   * One payload by its id (the value the provider presents: hashed for bearer artefacts), its session uid, or its
+   * device user code (hashed like an id).
+   */
   async function findPayload(column: 'id' | 'uid' | 'user_code', model: string, value: string) {
-    const [row] = await deps.db.read<PayloadRow>(
-      `SELECT payload, expires_at, consumed_at FROM oidc_payloads WHERE model = :model AND ${column} = :value`,
-      { model, value },
+    const key = column === 'uid' ? value : artefacts.keyOf(model, value);
+    const [row] = await deps.db.read<PayloadRow & { id: string }>(
+      `SELECT id, payload, expires_at, consumed_at FROM oidc_payloads WHERE model = :model AND ${column} = :value`,
+      { model, value: key },
     );
-    return payloadOf(row);
+    const payload = payloadOf(row);
+    if (!payload || !row) return undefined;
+    const presented = column === 'id' ? { id: value } : column === 'user_code' ? { userCode: value } : {};
+    return artefacts.restore(model, row.id, payload, presented);
   }
 
   function payloadOf(row: PayloadRow | undefined): AdapterPayload | undefined {
@@ -238,6 +253,13 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
     return payload;
   }
 
+  /** A token row read by the value `id`: its payload with the value given back as its jti. */
+  function tokenPayloadOf(row: PayloadRow | undefined, id: string): AdapterPayload | undefined {
+    const payload = payloadOf(row);
+    if (payload) payload.jti = id;
+    return payload;
+  }
+
   /**
    * AccessToken.find inside a provider request: reads the token with its grant (and account, for userinfo) in one
    * statement and leaves them for the lookups that follow in the same request (RequestRows). Outside a request
@@ -246,15 +268,21 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
   function findAccessToken(id: string): Promise<AdapterPayload | undefined> {
     const scope = requestRowsScope();
     if (!scope) return findPayload('id', 'AccessToken', id);
+    // Access and refresh tokens are hashed alike, so one key finds a refresh token with the same value too.
     const rows = deps.db.read<TokenWithGrantRow>(
       scope.withAccount ? TOKEN_WITH_GRANT_AND_ACCOUNT : TOKEN_WITH_GRANT,
-      { id },
+      { id: artefacts.keyOf('AccessToken', id) },
     );
     // Introspection without a hint looks the value up as a refresh token too, in the same turn.
     keepForRequest(
       scope,
       `RefreshToken:${id}`,
-      rows.then((found) => payloadOf(found.find((row) => row.model === 'RefreshToken'))),
+      rows.then((found) =>
+        tokenPayloadOf(
+          found.find((row) => row.model === 'RefreshToken'),
+          id,
+        ),
+      ),
     );
     return rows.then((found) => {
       const token = found.find((row) => row.model === 'AccessToken');
@@ -269,7 +297,7 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
           : undefined;
         keepForRequest(scope, `Grant:${token.g_id}`, Promise.resolve(grant));
       }
-      const payload = payloadOf(token);
+      const payload = tokenPayloadOf(token, id);
       if (scope.withAccount && typeof payload?.accountId === 'string') {
         let account: Record<string, unknown> | null = null;
         if (token.u_present != null) {
@@ -313,12 +341,13 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
       // building and validating a model instance for each was a measurable share of a flow's CPU. db.write stores
       // dates exactly as the model would on either dialect.
       async upsert(id, payload, expiresIn) {
+        const stored = artefacts.store(model, id, payload);
         await deps.db.write(UPSERT_PAYLOAD, {
           model,
-          id,
-          payload: JSON.stringify(payload),
+          id: stored.id,
+          payload: stored.payload,
           grantId: payload.grantId ?? null,
-          userCode: payload.userCode ?? null,
+          userCode: stored.userCode,
           uid: payload.uid ?? null,
           // The account a session, grant or token belongs to, so that ending an account's sign-in can find them all.
           accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
@@ -330,18 +359,26 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
       findByUid: (uid) => findPayload('uid', model, uid),
       findByUserCode: (userCode) => findPayload('user_code', model, userCode),
       async consume(id) {
-        const changed = await deps.db.write(CONSUME_PAYLOAD, { now: new Date(providerNow()), model, id });
+        const key = artefacts.keyOf(model, id);
+        const changed = await deps.db.write(CONSUME_PAYLOAD, {
+          now: new Date(providerNow()),
+          model,
+          id: key,
+        });
         if (changed === 1) return;
         // Lost the race (or the row is gone): this redemption must fail and the grant must go.
         const [row] = await deps.db.read<{ grant_id: string | null }>(
           'SELECT grant_id FROM oidc_payloads WHERE model = :model AND id = :id',
-          { model, id },
+          { model, id: key },
         );
         if (row?.grant_id && hooks.onConcurrentReuse) await hooks.onConcurrentReuse(row.grant_id);
         throw new errors.InvalidGrant(CONSUMED_LABEL[model] ?? 'grant already consumed');
       },
       async destroy(id) {
-        await deps.db.write('DELETE FROM oidc_payloads WHERE model = :model AND id = :id', { model, id });
+        await deps.db.write('DELETE FROM oidc_payloads WHERE model = :model AND id = :id', {
+          model,
+          id: artefacts.keyOf(model, id),
+        });
       },
       async revokeByGrantId(grantId) {
         // One table: the first call removes every token of the grant, whichever model the provider asked for.

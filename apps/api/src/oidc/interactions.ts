@@ -103,6 +103,7 @@ export function createInteractions(
         icon_url: site.icon_key ? siteIconPath(site.icon_key) : null,
         partner_name: partnerName,
         redirect_host: redirectHost(interaction),
+        sandbox: site.sandbox,
       },
       scopes: offered.map((scope) => ({
         scope,

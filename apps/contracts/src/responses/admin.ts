@@ -289,6 +289,7 @@ export const adminVerificationDetailSchema = v.object({
 
 export const adminAccessTokenSchema = v.object({
   id: v.string(),
+  fingerprint: v.string(),
   kind: v.picklist(['access_token', 'refresh_token']),
   user_id: v.nullable(v.string()),
   partner_id: v.nullable(v.string()),

@@ -116,6 +116,7 @@ export const interactionDetailsSchema = v.object({
     icon_url: v.nullable(v.string()),
     partner_name: v.string(),
     redirect_host: v.string(),
+    sandbox: v.boolean(),
   }),
   scopes: v.array(
     v.object({

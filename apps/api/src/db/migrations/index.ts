@@ -22,6 +22,7 @@ import * as adminPageIndexes from './20261126120000-admin-page-indexes';
 import * as adminTrigramSearch from './20261126120100-admin-trigram-search';
 import * as partnerStatsTokenIndex from './20261126130000-partner-stats-token-index';
 import * as sitesUniqueLiveName from './20261126130100-sites-unique-live-name';
+import * as hashOidcArtefactIds from './20261127020000-hash-oidc-artefact-ids';
 import * as addSandboxIndexes from './20261127040000-add-sandbox-indexes';
 
 /**
@@ -53,6 +54,7 @@ const modules: Array<
   ['20261126120100-admin-trigram-search', adminTrigramSearch],
   ['20261126130000-partner-stats-token-index', partnerStatsTokenIndex],
   ['20261126130100-sites-unique-live-name', sitesUniqueLiveName],
+  ['20261127020000-hash-oidc-artefact-ids', hashOidcArtefactIds],
   ['20261127040000-add-sandbox-indexes', addSandboxIndexes],
 ];
 

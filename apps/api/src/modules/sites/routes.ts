@@ -58,7 +58,7 @@ export function siteRoutes(services: AppServices): Router {
       tag: 'Sites',
       summary: 'Create a site (an OpenID Connect client)',
       description:
-        'Confidential sites get a `client_secret` in this answer only; it is stored as a keyed hash and cannot be shown again. Redirect URIs must be https except for localhost.',
+        'Confidential sites get a `client_secret` in this answer only; it is stored as a keyed hash and cannot be shown again. Redirect URIs must be https except for localhost. The domain must be the site’s own, not a public suffix such as co.uk or github.io (422 `sites.public_suffix`).',
       responses: {
         201: ok('Created site with its client credentials', siteSchema),
         409: ok(
@@ -97,6 +97,7 @@ export function siteRoutes(services: AppServices): Router {
     describeRoute({
       tag: 'Sites',
       summary: 'Update one of your sites',
+      description: 'A new domain must be the site’s own, not a public suffix (422 `sites.public_suffix`).',
       responses: {
         200: ok('Updated site', siteSchema),
         404: ok('Not one of your sites'),

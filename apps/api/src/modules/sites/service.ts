@@ -17,6 +17,8 @@ import type { UploadedFile } from '../../middleware/multipart';
 import { pairwiseSubject } from '../../oidc/account';
 import { reencodeImage } from '../../lib/images';
 import { forgetClient } from '../../oidc/adapter';
+import { artefactKey } from '../../oidc/artefacts';
+import { assertOwnDomain } from './public-suffix';
 import type { AuditService } from '../audit/service';
 import type { GrantService } from '../grants/service';
 import type { RequestOrigin } from '../sessions/service';
@@ -163,6 +165,7 @@ export function createSiteService(
     ) {
       const now = clock.now();
       const siteName = tidyName(body.site_name);
+      assertOwnDomain(body.domain);
       await assertNotDuplicate(partnerId, siteName, body.domain);
       const secret = body.client_type === 'confidential' ? newClientSecret() : null;
       // Counted and inserted under the partner's lock: racing requests cannot pass the limit together.
@@ -216,7 +219,9 @@ export function createSiteService(
           ([, value]) => value !== undefined,
         ),
       );
-      // The domain and the redirect URIs may change apart: check the site as it would be after the change.
+      // The domain and the redirect URIs may change apart: check the site as it would be after the change. A site
+      // declared before public suffixes were refused keeps its domain until it is changed.
+      if (body.domain !== undefined) assertOwnDomain(body.domain);
       const domain = body.domain ?? site.domain;
       const siteName = (changes.site_name as string | undefined) ?? site.site_name;
       for (const uri of body.redirect_uris ?? site.redirect_uris) {
@@ -303,7 +308,8 @@ export function createSiteService(
     ): Promise<TokenValidation> {
       const inactive: TokenValidation = { active: false };
       const nowMs = Date.now();
-      const row = await OidcPayload.findOne({ where: { model: 'AccessToken', id: token } });
+      // Stored under the hash of its value, like every bearer artefact (oidc/artefacts.ts).
+      const row = await OidcPayload.findOne({ where: { model: 'AccessToken', id: artefactKey(token) } });
       if (!row || (row.expires_at && row.expires_at.getTime() <= nowMs)) return inactive;
       const payload = JSON.parse(row.payload) as {
         clientId: string;

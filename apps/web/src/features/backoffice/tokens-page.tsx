@@ -185,12 +185,14 @@ export function TokensPage() {
 
   const tokenColumns: Column<AdminAccessToken>[] = [
     {
+      // Tokens are stored only as hashes (issue 21 item 2): the fingerprint of that hash names a token (spec 02 §9's
+      // shortening leaves its 12 characters whole).
       header: 'ID',
       className: 'font-mono text-xs',
-      title: (token) => token.id,
+      title: (token) => `Fingerprint ${token.fingerprint} (SHA-256 of the token)`,
       cell: (token) => (
         <>
-          {shortTokenId(token.id)}
+          {shortTokenId(token.fingerprint)}
           <span className="block font-sans text-slate-700">
             {token.kind === 'refresh_token' ? 'refresh token' : 'access token'}
           </span>
@@ -216,7 +218,7 @@ export function TokensPage() {
     },
     { header: 'Scopes', cell: (token) => <Scopes scopes={token.scopes} /> },
     ...grantColumns<AdminAccessToken>(now, {
-      label: (token) => `Revoke token ${shortTokenId(token.id)}`,
+      label: (token) => `Revoke token ${token.fingerprint}`,
       revoke: (token) => setRevoking({ kind: 'token', item: token }),
     }),
   ];

@@ -17,8 +17,8 @@ const scope = (name: string, title: string, extra: Partial<InteractionDetails['s
   ...extra,
 });
 
-function interaction(scopes: InteractionDetails['scopes']): InteractionDetails {
-  return {
+function interaction(scopes: InteractionDetails['scopes'], sandbox = false): InteractionDetails {
+  const details = {
     uid: 'uid-1234567890',
     prompt: 'consent',
     reasons: ['op_scopes_missing'],
@@ -29,12 +29,15 @@ function interaction(scopes: InteractionDetails['scopes']): InteractionDetails {
       icon_url: null,
       partner_name: 'Acme',
       redirect_host: 'shop.example.com',
+      sandbox: false,
     },
     scopes,
     unproven_scopes: [],
     user: { email: 'alex@example.com', full_name: 'Alex' },
     verify_url: null,
   } as InteractionDetails;
+  details.site.sandbox = sandbox;
+  return details;
 }
 
 describe('/oauth/consent (issue 15 item 4: name and e-mail are optional)', () => {
@@ -82,5 +85,26 @@ describe('/oauth/consent (issue 15 item 4: name and e-mail are optional)', () =>
     await renderApp('/oauth/consent?uid=uid-1234567890');
     expect(await screen.findByRole('checkbox', { name: /Your name/ })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: /Your e-mail address/ })).not.toBeChecked();
+  });
+
+  it('warns on a sandbox site that it is a test site, and not on a live one', async () => {
+    fakeApi({
+      'GET /api/v1/oauth/interactions/uid-1234567890': {
+        body: interaction([scope('basic_info', 'Basic information', { required: true })], true),
+      },
+    });
+    await renderApp('/oauth/consent?uid=uid-1234567890');
+    expect(await screen.findByRole('note')).toHaveTextContent('Test site — do not enter real data');
+  });
+
+  it('shows no test-site warning for a live site', async () => {
+    fakeApi({
+      'GET /api/v1/oauth/interactions/uid-1234567890': {
+        body: interaction([scope('basic_info', 'Basic information', { required: true })]),
+      },
+    });
+    await renderApp('/oauth/consent?uid=uid-1234567890');
+    expect(await screen.findByRole('checkbox', { name: /Basic information/ })).toBeChecked();
+    expect(screen.queryByText(/Test site/)).toBeNull();
   });
 });

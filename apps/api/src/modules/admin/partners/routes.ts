@@ -177,7 +177,8 @@ export function mountPartnerRoutes(router: Router, service: AdminPartnerService)
     describeRoute({
       tag: 'Admin: partners',
       summary: 'Create a site for a partner',
-      description: 'A confidential site’s `client_secret` is in this answer only.',
+      description:
+        'A confidential site’s `client_secret` is in this answer only. The domain must be the site’s own, not a public suffix (422 `sites.public_suffix`).',
       responses: {
         201: ok('The site with its client secret', adminCreatedSiteSchema),
         404: ok('No such partner'),

@@ -1,6 +1,7 @@
 import type { AdminAccessToken, AdminOAuthAuthorization, Scope } from '@attestly/contracts';
 import type { OAuthAuthorization } from '../../../db/models';
 import { toDate } from '../../../db/rows';
+import { artefactFingerprint } from '../../../oidc/artefacts';
 import { iso } from '../common';
 import { asScopes } from '../users/presenters';
 
@@ -25,7 +26,10 @@ interface TokenPayload {
   exp?: number;
 }
 
-/** spec 02 §3 "Access token": an OAuth access or refresh token a partner site holds. */
+/**
+ * spec 02 §3 "Access token": an OAuth access or refresh token a partner site holds, by its stored key and
+ * fingerprint: the row holds no usable value (oidc/artefacts.ts).
+ */
 export function presentAdminToken(row: TokenRow, now: Date): AdminAccessToken {
   let payload: TokenPayload = {};
   try {
@@ -38,6 +42,7 @@ export function presentAdminToken(row: TokenRow, now: Date): AdminAccessToken {
     toDate(row.consumed_at) === null && toDate(row.grant_revoked_at) === null && (!expires || expires > now);
   return {
     id: row.id,
+    fingerprint: artefactFingerprint(row.id),
     kind: row.model === 'RefreshToken' ? 'refresh_token' : 'access_token',
     user_id: row.user_id,
     partner_id: row.partner_id,
