@@ -20,6 +20,7 @@ import type { RequestOrigin, SessionRecord, SessionService } from '../sessions/s
 import type { UploadedFile } from '../../middleware/multipart';
 import type { OneTimeTokens } from './one-time-tokens';
 import { createLoginLockout, LOGIN_LOCKOUT } from './lockout';
+import { spendPhoneBudget } from './phone-budget';
 import { createGrantService } from '../grants/service';
 import { createSessionEnder, type EndSessionsOptions } from '../sessions/end-sessions';
 import { mailOutboxFor } from '../notifications/outbox';
@@ -61,11 +62,7 @@ export const MAIL_BY_RECIPIENT: RateLimitRule = {
 /** E-mail links carry 192-bit tokens: short enough that the whole link stays on one line of a mail (≤ 76 chars). */
 const EMAIL_TOKEN_BYTES = 24;
 
-export const PHONE_VERIFICATION_BY_USER: RateLimitRule = {
-  name: 'phone-verify:user',
-  limit: 3,
-  windowMs: 15 * 60_000,
-};
+export { PHONE_VERIFICATION_BY_USER } from './phone-budget';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const LOCKED_OUT = 'Too many failed sign-in attempts. Please try again later or reset your password.';
@@ -552,12 +549,8 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
         { path: 'phone', message: 'Phone number is required' },
       ]);
     }
-    const budget = await limiter.hit(PHONE_VERIFICATION_BY_USER, userId);
-    if (!budget.allowed)
-      throw tooManyRequests(
-        'Too many codes requested. Please wait before asking again.',
-        budget.retryAfterSeconds,
-      );
+    // Per account and per number (issue 21 item 5), counted in the database before anything is sent.
+    await spendPhoneBudget(limiter, userId, number);
     const code = await tokens.issue('phone_verification', user.id, {
       ttlMs: PHONE_CODE_TTL_MS,
       target: number,
