@@ -24,6 +24,7 @@ import { spendPhoneBudget } from './phone-budget';
 import { createGrantService } from '../grants/service';
 import { createSessionEnder, type EndSessionsOptions } from '../sessions/end-sessions';
 import { mailOutboxFor } from '../notifications/outbox';
+import { withdrawCasesOfDeletedAccount } from '../verification/withdraw';
 
 /** Failed sign-ins from one address before that address is locked out of the account, and for how long (lockout.ts). */
 export const MAX_FAILED_LOGINS = LOGIN_LOCKOUT.pair.limit;
@@ -412,7 +413,9 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     await ender.endAllSessions(user.id, { reason: 'account_deleted', revokeGrants: true, origin });
     // Personal data is erased; the row stays (anonymised) so that audit entries and verification records that
     // name this id keep their meaning. The unusable password hash and freed address end the account for good.
-    await db.sequelize.transaction(async (transaction) => {
+    const withdrawn = await db.sequelize.transaction(async (transaction) => {
+      // First (it locks the account): cases under review are withdrawn and every kept media file goes.
+      const cases = await withdrawCasesOfDeletedAccount(deps, user.id, transaction);
       await db.models.UserPhoto.destroy({ where: { user_id: user.id }, transaction });
       await db.models.OneTimeToken.destroy({ where: { subject_id: user.id }, transaction });
       await db.models.Session.destroy({ where: { kind: 'user', subject_id: user.id }, transaction });
@@ -446,12 +449,14 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
         },
         { where: { id: user.id }, transaction },
       );
+      return cases;
     });
     await audit.recordSafely({
       event: 'user.account_deleted',
       userId: user.id,
       ip: origin.ip,
       userAgent: origin.userAgent,
+      details: { withdrawn_cases: withdrawn },
     });
   }
 

@@ -19,6 +19,7 @@ import { createFacialVerification } from './facial';
 import { createGeoLocator, createLocationVerification } from './location';
 import { chargeVerification } from '../billing/usage';
 import { emitVerificationEvent } from '../webhooks/events';
+import { lockOpenCase } from './withdraw';
 
 /** What a verification proves once approved; stored in `result_details.proves` so a later review can apply it. */
 export interface ProvenFacts {
@@ -138,6 +139,9 @@ export function createVerificationService(
       .transaction(async (transaction) => {
         const user = await User.findByPk(input.userId, { transaction, lock: db.dialect === 'postgres' });
         if (!user) throw notFound('User not found');
+        // An upload still in flight when its account was erased: nothing is recorded for the erased row.
+        if (user.deleted_at)
+          throw new AppError(409, 'verification.account_deleted', 'This account has been deleted');
         let claimHeld = false;
         if (input.claim && input.status === 'approved') {
           const [held] = (await db.sequelize.query(
@@ -310,8 +314,8 @@ export function createVerificationService(
   ): Promise<Verification> {
     const now = clock.now();
     const row = await db.sequelize.transaction(async (transaction) => {
-      const found = await Verification.findByPk(id, { transaction, lock: db.dialect === 'postgres' });
-      if (!found) throw notFound('Verification not found');
+      // Locks the account, then the case, and refuses a withdrawn one (withdraw.ts): no proof for an erased row.
+      const { user, row: found } = await lockOpenCase(db, id, transaction);
       if (found.status !== 'pending')
         throw new AppError(409, 'verification.not_pending', 'Only pending verifications can be reviewed');
       found.status = decision.approve ? 'approved' : 'rejected';
@@ -327,10 +331,7 @@ export function createVerificationService(
         { timestamp: now.toISOString(), note, author: decision.adminUserId },
       ];
       const proves = (found.result_details as { proves?: ProvenFacts }).proves;
-      if (decision.approve && proves) {
-        const user = await User.findByPk(found.user_id, { transaction, lock: db.dialect === 'postgres' });
-        if (user) found.expires_at = await applyFacts(user, proves, now, transaction);
-      }
+      if (decision.approve && proves) found.expires_at = await applyFacts(user, proves, now, transaction);
       found.changed('review_notes', true);
       await found.save({ transaction });
       await VerificationMedia.destroy({ where: { verification_id: found.id }, transaction });
