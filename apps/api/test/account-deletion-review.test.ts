@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DocumentAnalysis } from '@attestly/contracts';
+import type { ReviewerDocumentAnalysis } from '@attestly/contracts';
 import { createAdmin } from './admin-helpers';
 import { createTestApp, signUp, type TestApp } from './helpers';
 
@@ -25,7 +25,7 @@ const as = (path: string) => ({
     t.request.delete(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
 });
 
-const ANALYSIS: DocumentAnalysis = {
+const ANALYSIS: ReviewerDocumentAnalysis = {
   document_type: 'passport',
   mrz_document_code: 'P',
   mrz_format: 'TD3',

@@ -1,6 +1,6 @@
 import { Op, QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import type {
-  DocumentAnalysis,
+  ReviewerDocumentAnalysis,
   VerificationMethod,
   VerificationStatus,
   VerificationStatusAnswer,
@@ -38,7 +38,7 @@ export interface NewVerification {
   needsReview?: boolean;
   message: string;
   details: Record<string, unknown>;
-  documentAnalysis?: DocumentAnalysis | null;
+  documentAnalysis?: ReviewerDocumentAnalysis | null;
   fingerprint?: string | null;
   /** Applied to the user now when approved, or later by a reviewer when pending. */
   proves?: ProvenFacts;

@@ -5,7 +5,7 @@ import type {
   adminRetriggerVerificationBody,
   adminVerificationListQuery,
 } from '@attestly/contracts';
-import { type AgeThreshold, type DocumentAnalysis, type DocumentType } from '@attestly/contracts';
+import { type AgeThreshold, type DocumentType, type ReviewerDocumentAnalysis } from '@attestly/contracts';
 import type { DocumentReading } from '@attestly/models';
 import { UniqueConstraintError } from 'sequelize';
 import type { Deps } from '../../../deps';
@@ -48,7 +48,7 @@ function holderSummary(
   reading: DocumentReading,
   binding: HolderBinding,
   problems: string[],
-): NonNullable<DocumentAnalysis['holder_binding']> {
+): NonNullable<ReviewerDocumentAnalysis['holder_binding']> {
   const h = binding.holder;
   return {
     portrait_found: h?.portrait.found ?? false,
