@@ -268,8 +268,9 @@ export interface DocumentAnalysis {
   reasons: string[];
   /**
    * Whether the document is bound to the person who sent it (issue 14): a portrait on the document, a live
-   * challenge video in the same flow, their face match, the printed fields against the MRZ, and reuse of the same
-   * document (keyed hash of its number) on other accounts. `review_reasons` says why a person must check it.
+   * challenge video in the same flow, their face match, the printed fields against the MRZ, and (for reviewers
+   * only, ReviewerDocumentAnalysis) reuse of the same document on other accounts. `review_reasons` says why a
+   * person must check it.
    */
   holder_binding?: {
     portrait_found: boolean;
@@ -282,9 +283,19 @@ export interface DocumentAnalysis {
       expiry_date: 'agrees' | 'conflicts' | 'unreadable';
       name: 'agrees' | 'unreadable';
     } | null;
-    document_used_by_other_accounts: number;
     bound: boolean;
     review_reasons: string[];
+  };
+}
+
+/**
+ * A document reading as it is stored and as reviewers see it: the owner's view plus how many other accounts the
+ * same document (keyed hash of its number) proves or waits to prove. That count, and the review reason naming it,
+ * are for reviewers only (issue 21 item 13): the uploader, their export and their screens never see them.
+ */
+export interface ReviewerDocumentAnalysis extends Omit<DocumentAnalysis, 'holder_binding'> {
+  holder_binding?: NonNullable<DocumentAnalysis['holder_binding']> & {
+    document_used_by_other_accounts: number;
   };
 }
 

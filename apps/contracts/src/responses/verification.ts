@@ -68,13 +68,12 @@ export const documentAnalysisSchema = v.object({
             name: v.picklist(['agrees', 'unreadable']),
           }),
         ),
-        document_used_by_other_accounts: v.number(),
         bound: v.boolean(),
         review_reasons: v.array(v.string()),
       }),
     ),
     v.description(
-      'Whether the document is bound to the sender: portrait on the document, live video liveness, face match, printed fields vs MRZ, reuse on other accounts; review_reasons say why a person must check it',
+      'Whether the document is bound to the sender: portrait on the document, live video liveness, face match, printed fields vs MRZ; review_reasons say why a person must check it',
     ),
   ),
 });

@@ -7,7 +7,7 @@ import {
   type Sequelize,
 } from 'sequelize';
 import type {
-  DocumentAnalysis,
+  ReviewerDocumentAnalysis,
   VerificationMethod,
   VerificationStatus,
   VerificationType,
@@ -39,7 +39,8 @@ export class Verification extends Model<
   /** The message the user was shown. */
   declare message: string | null;
   declare result_details: CreationOptional<Record<string, unknown>>;
-  declare document_analysis: DocumentAnalysis | null;
+  /** The reading with what only reviewers see (the document's reuse on other accounts). */
+  declare document_analysis: ReviewerDocumentAnalysis | null;
   declare review_notes: CreationOptional<ReviewNote[]>;
   declare subject_fingerprint: string | null;
   /** Set when a partner's consent flow asked for the check (statistics per partner and site). */

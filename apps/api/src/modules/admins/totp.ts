@@ -10,6 +10,14 @@ import { openMedia, sealMedia } from '../../lib/media-crypto';
  * step and one step either side (clock drift), and never for a step at or before the last one accepted: the
  * caller records the step with a conditional UPDATE, so a replayed code fails even when two requests race.
  */
+/** What TOTP setup hands out, once: the secret, its otpauth:// URI and QR code, and the backup codes. */
+export interface TotpSetup {
+  secret: string;
+  otpauth_url: string;
+  qr_code_data_uri: string;
+  backup_codes: string[];
+}
+
 export const TOTP_TOLERANCE_SECONDS = TOTP.periodSeconds * TOTP.window;
 
 export function newTotpSecret(): string {

@@ -34,19 +34,22 @@ export function createRateLimiter({ db, clock }: Pick<Deps, 'db' | 'clock'>) {
     return { start, retryAfterSeconds: Math.ceil((start + rule.windowMs - now) / 1000) };
   }
 
-  /** Runs an upsert and reads back the row's count and window_start (atomically on PostgreSQL). */
+  /**
+   * Runs an upsert and reads back the row's count and window_start in the same statement (RETURNING), so that the
+   * count decides exactly: of N racing hits, exactly `limit` are allowed, on every replica.
+   */
   async function upsert(sql: string, replacements: Record<string, unknown>) {
     let rows: Array<{ count: number; window_start: number }>;
-    if (db.dialect === 'postgres') {
-      rows = await db.sequelize.query(`${sql} RETURNING count, window_start`, {
-        replacements,
-        type: QueryTypes.SELECT,
-      });
+    if (db.atomic) {
+      // SQLite: the hot-path connection runs it synchronously, rows and all (Sequelize's driver drops them).
+      rows = await db.atomic((statements) =>
+        statements.all<{ count: number; window_start: number }>(
+          `${sql} RETURNING count, window_start`,
+          replacements,
+        ),
+      );
     } else {
-      // Sequelize's SQLite driver drops RETURNING rows of an INSERT, so read the counter back. Within one SQLite
-      // file a concurrent hit can only make the figure read higher, which errs on the safe side.
-      await db.sequelize.query(sql, { replacements });
-      rows = await db.sequelize.query('SELECT count, window_start FROM rate_limits WHERE key = :key', {
+      rows = await db.sequelize.query(`${sql} RETURNING count, window_start`, {
         replacements,
         type: QueryTypes.SELECT,
       });

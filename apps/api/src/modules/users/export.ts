@@ -1,6 +1,7 @@
 import type { InferAttributes } from 'sequelize';
 import type { User } from '../../db/models';
 import type { Deps } from '../../deps';
+import { withoutReuse } from '../verification/document-reuse';
 import { presentVerification } from '../verification/presenters';
 import { presentUser } from './presenters';
 
@@ -88,7 +89,11 @@ export function createUserExport({ db, clock }: Pick<Deps, 'db' | 'clock'>) {
           details: Object.fromEntries(
             Object.entries(presented.details).filter(([key]) => !WITHHELD_RESULT_KEYS.test(key)),
           ),
-          review_notes: row.review_notes.map((note) => ({ timestamp: note.timestamp, note: note.note })),
+          // System notes may name the document's reuse on other accounts, which is not this person's data.
+          review_notes: row.review_notes.map((note) => ({
+            timestamp: note.timestamp,
+            note: withoutReuse(note.note),
+          })),
           valid_until: iso(row.expires_at),
         };
       }),

@@ -34,7 +34,7 @@ export const LOGIN_LOCKOUT = {
   },
 } as const;
 
-export type LockoutKind = 'user' | 'partner';
+export type LockoutKind = 'user' | 'partner' | 'admin';
 type CounterName = 'pair' | 'address' | 'account';
 
 interface CounterRow {

@@ -20,9 +20,11 @@ import type { RequestOrigin, SessionRecord, SessionService } from '../sessions/s
 import type { UploadedFile } from '../../middleware/multipart';
 import type { OneTimeTokens } from './one-time-tokens';
 import { createLoginLockout, LOGIN_LOCKOUT } from './lockout';
+import { spendPhoneBudget } from './phone-budget';
 import { createGrantService } from '../grants/service';
 import { createSessionEnder, type EndSessionsOptions } from '../sessions/end-sessions';
 import { mailOutboxFor } from '../notifications/outbox';
+import { withdrawCasesOfDeletedAccount } from '../verification/withdraw';
 
 /** Failed sign-ins from one address before that address is locked out of the account, and for how long (lockout.ts). */
 export const MAX_FAILED_LOGINS = LOGIN_LOCKOUT.pair.limit;
@@ -61,11 +63,7 @@ export const MAIL_BY_RECIPIENT: RateLimitRule = {
 /** E-mail links carry 192-bit tokens: short enough that the whole link stays on one line of a mail (≤ 76 chars). */
 const EMAIL_TOKEN_BYTES = 24;
 
-export const PHONE_VERIFICATION_BY_USER: RateLimitRule = {
-  name: 'phone-verify:user',
-  limit: 3,
-  windowMs: 15 * 60_000,
-};
+export { PHONE_VERIFICATION_BY_USER } from './phone-budget';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const LOCKED_OUT = 'Too many failed sign-in attempts. Please try again later or reset your password.';
@@ -415,7 +413,9 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     await ender.endAllSessions(user.id, { reason: 'account_deleted', revokeGrants: true, origin });
     // Personal data is erased; the row stays (anonymised) so that audit entries and verification records that
     // name this id keep their meaning. The unusable password hash and freed address end the account for good.
-    await db.sequelize.transaction(async (transaction) => {
+    const withdrawn = await db.sequelize.transaction(async (transaction) => {
+      // First (it locks the account): cases under review are withdrawn and every kept media file goes.
+      const cases = await withdrawCasesOfDeletedAccount(deps, user.id, transaction);
       await db.models.UserPhoto.destroy({ where: { user_id: user.id }, transaction });
       await db.models.OneTimeToken.destroy({ where: { subject_id: user.id }, transaction });
       await db.models.Session.destroy({ where: { kind: 'user', subject_id: user.id }, transaction });
@@ -449,12 +449,14 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
         },
         { where: { id: user.id }, transaction },
       );
+      return cases;
     });
     await audit.recordSafely({
       event: 'user.account_deleted',
       userId: user.id,
       ip: origin.ip,
       userAgent: origin.userAgent,
+      details: { withdrawn_cases: withdrawn },
     });
   }
 
@@ -552,12 +554,8 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
         { path: 'phone', message: 'Phone number is required' },
       ]);
     }
-    const budget = await limiter.hit(PHONE_VERIFICATION_BY_USER, userId);
-    if (!budget.allowed)
-      throw tooManyRequests(
-        'Too many codes requested. Please wait before asking again.',
-        budget.retryAfterSeconds,
-      );
+    // Per account and per number (issue 21 item 5), counted in the database before anything is sent.
+    await spendPhoneBudget(limiter, userId, number);
     const code = await tokens.issue('phone_verification', user.id, {
       ttlMs: PHONE_CODE_TTL_MS,
       target: number,

@@ -4,11 +4,13 @@ import type {
   AgeThreshold,
   DocumentAnalysis,
   DocumentType,
+  ReviewerDocumentAnalysis,
   VerificationStatus,
   VerificationSummary,
 } from '@attestly/contracts';
 import type { Deps } from '../../deps';
 import { deriveKey, hmacSha256 } from '../../lib/crypto';
+import { ownerDocumentAnalysis, reuseReason } from './document-reuse';
 import { presentVerification } from './presenters';
 import { DocumentClaimedError, type VerificationOrigin, type VerificationService } from './service';
 import { requireEngine, runAnalysis } from './vision';
@@ -119,9 +121,7 @@ export function bindingProblems(reading: DocumentReading, binding: HolderBinding
   }
   if (reading.printed) problems.push(...reading.printed.conflicts);
   if (binding && binding.otherAccounts > 0) {
-    problems.push(
-      `this document already proves or is waiting to prove ${binding.otherAccounts} other account${binding.otherAccounts === 1 ? '' : 's'}`,
-    );
+    problems.push(reuseReason(binding.otherAccounts));
   }
   if (!reading.document_key) problems.push('the document number could not be read');
   return problems;
@@ -220,7 +220,7 @@ function holderSummary(reading: DocumentReading, binding: HolderBinding, problem
     document_used_by_other_accounts: binding.otherAccounts,
     bound: problems.length === 0,
     review_reasons: problems,
-  } satisfies DocumentAnalysis['holder_binding'];
+  } satisfies ReviewerDocumentAnalysis['holder_binding'];
 }
 
 /**
@@ -297,7 +297,7 @@ export function createDocumentVerification(deps: Deps, verifications: Verificati
           ? { minAge: analysis.calculated_age }
           : { minAge: upload.threshold };
     const save = () => {
-      const withBinding: DocumentAnalysis = {
+      const withBinding: ReviewerDocumentAnalysis = {
         ...analysis,
         holder_binding: holderSummary(reading, binding, problems),
       };
@@ -351,7 +351,8 @@ export function createDocumentVerification(deps: Deps, verifications: Verificati
     }
     return {
       verification: presentVerification(saved.row, now),
-      document_analysis: saved.withBinding,
+      // The owner's view: the document's reuse on other accounts is for reviewers only (document-reuse.ts).
+      document_analysis: ownerDocumentAnalysis(saved.withBinding),
       message: outcome.message,
     };
   }

@@ -1,6 +1,6 @@
 import { Op, QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import type {
-  DocumentAnalysis,
+  ReviewerDocumentAnalysis,
   VerificationMethod,
   VerificationStatus,
   VerificationStatusAnswer,
@@ -24,6 +24,7 @@ import {
   type UncountedApproval,
 } from './partner-attribution';
 import { emitVerificationEvent } from '../webhooks/events';
+import { lockOpenCase } from './withdraw';
 
 /** What a verification proves once approved; stored in `result_details.proves` so a later review can apply it. */
 export interface ProvenFacts {
@@ -42,7 +43,7 @@ export interface NewVerification {
   needsReview?: boolean;
   message: string;
   details: Record<string, unknown>;
-  documentAnalysis?: DocumentAnalysis | null;
+  documentAnalysis?: ReviewerDocumentAnalysis | null;
   fingerprint?: string | null;
   /** Applied to the user now when approved, or later by a reviewer when pending. */
   proves?: ProvenFacts;
@@ -144,6 +145,9 @@ export function createVerificationService(
       .transaction(async (transaction) => {
         const user = await User.findByPk(input.userId, { transaction, lock: db.dialect === 'postgres' });
         if (!user) throw notFound('User not found');
+        // An upload still in flight when its account was erased: nothing is recorded for the erased row.
+        if (user.deleted_at)
+          throw new AppError(409, 'verification.account_deleted', 'This account has been deleted');
         // Whether it counts for that partner: attempts capped per user, approvals within the quota (never refused).
         const counted = await attributeAttempt(
           deps,
@@ -324,8 +328,8 @@ export function createVerificationService(
     const now = clock.now();
     let uncounted: UncountedApproval | null = null;
     const row = await db.sequelize.transaction(async (transaction) => {
-      const found = await Verification.findByPk(id, { transaction, lock: db.dialect === 'postgres' });
-      if (!found) throw notFound('Verification not found');
+      // Locks the account, then the case, and refuses a withdrawn one (withdraw.ts): no proof for an erased row.
+      const { user, row: found } = await lockOpenCase(db, id, transaction);
       if (found.status !== 'pending')
         throw new AppError(409, 'verification.not_pending', 'Only pending verifications can be reviewed');
       found.status = decision.approve ? 'approved' : 'rejected';
@@ -343,10 +347,7 @@ export function createVerificationService(
       // An approval counts toward the partner's quota now, or is no longer attributed to it (partner-attribution.ts).
       if (decision.approve) uncounted = await chargeReviewedApproval(deps, found, transaction);
       const proves = (found.result_details as { proves?: ProvenFacts }).proves;
-      if (decision.approve && proves) {
-        const user = await User.findByPk(found.user_id, { transaction, lock: db.dialect === 'postgres' });
-        if (user) found.expires_at = await applyFacts(user, proves, now, transaction);
-      }
+      if (decision.approve && proves) found.expires_at = await applyFacts(user, proves, now, transaction);
       found.changed('review_notes', true);
       await found.save({ transaction });
       await VerificationMedia.destroy({ where: { verification_id: found.id }, transaction });

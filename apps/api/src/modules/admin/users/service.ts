@@ -24,6 +24,7 @@ import {
   type AdminActor,
   type PageQuery,
 } from '../common';
+import { withdrawCasesOfDeletedAccount } from '../../verification/withdraw';
 import { USER_COLUMNS, asScopes, presentAdminUser, presentAdminUserDetail, type UserRow } from './presenters';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -362,20 +363,12 @@ export function createAdminUserService(
     await findRow(id);
     await endSignIns(id, 'account_deleted', true, who);
     const now = clock.now();
-    await db.sequelize.transaction(async (transaction) => {
+    const withdrawn = await db.sequelize.transaction(async (transaction) => {
+      // First (it locks the account): cases under review are withdrawn and every kept media file goes.
+      const cases = await withdrawCasesOfDeletedAccount(deps, id, transaction);
       await db.models.UserPhoto.destroy({ where: { user_id: id }, transaction });
       await db.models.OneTimeToken.destroy({ where: { subject_id: id }, transaction });
       await db.models.Session.destroy({ where: { kind: 'user', subject_id: id }, transaction });
-      await db.models.VerificationMedia.destroy({
-        where: {
-          verification_id: {
-            [Op.in]: db.sequelize.literal(
-              `(SELECT id FROM verifications WHERE user_id = ${db.sequelize.escape(id)})`,
-            ),
-          },
-        },
-        transaction,
-      });
       await UserFlag.update(
         { resolved_at: now, resolved_by: who.adminUserId, resolution_notes: 'Account deleted' },
         { where: { user_id: id, resolved_at: null }, transaction },
@@ -410,6 +403,7 @@ export function createAdminUserService(
         },
         { where: { id }, transaction },
       );
+      return cases;
     });
     await audit.recordSafely({
       event: 'user_deleted',
@@ -418,7 +412,7 @@ export function createAdminUserService(
       adminUserId: who.adminUserId,
       ip: who.ip,
       userAgent: who.userAgent,
-      details: { reason },
+      details: { reason, withdrawn_cases: withdrawn },
     });
   }
 

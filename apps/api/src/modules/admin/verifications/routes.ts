@@ -8,6 +8,7 @@ import {
   adminVerificationDetailSchema,
   adminVerificationListQuery,
   adminVerificationListSchema,
+  errorEnvelopeSchema,
 } from '@attestly/contracts';
 import { validate } from '../../../middleware/validate';
 import { describeRoute, ok } from '../../docs/describe';
@@ -15,6 +16,8 @@ import { actor, input } from '../common';
 import type { AdminVerificationService } from './service';
 
 const idParams = adminIdParams.verification;
+/** Decided already, or withdrawn when its account was deleted (`verification.withdrawn`, issue 21 item 9). */
+const notOpen = (what: string) => ok(what, errorEnvelopeSchema);
 
 /** spec 02 §7: GET /verifications, GET /verifications/{id}, approve, reject, retrigger; and the kept media. */
 export function mountVerificationRoutes(router: Router, service: AdminVerificationService): void {
@@ -56,6 +59,7 @@ export function mountVerificationRoutes(router: Router, service: AdminVerificati
       responses: {
         200: ok('Updated verification', adminVerificationDetailSchema),
         404: ok('No such verification'),
+        409: notOpen('The case is not pending, or was withdrawn when its account was deleted'),
       },
     }),
     validate({ params: idParams, body: adminApproveVerificationBody }),
@@ -77,6 +81,7 @@ export function mountVerificationRoutes(router: Router, service: AdminVerificati
       responses: {
         200: ok('Updated verification', adminVerificationDetailSchema),
         404: ok('No such verification'),
+        409: notOpen('The case is not pending, or was withdrawn when its account was deleted'),
       },
     }),
     validate({ params: idParams, body: adminRejectVerificationBody }),
@@ -97,6 +102,9 @@ export function mountVerificationRoutes(router: Router, service: AdminVerificati
       responses: {
         200: ok('Updated verification', adminVerificationDetailSchema),
         404: ok('No such verification'),
+        409: notOpen(
+          'The case cannot be analysed again (decided, media gone, changed meanwhile, or withdrawn when its account was deleted)',
+        ),
       },
     }),
     validate({ params: idParams, body: adminRetriggerVerificationBody }),

@@ -5,7 +5,7 @@ import type {
   adminRetriggerVerificationBody,
   adminVerificationListQuery,
 } from '@attestly/contracts';
-import { type AgeThreshold, type DocumentAnalysis, type DocumentType } from '@attestly/contracts';
+import { type AgeThreshold, type DocumentType, type ReviewerDocumentAnalysis } from '@attestly/contracts';
 import type { DocumentReading } from '@attestly/models';
 import { UniqueConstraintError } from 'sequelize';
 import type { Deps } from '../../../deps';
@@ -20,6 +20,7 @@ import {
 } from '../../verification/document';
 import type { VerificationModule } from '../../verification/service';
 import { requireEngine, runAnalysis } from '../../verification/vision';
+import { isWithdrawn, lockOpenCase, withdrawnCase } from '../../verification/withdraw';
 import {
   Where,
   containsTerm,
@@ -47,7 +48,7 @@ function holderSummary(
   reading: DocumentReading,
   binding: HolderBinding,
   problems: string[],
-): NonNullable<DocumentAnalysis['holder_binding']> {
+): NonNullable<ReviewerDocumentAnalysis['holder_binding']> {
   const h = binding.holder;
   return {
     portrait_found: h?.portrait.found ?? false,
@@ -346,6 +347,9 @@ export function createAdminVerificationService(
   ) {
     const row = await Verification.findByPk(id);
     if (!row) throw notFound('Verification not found');
+    const owner = await User.findByPk(row.user_id, { attributes: ['id', 'deleted_at'] });
+    if (isWithdrawn(row) || !owner || owner.deleted_at) throw withdrawnCase();
+    const startedAs = row.status;
     if (!['failed', 'rejected', 'pending'].includes(row.status)) {
       throw new AppError(
         409,
@@ -428,7 +432,18 @@ export function createAdminVerificationService(
     row.changed('review_notes', true);
     row.changed('result_details', true);
     row.changed('document_analysis', true);
-    await row.save();
+    // Written only if, after the analysis, the case is as it was and its account still exists (withdraw.ts).
+    await db.sequelize.transaction(async (transaction) => {
+      const { row: current } = await lockOpenCase(db, row.id, transaction);
+      if (current.status !== startedAs) {
+        throw new AppError(
+          409,
+          'verification.changed',
+          'This case changed while it was analysed; open it again',
+        );
+      }
+      await row.save({ transaction });
+    });
     await audit.recordSafely({
       event: 'verification_retriggered',
       userId: row.user_id,
