@@ -85,12 +85,13 @@ export async function realisticInstallation(env: Record<string, string>) {
   // The app's clock starts days back and moves forward to now: the provider's own clock (interactions, tokens)
   // stays real, so an interaction begun "three days ago" is still open when the verification names it.
   const clock = new ManualClock(new Date(Date.now() - DAYS * DAY));
+  // The receiver listens first: an allowlist entry names its host and port.
+  const receiver = await startReceiver({ now: () => clock.now() });
   const t = await createTestApp({
     withOidc: true,
     clock,
-    env: { ATTESTLY_WEBHOOK_ALLOWLIST: '127.0.0.1', ...env },
+    env: { ATTESTLY_WEBHOOK_ALLOWLIST: new URL(receiver.url).host, ...env },
   });
-  const receiver = await startReceiver({ now: () => t.clock.now() });
   try {
     const reviewer = await createAdmin(t);
     await createAdmin(t);
