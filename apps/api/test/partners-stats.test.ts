@@ -97,7 +97,7 @@ describe('GET /partners/stats', () => {
       failed_verifications: 2,
       success_rate: 71.4,
       monthly_usage: { current_month: 6, previous_month: 2 },
-      plan: 'starter',
+      plan: 'free',
       active_tokens: 0,
       revoked_tokens: 0,
       avg_response_time_ms: null,

@@ -166,7 +166,12 @@ export const integrationTestResultSchema = v.object({
 export const planSchema = v.object({
   id: v.picklist(PLAN_IDS),
   name: v.string(),
-  price: v.pipe(v.number(), v.description('USD per month')),
+  price: v.pipe(
+    v.nullable(v.number()),
+    v.description(
+      'USD per month; null while online billing (Stripe) is off and plans are assigned by operators',
+    ),
+  ),
   verifications: v.pipe(v.number(), v.description('Billable verifications per calendar month (UTC)')),
   rate_limit_per_minute: v.number(),
   features: v.array(v.string()),
@@ -176,7 +181,7 @@ export const planSchema = v.object({
 export const planListSchema = v.object({ data: v.object({ plans: v.array(planSchema) }) });
 
 export const subscriptionSchema = v.object({
-  current_plan: v.object({ id: v.picklist(PLAN_IDS), name: v.string(), price: v.number() }),
+  current_plan: v.object({ id: v.picklist(PLAN_IDS), name: v.string(), price: v.nullable(v.number()) }),
   subscription_status: v.picklist(SUBSCRIPTION_STATUSES),
   next_billing_date: nullableIsoDate,
   period_start: isoDate,
