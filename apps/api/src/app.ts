@@ -27,6 +27,7 @@ import { partnerRoutes } from './modules/partners/routes';
 import { siteRoutes } from './modules/sites/routes';
 import { mediaRoutes, userRoutes } from './modules/users/routes';
 import { verificationRoutes } from './modules/verification/routes';
+import { locationRoutes } from './modules/verification/location-routes';
 import { webhookRoutes } from './modules/webhooks/routes';
 import { billingRoutes, STRIPE_WEBHOOK_PATH } from './modules/billing/routes';
 import { visionReadiness } from './modules/verification/vision';
@@ -76,6 +77,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   // End users.
   api.use(userRoutes(services).routes());
   api.use(verificationRoutes(services).routes());
+  api.use(locationRoutes(services).routes());
   api.use(grantRoutes(services).routes());
   if (options.oidc) api.use(oauthInteractionRoutes(services, options.oidc).routes());
   // Partners.

@@ -397,3 +397,64 @@ describe('verification status and history', () => {
     expect(status.verifications[0]?.status).toBe('expired');
   });
 });
+
+describe('location anywhere (issue 25 item 3)', () => {
+  it("offers a country's subdivisions exactly as the on-box data names them, to signed-in users only", async () => {
+    const { token } = await signUp(t);
+    await t.request.get('/api/v1/locations/countries/NG/subdivisions').expect(401);
+    const nigeria = await t.request
+      .get('/api/v1/locations/countries/ng/subdivisions')
+      .set(auth(token))
+      .expect(200);
+    expect(nigeria.body.country).toBe('NG');
+    expect(nigeria.body.subdivisions).toEqual(expect.arrayContaining(['Lagos', 'Rivers State']));
+    expect(nigeria.body.subdivisions).toEqual(
+      [...nigeria.body.subdivisions].sort((a: string, b: string) => a.localeCompare(b, 'en')),
+    );
+    const germany = await t.request
+      .get('/api/v1/locations/countries/DE/subdivisions')
+      .set(auth(token))
+      .expect(200);
+    expect(germany.body.subdivisions).toEqual(expect.arrayContaining(['Bavaria', 'Hesse', 'Saxony']));
+    expect(germany.body.subdivisions).toHaveLength(new Set(germany.body.subdivisions).size);
+    const antarctica = await t.request
+      .get('/api/v1/locations/countries/AQ/subdivisions')
+      .set(auth(token))
+      .expect(200);
+    expect(antarctica.body.subdivisions).toEqual([]);
+    const unknown = await t.request
+      .get('/api/v1/locations/countries/ZZ/subdivisions')
+      .set(auth(token))
+      .expect(404);
+    expect(unknown.body).toMatchObject({ code: 'not_found', detail: 'ZZ is not a country code' });
+  });
+
+  it('verifies a location declared in a country and state beyond the six the reference listed', async () => {
+    const { token, email } = await signUp(t);
+    await setProfile(token, email, { country: 'NG', state: 'Rivers State' });
+    const rivers = await t.request
+      .post('/api/v1/users/verify/location')
+      .set(auth(token))
+      .set('X-Forwarded-For', '102.88.0.1')
+      .expect(201);
+    expect(rivers.body.status).toBe('approved');
+    expect(rivers.body.message).toBe('Your location is verified: Rivers State, NG.');
+    const lagos = await t.request
+      .post('/api/v1/users/verify/location')
+      .set(auth(token))
+      .set('X-Forwarded-For', '41.203.64.1')
+      .expect(201);
+    expect(lagos.body.status).toBe('rejected');
+    expect(lagos.body.message).toMatch(/appears to be in Lagos, but your profile says Rivers State/);
+
+    await setProfile(token, email, { country: 'XK' });
+    const kosovo = await t.request
+      .post('/api/v1/users/verify/location')
+      .set(auth(token))
+      .set('X-Forwarded-For', '46.99.0.1')
+      .expect(201);
+    expect(kosovo.body.status).toBe('approved');
+    const status = await t.request.get('/api/v1/users/verification-status').set(auth(token)).expect(200);
+    expect(status.body.location).toEqual({ country: 'XK', state: null });
+  });
+});
