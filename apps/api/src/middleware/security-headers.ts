@@ -25,7 +25,9 @@ export function securityHeaders(options: { https: boolean }): Middleware {
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
-    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
+    // A route that is meant for other origins (the SDK's browser module, modules/sdk-downloads) says so itself.
+    if (!ctx.response.get('Cross-Origin-Resource-Policy'))
+      ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
     ctx.set('Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=()');
     if (!ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', csp);
     if (options.https) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');

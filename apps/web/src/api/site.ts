@@ -60,6 +60,21 @@ export const siteConfigQueryOptions = () =>
     staleTime: Infinity,
   });
 
+/** What the appliance serves of the partner SDK (GET /sdk/index.json): the version and the npm install line. */
+export interface SdkDownloads {
+  version: string;
+  tarball: { url: string; integrity: string };
+  browser_module: { url: string; integrity: string };
+  install: string;
+}
+
+export const sdkDownloadsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['sdk-downloads'],
+    queryFn: ({ signal }) => apiFetch<SdkDownloads>('/sdk/index.json', { auth: 'none', root: true, signal }),
+    staleTime: Infinity,
+  });
+
 export const openApiQueryOptions = () =>
   queryOptions({
     queryKey: ['openapi'],

@@ -43,12 +43,23 @@ function DocsPage() {
                 </span>
               </Link>
             </li>
-            <li>
-              <Link to="/docs/sdk" className={quickLinkClass}>
+            <li className="flex flex-col">
+              {/* The appliance serves its own SDK (issue 25 item 2): this downloads the npm tarball. */}
+              <a
+                href="/sdk/attestly-sdk-latest.tgz"
+                download
+                className={quickLinkClass.replace('h-full', 'flex-1')}
+              >
                 <span className="font-semibold text-slate-900">SDK Downloads</span>
                 <span className="mt-1 block text-sm text-slate-700">
-                  REST and OpenID Connect client usage.
+                  The @attestly/sdk package for Node.js and browsers.
                 </span>
+              </a>
+              <Link
+                to="/docs/sdk"
+                className="mt-2 inline-block text-sm font-medium text-indigo-700 underline"
+              >
+                How to install and use it
               </Link>
             </li>
             <li>
