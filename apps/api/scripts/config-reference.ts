@@ -207,6 +207,11 @@ export const CONFIG_DOCS: Record<string, Entry> = {
     meaning:
       'Stripe publishable key (`pk_…`). With `STRIPE_SECRET_KEY` it turns on the credit-card age check: the card goes from the browser to Stripe (Stripe.js), is confirmed by its issuer (3-D Secure when asked), and an approved credit card (not debit or prepaid) proves 18+. Unset: the method is not offered and not mentioned.',
   },
+  ATTESTLY_STRIPE_JS_URL: {
+    group: 'Verification',
+    meaning:
+      "Where browsers load Stripe.js for the card check. Stripe requires js.stripe.com in production; another address only for a test double or where Stripe allows it. The page security policy admits this origin and Stripe's.",
+  },
   ATTESTLY_CARD_COUNTRIES: {
     group: 'Verification',
     unset: 'cards from any country',

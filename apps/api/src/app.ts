@@ -101,7 +101,12 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   app.use(requestContext(logger));
   app.use(metrics.middleware);
   app.use(services.admin.system.requestCounter);
-  app.use(securityHeaders({ https: config.publicUrl.startsWith('https:') }));
+  app.use(
+    securityHeaders({
+      https: config.publicUrl.startsWith('https:'),
+      stripeJsUrl: config.cardCheck?.stripeJsUrl ?? null,
+    }),
+  );
   app.use(errorEnvelope());
   if (config.corsOrigins.length > 0) {
     const allowed = new Set(config.corsOrigins);

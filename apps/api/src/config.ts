@@ -224,6 +224,10 @@ export const envSchema = v.object({
   ATTESTLY_STRIPE_PUBLISHABLE_KEY: v.optional(
     v.pipe(v.string(), v.regex(/^pk_/, 'ATTESTLY_STRIPE_PUBLISHABLE_KEY must start with pk_')),
   ),
+  ATTESTLY_STRIPE_JS_URL: v.optional(
+    url('ATTESTLY_STRIPE_JS_URL', ['https:', 'http:']),
+    'https://js.stripe.com/v3/',
+  ),
   ATTESTLY_CARD_COUNTRIES: v.pipe(
     v.optional(v.string(), ''),
     v.transform((value) =>
@@ -314,6 +318,8 @@ export interface Config {
     secretKey: string;
     publishableKey: string;
     apiUrl: string | null;
+    /** Where browsers load Stripe.js from (js.stripe.com; a mirror only where Stripe's terms allow it). */
+    stripeJsUrl: string;
     /** Issuing countries whose credit cards count (ISO 3166-1 alpha-2); empty → any country. */
     countries: string[];
   } | null;
@@ -462,6 +468,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             secretKey: parsed.STRIPE_SECRET_KEY,
             publishableKey: parsed.ATTESTLY_STRIPE_PUBLISHABLE_KEY,
             apiUrl: parsed.ATTESTLY_STRIPE_API_URL ?? null,
+            stripeJsUrl: parsed.ATTESTLY_STRIPE_JS_URL,
             countries: parsed.ATTESTLY_CARD_COUNTRIES,
           }
         : null,

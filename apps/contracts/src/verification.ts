@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { requiredText } from './fields';
 
 /** DESIGN.md §5 and spec 02 §4: what a verification row can be. */
 export const VERIFICATION_TYPES = ['age', 'location', 'identity'] as const;
@@ -212,6 +213,26 @@ export const cardBody = v.object({
   ),
 });
 export type CardBody = v.InferInput<typeof cardBody>;
+
+/**
+ * `POST /users/verify/credit-card` (and `/users/verify` with method credit_card): the Stripe SetupIntent that
+ * Stripe.js confirmed in the browser. The card itself never reaches the appliance (issue 25 item 1).
+ */
+export const cardCheckBody = v.object({
+  setup_intent_id: v.pipe(
+    requiredText('setup_intent_id is required', 255),
+    v.regex(/^seti_[A-Za-z0-9_]+$/, 'setup_intent_id is not a card check id'),
+  ),
+});
+export type CardCheckBody = v.InferInput<typeof cardCheckBody>;
+
+/** `POST /users/verify/credit-card/setup`: what Stripe.js needs to collect and confirm the card. */
+export interface CardCheckStart {
+  message: string;
+  setup_intent_id: string;
+  client_secret: string;
+  publishable_key: string;
+}
 
 /** `POST /users/verify`: a method plus that method's fields (spec 01 §7). */
 export const verifyBody = v.object({

@@ -7,7 +7,8 @@ import {
   ageVerificationFields,
   ageVerificationResultSchema,
   ageVerificationUploadSchema,
-  cardBody,
+  cardCheckBody,
+  cardCheckStartSchema,
   documentVerificationFields,
   documentAnswerSchema,
   documentUploadSchema,
@@ -216,16 +217,14 @@ export function verificationRoutes(services: AppServices): Router {
     },
   );
 
-  const verifyCard = async (ctx: Context, body: unknown) => {
-    const parsed = v.safeParse(cardBody, body);
-    if (!parsed.success) {
-      const errors = parsed.issues.map((issue) => ({
-        path: v.getDotPath(issue) ?? 'body',
-        message: issue.message,
-      }));
-      throw new AppError(422, 'validation.failed', (errors[0] as FieldError).message, errors);
-    }
-    const result = await verifications.card.verify(userId(ctx), parsed.output, verificationOrigin(ctx));
+  const cardInput = validate({ body: cardCheckBody });
+  const verifyCard = async (ctx: Context) => {
+    const input = ctx.state.input.body as v.InferOutput<typeof cardCheckBody>;
+    const result = await verifications.card.finish(
+      userId(ctx),
+      input.setup_intent_id,
+      verificationOrigin(ctx),
+    );
     ctx.status = 201;
     ctx.body = {
       message: result.message,
@@ -258,21 +257,45 @@ export function verificationRoutes(services: AppServices): Router {
   );
 
   router.post(
-    '/users/verify/credit-card',
+    '/users/verify/credit-card/setup',
     describeRoute({
       tag: 'Verification',
-      summary: 'Check a payment card (format only)',
+      summary: 'Start a credit-card age check',
       description:
-        'Luhn checksum, brand, expiry (this year to 10 years ahead) and security-code format. No card issuer is asked, so nothing is proven: the verification stays `pending` and grants no fact. The card number and CVV are never stored or logged; only the brand, the last four digits and a keyed fingerprint are kept.',
-      body: cardBody,
+        'Only where the operator configured Stripe (`GET /site-config` → `capabilities.card_check`; 404 otherwise). Creates a Stripe SetupIntent for you: Stripe.js in the page collects the card with `client_secret` and the publishable key and has the issuer confirm it (3-D Secure when the issuer asks). The card number never reaches this server. Then send the SetupIntent id to POST /users/verify/credit-card.',
       responses: {
-        201: ok('Recorded as pending, format-checked only', verificationAnswerSchema),
-        422: ok('Invalid fields: `errors` lists every problem', errorEnvelopeSchema),
+        201: ok('Started: what Stripe.js needs', cardCheckStartSchema),
+        404: ok('Card checks are not available on this server', errorEnvelopeSchema),
+        502: ok('Stripe did not answer', errorEnvelopeSchema),
       },
     }),
     requireUser,
     cardLimit,
-    (ctx) => verifyCard(ctx, ctx.request.body ?? {}),
+    async (ctx) => {
+      ctx.status = 201;
+      ctx.body = await verifications.card.start(userId(ctx));
+    },
+  );
+
+  router.post(
+    '/users/verify/credit-card',
+    describeRoute({
+      tag: 'Verification',
+      summary: 'Finish a credit-card age check',
+      description:
+        'After Stripe.js confirmed the card: the SetupIntent is read from Stripe and decided once. An issuer-confirmed credit card (funding `credit`; not debit or prepaid, which are issued to minors too), from an issuing country the operator accepts, proves 18+. Only the brand, last four digits, funding type, issuing country and a keyed fingerprint are kept.',
+      body: cardCheckBody,
+      responses: {
+        201: ok('The decision', verificationAnswerSchema),
+        404: ok('No such card check of yours, or card checks are not available', errorEnvelopeSchema),
+        409: ok('Already decided, or the issuer has not confirmed the card yet', errorEnvelopeSchema),
+        422: ok('Invalid fields', errorEnvelopeSchema),
+        502: ok('Stripe did not answer', errorEnvelopeSchema),
+      },
+    }),
+    requireUser,
+    cardInput,
+    verifyCard,
   );
 
   router.post(
@@ -299,7 +322,7 @@ export function verificationRoutes(services: AppServices): Router {
       tag: 'Verification',
       summary: 'Verify by method',
       description:
-        '`method` is `credit_card` (with the card fields of /users/verify/credit-card) or `ip_geolocation`/`location`. Uploads cannot travel as JSON: `document` and `facial_recognition` answer 422 naming the multipart route to use.',
+        '`method` is `credit_card` (with the `setup_intent_id` of /users/verify/credit-card, where card checks are available) or `ip_geolocation`/`location`. Uploads cannot travel as JSON: `document` and `facial_recognition` answer 422 naming the multipart route to use.',
       // The method's limit is applied inside the handler, so the route itself mounts no rateLimit().
       limited: true,
       responses: { 201: ok('The decision', verificationAnswerSchema) },
@@ -308,7 +331,7 @@ export function verificationRoutes(services: AppServices): Router {
     validate({ body: verifyBody }),
     async (ctx) => {
       const { method } = ctx.state.input.body as v.InferOutput<typeof verifyBody>;
-      if (method === 'credit_card') return cardLimit(ctx, () => verifyCard(ctx, ctx.request.body));
+      if (method === 'credit_card') return cardInput(ctx, () => verifyCard(ctx));
       if (method === 'ip_geolocation' || method === 'location')
         return locationLimit(ctx, () => verifyLocation(ctx));
       if (method === 'document') {
