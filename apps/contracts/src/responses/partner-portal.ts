@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { PLAN_IDS, SUBSCRIPTION_STATUSES, type Plan, type SubscriptionView } from '../billing';
+import { PLAN_IDS, SUBSCRIPTION_STATUSES, type PlanOffer, type SubscriptionView } from '../billing';
 import {
   API_KEY_ENVIRONMENTS,
   type ApiKeyCreated,
@@ -216,5 +216,5 @@ agree<Same<v.InferOutput<typeof apiKeyCreatedSchema>, ApiKeyCreated>>(true);
 agree<Same<v.InferOutput<typeof partnerStatsSchema>, PartnerStats>>(true);
 agree<Same<v.InferOutput<typeof partnerAuditEntrySchema>, PartnerAuditEntry>>(true);
 agree<Same<v.InferOutput<typeof integrationTestResultSchema>, IntegrationTestResult>>(true);
-agree<Same<v.InferOutput<typeof planSchema>, Plan>>(true);
+agree<Same<v.InferOutput<typeof planSchema>, PlanOffer>>(true);
 agree<Same<v.InferOutput<typeof subscriptionSchema>, SubscriptionView>>(true);
