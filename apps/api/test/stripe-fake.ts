@@ -92,7 +92,10 @@ export async function startStripeFake(options: {
       calls.push({ method: request.method ?? '', path: url.pathname, body });
       // Stripe.js talks to the API from the browser, with the publishable key, across origins.
       response.setHeader('Access-Control-Allow-Origin', '*');
-      response.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+      response.setHeader(
+        'Access-Control-Allow-Headers',
+        request.headers['access-control-request-headers'] ?? 'Authorization, Content-Type',
+      );
       if (request.method === 'OPTIONS') return send(response, 200, {});
       let found: RegExpExecArray | null;
       const match = (pattern: RegExp) => pattern.exec(url.pathname);
@@ -128,7 +131,7 @@ export async function startStripeFake(options: {
           client_secret: `${intentId}_secret_${randomBytes(12).toString('hex')}`,
           status: 'requires_payment_method',
           usage: body.usage ?? 'off_session',
-          payment_method_types: body.payment_method_types ?? ['card'],
+          payment_method_types: body.allowed_payment_method_types ?? ['card'],
           payment_method_options: body.payment_method_options ?? {},
           metadata: body.metadata ?? {},
           payment_method: null,
@@ -382,7 +385,7 @@ function stripeJs(apiUrl: string): string {
             input.style.cssText = 'width:100%;border:0;outline:0;font:inherit;background:transparent';
             const listeners = [];
             input.addEventListener('input', () => {
-              const digits = input.value.replace(/\\D/g, '');
+              const digits = input.value.replace(/[^0-9]/g, '');
               listeners.forEach((listener) => listener({ complete: digits.length >= 15, empty: digits.length === 0, error: undefined }));
             });
             return {
@@ -400,7 +403,7 @@ function stripeJs(apiUrl: string): string {
         const form = new URLSearchParams({
           client_secret: clientSecret,
           'payment_method_data[type]': 'card',
-          'payment_method_data[card][number]': data.payment_method.card._input.value,
+          'payment_method_data[card][number]': data.payment_method.card._input.value.replace(/[^0-9]/g, ''),
           'payment_method_data[billing_details][name]': (data.payment_method.billing_details || {}).name || '',
         });
         const response = await fetch('${apiUrl}/v1/setup_intents/' + intentId + '/confirm', {

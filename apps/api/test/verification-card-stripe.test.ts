@@ -69,7 +69,7 @@ describe('credit-card age check with Stripe', () => {
     const created = stripe.calls.find((call) => call.method === 'POST' && call.path === '/v1/setup_intents');
     expect(created?.body).toMatchObject({
       usage: 'on_session',
-      payment_method_types: ['card'],
+      allowed_payment_method_types: ['card'],
       payment_method_options: { card: { request_three_d_secure: 'automatic' } },
       metadata: { attestly_purpose: 'age_check' },
     });

@@ -3,6 +3,8 @@ import { apiFetch } from './client';
 
 export interface SiteConfig {
   support_email: string;
+  /** What this installation offers; the credit-card check exists only where Stripe is configured. */
+  capabilities: { card_check: { publishable_key: string; stripe_js_url: string } | null };
 }
 
 export interface Readiness {

@@ -76,7 +76,7 @@ export function createCardVerification(deps: CardCheckDeps, verifications: Verif
     const intent = await stripeCall(() =>
       client.setupIntents.create({
         usage: 'on_session',
-        payment_method_types: ['card'],
+        allowed_payment_method_types: ['card'],
         // The issuer decides whether to challenge (3-D Secure); Stripe asks it whenever the issuer or rules require.
         payment_method_options: { card: { request_three_d_secure: 'automatic' } },
         metadata: { attestly_purpose: 'age_check', attestly_user: userId },
