@@ -31,7 +31,6 @@ describe('verification endpoints in the OpenAPI document', () => {
     const routes: Array<[string, string]> = [
       ['/api/v1/age-verification/verify-age', 'post'],
       ['/api/v1/users/verify/document', 'post'],
-      ['/api/v1/users/verify/credit-card', 'post'],
       ['/api/v1/users/verify/location', 'post'],
       ['/api/v1/users/verify', 'post'],
       ['/api/v1/users/verification-status', 'get'],
@@ -85,12 +84,6 @@ describe('verification endpoints in the OpenAPI document', () => {
       expect(analysis[field], field).toBeDefined();
     }
     expect(document.responses['503']).toBeDefined();
-
-    const card = body.paths['/api/v1/users/verify/credit-card'].post as Json;
-    // The card never reaches the appliance: the request names the Stripe SetupIntent, no card field exists.
-    const cardFields = Object.keys(card.requestBody.content['application/json'].schema.properties);
-    expect(cardFields).toEqual(['setup_intent_id']);
-    expect(body.paths['/api/v1/users/verify/credit-card/setup'].post.responses['201']).toBeDefined();
   });
 
   it('describes the location, status and list answers exactly as the server sends them', async () => {

@@ -51,6 +51,13 @@ describe('credit-card age check with Stripe', () => {
     expect(config.body.capabilities).toEqual({
       card_check: { publishable_key: PUBLISHABLE_KEY, stripe_js_url: 'https://js.stripe.com/v3/' },
     });
+    // The API reference lists the card routes here; the card fields are not among them (it never reaches us).
+    const { body: openapi } = await t.request.get('/api/v1/openapi.json').expect(200);
+    const finish = openapi.paths['/api/v1/users/verify/credit-card'].post;
+    expect(Object.keys(finish.requestBody.content['application/json'].schema.properties)).toEqual([
+      'setup_intent_id',
+    ]);
+    expect(openapi.paths['/api/v1/users/verify/credit-card/setup'].post.tags).toEqual(['Verification']);
     const page = await t.request.get('/healthz');
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self' https:\/\/js\.stripe\.com/);
     expect(page.headers['content-security-policy']).toMatch(/frame-src 'self' https:\/\/js\.stripe\.com/);

@@ -7,8 +7,6 @@ import {
   ageVerificationFields,
   ageVerificationResultSchema,
   ageVerificationUploadSchema,
-  cardCheckBody,
-  cardCheckStartSchema,
   documentVerificationFields,
   documentAnswerSchema,
   documentUploadSchema,
@@ -30,6 +28,7 @@ import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
 import type { AppServices } from '../../services';
 import { origin } from '../users/routes';
+import { cardCheckRoutes } from './card-routes';
 import { presentVerification } from './presenters';
 
 const hour = 60 * 60_000;
@@ -217,23 +216,6 @@ export function verificationRoutes(services: AppServices): Router {
     },
   );
 
-  const cardInput = validate({ body: cardCheckBody });
-  const verifyCard = async (ctx: Context) => {
-    const input = ctx.state.input.body as v.InferOutput<typeof cardCheckBody>;
-    const result = await verifications.card.finish(
-      userId(ctx),
-      input.setup_intent_id,
-      verificationOrigin(ctx),
-    );
-    ctx.status = 201;
-    ctx.body = {
-      message: result.message,
-      verification_id: result.verification.id,
-      status: result.verification.status,
-      verification: result.verification,
-    };
-  };
-
   const verifyLocation = async (ctx: Context) => {
     const result = await verifications.location.verify(userId(ctx), ctx.ip, verificationOrigin(ctx));
     ctx.status = 201;
@@ -245,58 +227,21 @@ export function verificationRoutes(services: AppServices): Router {
     };
   };
 
-  const cardLimit = perUser(
-    'verify-card:user',
-    5,
-    'Too many card checks in the last hour. Please try again later.',
-  );
   const locationLimit = perUser(
     'verify-location:user',
     10,
     'Too many location checks in the last hour. Please try again later.',
   );
 
-  router.post(
-    '/users/verify/credit-card/setup',
-    describeRoute({
-      tag: 'Verification',
-      summary: 'Start a credit-card age check',
-      description:
-        'Only where the operator configured Stripe (`GET /site-config` → `capabilities.card_check`; 404 otherwise). Creates a Stripe SetupIntent for you: Stripe.js in the page collects the card with `client_secret` and the publishable key and has the issuer confirm it (3-D Secure when the issuer asks). The card number never reaches this server. Then send the SetupIntent id to POST /users/verify/credit-card.',
-      responses: {
-        201: ok('Started: what Stripe.js needs', cardCheckStartSchema),
-        404: ok('Card checks are not available on this server', errorEnvelopeSchema),
-        502: ok('Stripe did not answer', errorEnvelopeSchema),
-      },
-    }),
+  // The card check's own routes, mounted only where the operator configured Stripe (card-routes.ts).
+  const card = cardCheckRoutes({
+    card: verifications.card,
     requireUser,
-    cardLimit,
-    async (ctx) => {
-      ctx.status = 201;
-      ctx.body = await verifications.card.start(userId(ctx));
-    },
-  );
-
-  router.post(
-    '/users/verify/credit-card',
-    describeRoute({
-      tag: 'Verification',
-      summary: 'Finish a credit-card age check',
-      description:
-        'After Stripe.js confirmed the card: the SetupIntent is read from Stripe and decided once. An issuer-confirmed credit card (funding `credit`; not debit or prepaid, which are issued to minors too), from an issuing country the operator accepts, proves 18+. Only the brand, last four digits, funding type, issuing country and a keyed fingerprint are kept.',
-      body: cardCheckBody,
-      responses: {
-        201: ok('The decision', verificationAnswerSchema),
-        404: ok('No such card check of yours, or card checks are not available', errorEnvelopeSchema),
-        409: ok('Already decided, or the issuer has not confirmed the card yet', errorEnvelopeSchema),
-        422: ok('Invalid fields', errorEnvelopeSchema),
-        502: ok('Stripe did not answer', errorEnvelopeSchema),
-      },
-    }),
-    requireUser,
-    cardInput,
-    verifyCard,
-  );
+    userId,
+    origin: verificationOrigin,
+    perUser,
+  });
+  router.use(card.router.routes());
 
   router.post(
     '/users/verify/location',
@@ -331,7 +276,7 @@ export function verificationRoutes(services: AppServices): Router {
     validate({ body: verifyBody }),
     async (ctx) => {
       const { method } = ctx.state.input.body as v.InferOutput<typeof verifyBody>;
-      if (method === 'credit_card') return cardInput(ctx, () => verifyCard(ctx));
+      if (method === 'credit_card') return card.finish(ctx, () => Promise.resolve());
       if (method === 'ip_geolocation' || method === 'location')
         return locationLimit(ctx, () => verifyLocation(ctx));
       if (method === 'document') {
