@@ -156,7 +156,7 @@ export function createCardVerification(deps: CardCheckDeps, verifications: Verif
           last4: card.last4,
           funding: card.funding,
           country: card.country ?? null,
-          three_d_secure: card.three_d_secure_usage?.supported ?? null,
+          three_d_secure_supported: card.three_d_secure_usage?.supported ?? null,
         }
       : {};
     const fingerprint = card?.fingerprint ? cardFingerprint(config.masterKey, card.fingerprint) : null;

@@ -11,6 +11,9 @@ import { loadStripeJs, type StripeCardElement, type StripeJs } from './stripe-js
 
 type CardCheckConfig = NonNullable<SiteConfig['capabilities']['card_check']>;
 
+/** Stripe.js refused the card details before asking the issuer (a typo): its message is for the person. */
+class CardEntryError extends Error {}
+
 /**
  * The credit-card age check (spec 01 §2 card form; issue 25 item 1). The card number, expiry and security code are
  * typed into Stripe's card Element and go to Stripe, never to this appliance; the issuer confirms the card (3-D
@@ -61,6 +64,10 @@ export function CardCheck({ config, onDone }: { config: CardCheckConfig; onDone:
       const confirmed = await (stripe.current as StripeJs).confirmCardSetup(started.client_secret, {
         payment_method: { card: card.current as StripeCardElement, billing_details: { name: name.trim() } },
       });
+      // A mistyped card never reached the issuer: say so, and leave the check open for a corrected attempt.
+      if (confirmed.error?.type === 'validation_error') {
+        throw new CardEntryError(confirmed.error.message ?? 'Please check the card details.');
+      }
       // A decline or a failed 3-D Secure challenge is decided (and recorded) by the server like any other answer.
       return verificationApi.finishCardCheck(confirmed.setupIntent?.id ?? started.setup_intent_id);
     },
@@ -68,7 +75,10 @@ export function CardCheck({ config, onDone }: { config: CardCheckConfig; onDone:
       setResult(answer);
       onDone();
     },
-    onError: (error) => toast.error(errorMessage(error, 'Verification failed')),
+    onError: (error) =>
+      toast.error(
+        error instanceof CardEntryError ? error.message : errorMessage(error, 'Verification failed'),
+      ),
   });
 
   const cardProblem = problems.card ?? cardState.error;

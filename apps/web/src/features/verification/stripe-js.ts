@@ -17,7 +17,10 @@ export interface StripeJs {
   confirmCardSetup(
     clientSecret: string,
     data: { payment_method: { card: StripeCardElement; billing_details: { name: string } } },
-  ): Promise<{ setupIntent?: { id: string; status: string }; error?: { message?: string; code?: string } }>;
+  ): Promise<{
+    setupIntent?: { id: string; status: string };
+    error?: { type?: string; message?: string; code?: string };
+  }>;
 }
 
 declare global {
