@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import { bootstrap } from '../../api/src/bootstrap';
@@ -18,7 +18,7 @@ import {
   horizontalOverflow,
   launchBrowser,
   screenshot,
-  uniqueEmail,
+  signedInUserPage,
 } from './support';
 
 /**
@@ -27,7 +27,6 @@ import {
  * stand-in — beside the suite's server, which has no Stripe: there nothing may mention card checks.
  */
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
-const PASSWORD = 'correct horse battery';
 let browser: Browser;
 let stripe: Awaited<ReturnType<typeof startStripeFake>>;
 let server: Server;
@@ -72,25 +71,12 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-async function signedIn(origin: string, width: number): Promise<Page> {
-  const mobile = width === MOBILE.width;
-  const context = await browser.newContext({
-    baseURL: origin,
-    viewport: mobile ? MOBILE : { width, height: 900 },
-    isMobile: mobile,
-    hasTouch: mobile,
-    extraHTTPHeaders: { 'X-Forwarded-For': `10.9.${width % 250}.${Math.floor(Math.random() * 250)}` },
+const signedIn = (origin: string, width: number) =>
+  signedInUserPage(browser, {
+    width,
+    origin,
+    from: `10.9.${width % 250}.${Math.floor(Math.random() * 250)}`,
   });
-  context.setDefaultTimeout(15_000);
-  const email = uniqueEmail(`card-${width}`);
-  await context.request.post('/api/v1/users/register', {
-    data: { full_name: 'Ada Lovelace', email, password: PASSWORD },
-  });
-  const login = await context.request.post('/api/v1/users/login', { data: { email, password: PASSWORD } });
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  await context.addInitScript((value) => window.sessionStorage.setItem('userToken', value), token);
-  return context.newPage();
-}
 
 describe.each([1280, MOBILE.width])('the card check with Stripe at %i px', (width) => {
   it('says only credit cards count, refuses a debit card, then proves 18+ with a credit card and 3-D Secure', async () => {

@@ -2,12 +2,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MOBILE,
-  baseUrl,
   expectAccessible,
   horizontalOverflow,
   launchBrowser,
   screenshot,
-  uniqueEmail,
+  signedInUserPage,
 } from './support';
 
 /**
@@ -23,36 +22,13 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const PASSWORD = 'correct horse battery';
-
-async function signedInPage(width: number, from: string): Promise<Page> {
-  const mobile = width === MOBILE.width;
-  const context = await browser.newContext({
-    baseURL: baseUrl(),
-    viewport: mobile ? MOBILE : { width, height: 900 },
-    isMobile: mobile,
-    hasTouch: mobile,
-    extraHTTPHeaders: { 'X-Forwarded-For': from },
-  });
-  context.setDefaultTimeout(15_000);
-  const email = uniqueEmail(`place-${width}`);
-  const registered = await context.request.post('/api/v1/users/register', {
-    data: { full_name: 'Ngozi Okafor', email, password: PASSWORD },
-  });
-  expect(registered.status()).toBe(201);
-  const login = await context.request.post('/api/v1/users/login', { data: { email, password: PASSWORD } });
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  await context.addInitScript((value) => window.sessionStorage.setItem('userToken', value), token);
-  return context.newPage();
-}
-
 describe.each([
   [1280, '102.88.0.1'],
   [MOBILE.width, '102.88.0.2'],
 ])('profile country and state at %i px', (width, from) => {
   let page: Page;
   beforeAll(async () => {
-    page = await signedInPage(width, from);
+    page = await signedInUserPage(browser, { width, from, fullName: 'Ngozi Okafor' });
   });
   afterAll(async () => {
     await page?.context().close();
