@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardFingerprint } from '../src/modules/verification/credit-card';
 import { createTestApp, signUp, type TestApp } from './helpers';
+import { Attestly } from '../../sdk/src/index';
+import { createSite, fullFlow, registerPartner } from './oidc-helpers';
 import { startStripeFake } from './stripe-fake';
 
 /**
@@ -20,6 +22,7 @@ beforeAll(async () => {
     publishableKey: PUBLISHABLE_KEY,
   });
   t = await createTestApp({
+    withOidc: true,
     env: {
       STRIPE_SECRET_KEY: SECRET_KEY,
       ATTESTLY_STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
@@ -237,6 +240,40 @@ describe('credit-card age check with Stripe', () => {
       .set(auth(token))
       .send({ setup_intent_id: started.body.setup_intent_id })
       .expect(201);
+  });
+});
+
+describe("the partner's SDK asking about a card-proven age", () => {
+  it('answers verifyAge with method credit_card true once the user proved 18+ with a credit card', async () => {
+    const user = await signUp(t);
+    const partner = await registerPartner(t);
+    const site = await createSite(t, partner.token);
+    const { tokens } = await fullFlow(t, site, user);
+    const key = await t.request
+      .post('/api/v1/partners/api-keys')
+      .set(auth(partner.token))
+      .send({ environment: 'live' })
+      .expect(201);
+    const attestly = new Attestly({
+      apiKey: key.body.api_key,
+      environment: 'production',
+      baseUrl: t.baseUrl,
+    });
+    const userId = tokens.claims()?.sub as string;
+    const before = await attestly.verifyAge({ userId, method: 'credit_card' });
+    expect(before).toMatchObject({
+      verified: false,
+      verify_url: expect.stringMatching(/method=credit_card$/),
+    });
+
+    expect((await cardCheck(user.token, '4242424242424242')).finished.body.status).toBe('approved');
+    expect(await attestly.verifyAge({ userId, method: 'credit_card' })).toMatchObject({
+      verified: true,
+      method: 'credit_card',
+      verify_url: null,
+    });
+    expect((await attestly.verifyAge({ userId })).verified).toBe(true);
+    expect((await attestly.verifyAge({ userId, method: 'document' })).verified).toBe(false);
   });
 });
 
