@@ -75,6 +75,8 @@ COPY --from=deps /opt/attestly/node_modules ./node_modules
 COPY --from=deps /opt/attestly/package.json ./package.json
 COPY --from=build /opt/attestly/apps/contracts/package.json ./apps/contracts/package.json
 COPY --from=build /opt/attestly/apps/sdk/package.json ./apps/sdk/package.json
+# The partner SDK that the appliance serves at /sdk/ (npm tarball and browser module).
+COPY --from=build /opt/attestly/apps/sdk/dist ./apps/sdk/dist
 COPY --from=build /opt/attestly/apps/api/package.json ./apps/api/package.json
 COPY --from=build /opt/attestly/apps/api/dist ./apps/api/dist
 COPY --from=build /opt/attestly/apps/web/package.json ./apps/web/package.json

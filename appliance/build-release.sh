@@ -14,7 +14,7 @@ out=${1:-$repo/artifacts}
 version=$(node -p "require('$repo/package.json').version")
 name="attestly-$version"
 
-for built in apps/api/dist/server.js apps/web/dist/index.html cli/dist/attestly.js; do
+for built in apps/api/dist/server.js apps/web/dist/index.html apps/sdk/dist/index.js cli/dist/attestly.js; do
   [ -f "$repo/$built" ] || { echo "build-release: $built is missing; run npm run build first" >&2; exit 1; }
 done
 
@@ -29,7 +29,7 @@ for file in package.json package-lock.json apps/contracts/package.json apps/api/
   mkdir -p "$dest/$(dirname "$file")"
   cp "$file" "$dest/$file"
 done
-for dir in apps/api/dist apps/web/dist cli/bin cli/dist models/weights appliance docs; do
+for dir in apps/api/dist apps/web/dist apps/sdk/dist cli/bin cli/dist models/weights appliance docs; do
   mkdir -p "$dest/$(dirname "$dir")"
   cp -R "$dir" "$dest/$dir"
 done

@@ -33,13 +33,20 @@ describe('attestly (program, serve, migrate)', () => {
     expect(up.code).toBe(0);
     expect((JSON.parse(up.stdout) as { migrations: string[] }).migrations).toEqual(pending.migrations);
 
+    // The guide's promise: status lists the applied migrations (one a line) and the pending ones.
     const status = await runCli(['migrate', 'status'], { env: data.env });
-    expect(status.stdout.trim()).toBe('Database is up to date.');
+    const lines = status.stdout.trim().split('\n');
+    expect(lines[0]).toBe(`Applied (${pending.migrations.length}):`);
+    expect(lines.slice(1, -1).map((line) => line.trim())).toEqual(pending.migrations);
+    expect(lines.at(-1)).toBe('Pending: none (the database is up to date)');
 
     const down = await runCli(['migrate', 'down', '--json'], { env: data.env });
     const reverted = JSON.parse(down.stdout) as { migrations: string[]; applied: string[] };
     expect(reverted.migrations).toEqual([pending.migrations.at(-1)]);
     expect(reverted.applied).toEqual(pending.migrations.slice(0, -1));
+    const half = await runCli(['migrate', 'status'], { env: data.env });
+    expect(half.stdout).toContain(`Applied (${pending.migrations.length - 1}):`);
+    expect(half.stdout.trim().endsWith(`Pending (1):\n  ${pending.migrations.at(-1)}`)).toBe(true);
     expect((await runCli(['migrate'], { env: data.env })).code).toBe(0);
   });
 

@@ -71,6 +71,11 @@ export const CONFIG_DOCS: Record<string, Entry> = {
     meaning:
       '32 bytes as 64 hex characters or base64. Keys for token hashing and for encrypting media, TOTP secrets and signing keys are derived from it (HKDF). Back it up: without it encrypted data cannot be read. Every replica needs the same key.',
   },
+  ATTESTLY_SIGNING_KEY_ROTATION_DAYS: {
+    group: 'Storage and keys',
+    meaning:
+      'A job rotates the OpenID Connect signing keys once the current ones are this many days old (once across all replicas; old keys stay published until their tokens expire). `0`: only `attestly keys rotate`.',
+  },
   ATTESTLY_SMTP_URL: {
     group: 'Mail and SMS',
     unset: 'mail written as `.eml` files to `<data dir>/outbox/`',
@@ -195,6 +200,23 @@ export const CONFIG_DOCS: Record<string, Entry> = {
     group: 'Partners, webhooks and billing',
     unset: 'api.stripe.com',
     meaning: 'Another Stripe API endpoint (an egress proxy).',
+  },
+  ATTESTLY_STRIPE_PUBLISHABLE_KEY: {
+    group: 'Verification',
+    unset: 'no credit-card age check',
+    meaning:
+      'Stripe publishable key (`pk_…`). With `STRIPE_SECRET_KEY` it turns on the credit-card age check: the card goes from the browser to Stripe (Stripe.js), is confirmed by its issuer (3-D Secure when asked), and an approved credit card (not debit or prepaid) proves 18+. Unset: the method is not offered and not mentioned.',
+  },
+  ATTESTLY_STRIPE_JS_URL: {
+    group: 'Verification',
+    meaning:
+      "Where browsers load Stripe.js for the card check. Stripe requires js.stripe.com in production; another address only for a test double or where Stripe allows it. The page security policy admits this origin and Stripe's.",
+  },
+  ATTESTLY_CARD_COUNTRIES: {
+    group: 'Verification',
+    unset: 'cards from any country',
+    meaning:
+      'Comma-separated issuing countries (`GB,IE`) whose credit cards count for the age check: where issuers must check that holders are adults.',
   },
   LOG_LEVEL: {
     group: 'Operations',

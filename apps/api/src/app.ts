@@ -23,12 +23,15 @@ import { newsletterRoutes } from './modules/newsletter/routes';
 import { oauthInteractionRoutes } from './modules/oauth-interactions/routes';
 import { partnerIntegrationRoutes } from './modules/partner-integration/routes';
 import { partnerStatsRoutes } from './modules/partner-stats/routes';
+import { partnerAgeCheckRoutes } from './modules/partner-age-check/routes';
 import { partnerRoutes } from './modules/partners/routes';
 import { siteRoutes } from './modules/sites/routes';
 import { mediaRoutes, userRoutes } from './modules/users/routes';
 import { verificationRoutes } from './modules/verification/routes';
+import { locationRoutes } from './modules/verification/location-routes';
 import { webhookRoutes } from './modules/webhooks/routes';
 import { billingRoutes, STRIPE_WEBHOOK_PATH } from './modules/billing/routes';
+import { findSdkDownloads, sdkDownloadRoutes } from './modules/sdk-downloads/routes';
 import { visionReadiness } from './modules/verification/vision';
 import type { Oidc } from './oidc';
 import { createServices, type AppServices } from './services';
@@ -76,6 +79,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   // End users.
   api.use(userRoutes(services).routes());
   api.use(verificationRoutes(services).routes());
+  api.use(locationRoutes(services).routes());
   api.use(grantRoutes(services).routes());
   if (options.oidc) api.use(oauthInteractionRoutes(services, options.oidc).routes());
   // Partners.
@@ -85,6 +89,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   api.use(billingRoutes(services).routes());
   api.use(apiKeyRoutes(services).routes());
   api.use(partnerStatsRoutes(services).routes());
+  api.use(partnerAgeCheckRoutes(services).routes());
   api.use(partnerIntegrationRoutes(services).routes());
   // Administrators (spec 02): sign-in with TOTP, then the back-office API.
   api.use(adminAuthRoutes(services).routes());
@@ -96,7 +101,12 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   app.use(requestContext(logger));
   app.use(metrics.middleware);
   app.use(services.admin.system.requestCounter);
-  app.use(securityHeaders({ https: config.publicUrl.startsWith('https:') }));
+  app.use(
+    securityHeaders({
+      https: config.publicUrl.startsWith('https:'),
+      stripeJsUrl: config.cardCheck?.stripeJsUrl ?? null,
+    }),
+  );
   app.use(errorEnvelope());
   if (config.corsOrigins.length > 0) {
     const allowed = new Set(config.corsOrigins);
@@ -145,6 +155,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   const readiness = [...(options.readiness ?? []), ...(deps.vision ? [visionReadiness(deps.vision)] : [])];
   const health = healthRoutes(services, metrics.registry, readiness);
   app.use(health.routes());
+  app.use(sdkDownloadRoutes({ publicUrl: config.publicUrl, downloads: findSdkDownloads() }).routes());
   const webDir = config.webDir ?? defaultWebDir();
   if (webDir) app.use(staticWeb(webDir));
   else logger.warn('web build not found: run `npm run build` to serve the UI');

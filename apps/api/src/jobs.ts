@@ -2,6 +2,7 @@ import { Op } from 'sequelize';
 import type { Logger } from 'pino';
 import type { AppServices } from './services';
 import { purgeExpiredPayloads } from './oidc/adapter';
+import { rotateSigningKeysIfDue } from './oidc/keys';
 import { mailOutboxFor } from './modules/notifications/outbox';
 import { MEDIA_PURGE_INTERVAL_MS } from './modules/verification/service';
 import { webhookJobs } from './modules/webhooks/jobs';
@@ -50,7 +51,33 @@ export function maintenanceJobs(services: AppServices): Job[] {
       run: () => services.verifications.purgeMedia(),
     },
     ...webhookJobs(services),
+    ...(services.config.signingKeyRotationMs
+      ? [signingKeyRotationJob(services, services.config.signingKeyRotationMs)]
+      : []),
   ];
+}
+
+/**
+ * Scheduled signing-key rotation (DESIGN.md §2, §4): every replica checks hourly; the rotation is claimed in the
+ * database (oidc/keys.ts), so it happens once. Replicas load the new keys at their next key check (oidc/index.ts).
+ */
+function signingKeyRotationJob(services: AppServices, maxAgeMs: number): Job {
+  return {
+    name: 'rotate-signing-keys',
+    everyMs: HOUR,
+    atStart: true,
+    async run() {
+      const rotated = await rotateSigningKeysIfDue(services, maxAgeMs);
+      if (rotated) {
+        await services.audit.record({
+          event: 'signing_keys_rotated',
+          severity: 'info',
+          details: { ...rotated, scheduled: true, max_age_days: maxAgeMs / 86400_000 },
+        });
+      }
+      return rotated;
+    },
+  };
 }
 
 /**

@@ -37,11 +37,22 @@ describe('plans without Stripe', () => {
       .get('/api/v1/partners/subscription/usage')
       .set(auth(partner.token))
       .expect(200);
+    // New partners start on Free; nothing is charged without Stripe, so no price and no billing date.
     expect(usage.body).toMatchObject({
       billing_enabled: false,
       can_manage: false,
-      current_plan: { id: 'starter' },
+      current_plan: { id: 'free', name: 'Free', price: null },
+      next_billing_date: null,
     });
+    const plans = await t.request.get('/api/v1/partners/subscription/plans').expect(200);
+    expect(plans.body.data.plans).toHaveLength(4);
+    expect(plans.body.data.plans.map((plan: { price: unknown }) => plan.price)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(plans.body.data.plans[3]).toMatchObject({ id: 'scale', verifications: 100000 });
     const checkout = await t.request
       .post('/api/v1/partners/subscription/checkout-session?plan_id=growth')
       .set(auth(partner.token))
@@ -68,7 +79,8 @@ describe('plans without Stripe', () => {
       .set(auth(partner.token))
       .expect(200);
     expect(after.body).toMatchObject({
-      current_plan: { id: 'scale', name: 'Scale', price: 799 },
+      current_plan: { id: 'scale', name: 'Scale', price: null },
+      next_billing_date: null,
       usage: { verifications_limit: 100000 },
     });
     const audits = await t.db.models.AuditLog.count({

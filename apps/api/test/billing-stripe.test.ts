@@ -72,10 +72,12 @@ describe('plans and subscription with Stripe', () => {
       .get('/api/v1/partners/subscription/usage')
       .set(auth(partner.token))
       .expect(200);
+    // New partners start on Free (issue 25 item 8), shown with its price since plans can be bought here.
     expect(before.body).toMatchObject({
-      current_plan: { id: 'starter', name: 'Starter', price: 49 },
+      current_plan: { id: 'free', name: 'Free', price: 0 },
+      next_billing_date: null,
       subscription_status: 'active',
-      usage: { current_month_verifications: 0, verifications_limit: 1000, usage_percentage: 0 },
+      usage: { current_month_verifications: 0, verifications_limit: 100, usage_percentage: 0 },
       billing_enabled: true,
       can_manage: false,
     });
@@ -163,6 +165,7 @@ describe('plans and subscription with Stripe', () => {
       .set(auth(partner.token))
       .expect(422);
     expect(missing.body.detail).toBe('plan_id is required');
+    await t.services.billing.setPartnerPlan(partner.partner.id, 'starter');
     const current = await t.request
       .post('/api/v1/partners/subscription/checkout-session?plan_id=starter')
       .set(auth(partner.token))

@@ -31,7 +31,6 @@ describe('verification endpoints in the OpenAPI document', () => {
     const routes: Array<[string, string]> = [
       ['/api/v1/age-verification/verify-age', 'post'],
       ['/api/v1/users/verify/document', 'post'],
-      ['/api/v1/users/verify/credit-card', 'post'],
       ['/api/v1/users/verify/location', 'post'],
       ['/api/v1/users/verify', 'post'],
       ['/api/v1/users/verification-status', 'get'],
@@ -85,33 +84,28 @@ describe('verification endpoints in the OpenAPI document', () => {
       expect(analysis[field], field).toBeDefined();
     }
     expect(document.responses['503']).toBeDefined();
-
-    const card = body.paths['/api/v1/users/verify/credit-card'].post as Json;
-    expect(card.requestBody.content['application/json'].schema.properties).toHaveProperty('card_number');
   });
 
-  it('describes the card, status and list answers exactly as the server sends them', async () => {
-    const { token } = await signUp(t);
+  it('describes the location, status and list answers exactly as the server sends them', async () => {
+    const { token, email } = await signUp(t);
     const auth = { Authorization: `Bearer ${token}` };
-    const year = new Date().getUTCFullYear() + 2;
-    const card = await t.request
-      .post('/api/v1/users/verify/credit-card')
+    await t.request
+      .put('/api/v1/users/profile')
       .set(auth)
-      .send({
-        card_number: '4242 4242 4242 4242',
-        cardholder_name: 'Ada Lovelace',
-        expiry_month: '12',
-        expiry_year: String(year),
-        cvv: '123',
-      })
+      .send({ full_name: 'Test User', email, country: 'GB' })
+      .expect(200);
+    const located = await t.request
+      .post('/api/v1/users/verify/location')
+      .set(auth)
+      .set('X-Forwarded-For', '81.2.69.160')
       .expect(201);
-    expect(v.safeParse(verificationAnswerSchema, card.body).issues).toBeUndefined();
+    expect(v.safeParse(verificationAnswerSchema, located.body).issues).toBeUndefined();
     const status = await t.request.get('/api/v1/users/verification-status').set(auth).expect(200);
     expect(v.safeParse(verificationStatusSchema, status.body).issues).toBeUndefined();
     const list = await t.request.get('/api/v1/users/verifications').set(auth).expect(200);
     expect(v.safeParse(verificationListSchema, list.body).issues).toBeUndefined();
     const one = await t.request
-      .get(`/api/v1/users/verifications/${card.body.verification_id as string}`)
+      .get(`/api/v1/users/verifications/${located.body.verification_id as string}`)
       .set(auth)
       .expect(200);
     expect(v.safeParse(verificationSummarySchema, one.body).issues).toBeUndefined();

@@ -331,9 +331,13 @@ describe('answers checked against the schema their route declares', () => {
 });
 
 describe('site configuration', () => {
-  it('gives the public site the configured support address and nothing else', async () => {
+  it('gives the public site the configured support address and what it offers, nothing else', async () => {
     const response = await t.request.get('/api/v1/site-config').expect(200);
-    expect(response.body).toEqual({ support_email: 'help@verify.example.org' });
+    // Without Stripe there is no card check to offer (issue 25 item 1).
+    expect(response.body).toEqual({
+      support_email: 'help@verify.example.org',
+      capabilities: { card_check: null },
+    });
   });
 
   it('needs no account', async () => {

@@ -45,7 +45,8 @@ describe('partner accounts', () => {
       company_name: 'Acme Games Ltd',
       partner_name: 'Acme Games Ltd',
       business_type: 'Gaming',
-      plan: 'starter',
+      // New partners start on Free (issue 25 item 8).
+      plan: 'free',
       // The default: pending until the partner opens the mailed link (ATTESTLY_PARTNER_INITIAL_STATUS).
       status: 'pending_verification',
     });

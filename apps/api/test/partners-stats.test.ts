@@ -97,7 +97,7 @@ describe('GET /partners/stats', () => {
       failed_verifications: 2,
       success_rate: 71.4,
       monthly_usage: { current_month: 6, previous_month: 2 },
-      plan: 'starter',
+      plan: 'free',
       active_tokens: 0,
       revoked_tokens: 0,
       avg_response_time_ms: null,
@@ -430,24 +430,19 @@ describe('attribution from the sign-in flow', () => {
     const uid = uidFrom(location);
     // Someone else's interaction uid is ignored: the verification then counts for no partner.
     const stranger = await signUp(t);
-    const card = {
-      card_number: '4242 4242 4242 4242',
-      cardholder_name: 'Test User',
-      expiry_month: '12',
-      expiry_year: String(new Date().getUTCFullYear() + 2),
-      cvv: '123',
-    };
+    // A location check (from a British address) stands for any method the consent screen offers.
+    await t.db.models.User.update({ country: 'GB' }, { where: { id: [user.user.id, stranger.user.id] } });
     await t.request
-      .post('/api/v1/users/verify/credit-card')
+      .post('/api/v1/users/verify/location')
       .set(auth(stranger.token))
       .set('X-Attestly-Interaction', uid)
-      .send(card)
+      .set('X-Forwarded-For', '81.2.69.160')
       .expect(201);
     const made = await t.request
-      .post('/api/v1/users/verify/credit-card')
+      .post('/api/v1/users/verify/location')
       .set(auth(user.token))
       .set('X-Attestly-Interaction', uid)
-      .send(card)
+      .set('X-Forwarded-For', '81.2.69.160')
       .expect(201);
     const row = await t.db.models.Verification.findByPk(made.body.verification_id);
     expect(row).toMatchObject({ partner_id: partner.partner.id, site_id: site.id, sandbox: false });

@@ -58,160 +58,48 @@ async function setProfile(
     .expect(200);
 }
 
-describe('credit card verification', () => {
-  it('requires a signed-in user', async () => {
-    const response = await t.request.post('/api/v1/users/verify/credit-card').send(card()).expect(401);
-    expect(response.body.code).toBe('auth.missing_token');
-  });
-
-  it('lists every missing field with the spec message', async () => {
+describe('credit card verification without Stripe', () => {
+  it('is not offered: no capability, and the card routes answer that card checks are not available', async () => {
+    const config = await t.request.get('/api/v1/site-config').expect(200);
+    expect(config.body.capabilities).toEqual({ card_check: null });
+    // Nothing of Stripe's is admitted into the pages either.
+    expect((await t.request.get('/healthz')).headers['content-security-policy']).not.toMatch(/stripe/);
     const { token } = await signUp(t);
-    const response = await t.request
-      .post('/api/v1/users/verify/credit-card')
-      .set(auth(token))
-      .send({})
-      .expect(422);
-    expect(response.body.detail).toBe('Card number is required');
-    expect(response.body.errors).toEqual([
-      { path: 'card_number', message: 'Card number is required' },
-      { path: 'cardholder_name', message: 'Cardholder name is required' },
-      { path: 'expiry_month', message: 'Expiry month is required' },
-      { path: 'expiry_year', message: 'Expiry year is required' },
-      { path: 'cvv', message: 'CVV is required' },
-    ]);
-  });
-
-  it('rejects a number that fails the Luhn check, a past expiry and a CVV of the wrong length', async () => {
-    const { token } = await signUp(t);
-    const luhn = await t.request
-      .post('/api/v1/users/verify/credit-card')
-      .set(auth(token))
-      .send(card({ card_number: '4242424242424241' }));
-    expect(luhn.status).toBe(422);
-    expect(luhn.body.detail).toBe('Invalid card number');
-    const expired = await t.request
-      .post('/api/v1/users/verify/credit-card')
-      .set(auth(token))
-      .send(card({ expiry_year: String(year() - 1) }));
-    expect(expired.status).toBe(422);
-    expect(expired.body.errors).toEqual([
-      { path: 'expiry_year', message: `Expiry year must be between ${year()} and ${year() + 10}` },
-    ]);
-    const tooFar = await t.request
-      .post('/api/v1/users/verify/credit-card')
-      .set(auth(token))
-      .send(card({ expiry_year: String(year() + 11) }));
-    expect(tooFar.status).toBe(422);
-    const amex = await t.request
-      .post('/api/v1/users/verify/credit-card')
-      .set(auth(token))
-      .send(card({ card_number: '378282246310005', cvv: '123' }));
-    expect(amex.status).toBe(422);
-    expect(amex.body.errors[0].path).toBe('cvv');
-    const month = await t.request
-      .post('/api/v1/users/verify/credit-card')
-      .set(auth(token))
-      .send(card({ expiry_month: '13' }));
-    expect(month.body.detail).toBe('Expiry month must be between 01 and 12');
-  });
-
-  it('decides a format-level check at once as rejected (never pending), keeping only brand, last four and a fingerprint', async () => {
-    const { token, user } = await signUp(t);
-    const response = await t.request
-      .post('/api/v1/users/verify/credit-card')
-      .set(auth(token))
-      .send(card())
-      .expect(201);
-    expect(response.body.status).toBe('rejected');
-    expect(response.body.message).toMatch(/A card cannot verify your age on this server/);
-    expect(response.body.message).toMatch(/no card issuer has confirmed the card/);
-    expect(response.body.verification).toMatchObject({
-      verification_type: 'age',
-      verification_method: 'credit_card',
-      status: 'rejected',
-      confidence_score: 0,
-      needs_manual_review: false,
-      details: {
-        check: 'format_only',
-        issuer_check: 'not_available',
-        brand: 'visa',
-        last4: '4242',
-        card_seen_on_other_accounts: 0,
-      },
-    });
-    const status = await t.request.get('/api/v1/users/verification-status').set(auth(token)).expect(200);
-    expect(status.body).toMatchObject({ age_verified: false, pending_reviews: 0 });
-    // Nothing is left waiting: no pending card check exists that nobody could decide.
-    expect(
-      await t.db.models.Verification.count({
-        where: { verification_method: 'credit_card', status: 'pending' },
-      }),
-    ).toBe(0);
-
-    const row = await t.db.models.Verification.findByPk(response.body.verification_id as string);
-    expect(row?.user_id).toBe(user.id);
-    expect(row?.subject_fingerprint).toBe(cardFingerprint(t.config.masterKey, '4242424242424242'));
-  });
-
-  it('never stores or logs the card number or the CVV', async () => {
-    const { token } = await signUp(t);
-    const secretNumber = '5555555555554444';
-    const secretCvv = '987';
-    await t.request
-      .post('/api/v1/users/verify/credit-card')
-      .set(auth(token))
-      .send(card({ card_number: secretNumber, cvv: secretCvv }))
-      .expect(201);
-    const tables = ['verifications', 'audit_logs', 'rate_limits', 'users'];
-    for (const table of tables) {
-      const [rows] = await t.db.sequelize.query(`SELECT * FROM ${table}`);
-      const dump = JSON.stringify(rows);
-      expect(dump, table).not.toContain(secretNumber);
-      expect(dump, table).not.toContain('5555 5555');
-      expect(dump, table).not.toMatch(new RegExp(`"cvv"|:"${secretCvv}"`));
+    // The card routes are not mounted; a card number sent the old way is never read.
+    for (const [path, body] of [
+      ['/api/v1/users/verify/credit-card/setup', {}],
+      ['/api/v1/users/verify/credit-card', card()],
+    ] as const) {
+      const answer = await t.request.post(path).set(auth(token)).send(body).expect(404);
+      expect(answer.body, path).toMatchObject({ code: 'not_found', detail: 'No such API endpoint' });
     }
-    expect(JSON.stringify(t.logs.lines)).not.toContain(secretNumber);
-  });
-
-  it('shows when the same card was already used by another account', async () => {
-    const first = await signUp(t);
-    const second = await signUp(t);
-    await t.request
-      .post('/api/v1/users/verify/credit-card')
-      .set(auth(first.token))
-      .send(card({ card_number: '6011111111111117' }))
-      .expect(201);
-    const response = await t.request
-      .post('/api/v1/users/verify/credit-card')
-      .set(auth(second.token))
-      .send(card({ card_number: '6011 1111 1111 1117' }))
-      .expect(201);
-    expect(response.body.verification.details).toMatchObject({
-      brand: 'discover',
-      card_seen_on_other_accounts: 1,
+    const generic = await t.request
+      .post('/api/v1/users/verify')
+      .set(auth(token))
+      .send({ method: 'credit_card', setup_intent_id: 'seti_123' })
+      .expect(404);
+    expect(generic.body).toMatchObject({
+      code: 'verification.card_check_unavailable',
+      detail: 'Card checks are not available on this server.',
     });
+    expect(await t.db.models.Verification.count({ where: { verification_method: 'credit_card' } })).toBe(0);
+    const { body: openapi } = await t.request.get('/api/v1/openapi.json').expect(200);
+    expect(Object.keys(openapi.paths).filter((route) => route.includes('credit-card'))).toEqual([]);
   });
 
-  it('derives a stable fingerprint that depends on the master key', () => {
-    const key = Buffer.alloc(32, 7);
-    expect(cardFingerprint(key, '4242424242424242')).toBe(cardFingerprint(key, '4242424242424242'));
-    expect(cardFingerprint(key, '4242424242424242')).toMatch(/^[0-9a-f]{64}$/);
-    expect(cardFingerprint(Buffer.alloc(32, 8), '4242424242424242')).not.toBe(
-      cardFingerprint(key, '4242424242424242'),
+  it('derives a stable fingerprint of the Stripe card fingerprint that depends on the master key', () => {
+    const key = Buffer.alloc(32, 1);
+    expect(cardFingerprint(key, 'Xt5EWLLDS7FJjR1c')).toBe(cardFingerprint(key, 'Xt5EWLLDS7FJjR1c'));
+    expect(cardFingerprint(Buffer.alloc(32, 2), 'Xt5EWLLDS7FJjR1c')).not.toBe(
+      cardFingerprint(key, 'Xt5EWLLDS7FJjR1c'),
     );
-    expect(cardFingerprint(key, '4000056655665556')).not.toBe(cardFingerprint(key, '4242424242424242'));
+    expect(cardFingerprint(key, 'Xt5EWLLDS7FJjR1c')).not.toContain('Xt5EWLLDS7FJjR1c');
   });
 });
 
 describe('POST /users/verify', () => {
-  it('runs the card check for method credit_card and points uploads to their own endpoints', async () => {
+  it('points uploads to their own endpoints and refuses unknown methods', async () => {
     const { token } = await signUp(t);
-    const ok = await t.request
-      .post('/api/v1/users/verify')
-      .set(auth(token))
-      .send({ method: 'credit_card', ...card() })
-      .expect(201);
-    expect(ok.body.verification.verification_method).toBe('credit_card');
     const document = await t.request
       .post('/api/v1/users/verify')
       .set(auth(token))
@@ -361,10 +249,11 @@ describe('verification status and history', () => {
   it("lists only the caller's own verifications and hides other users' by id", async () => {
     const owner = await signUp(t);
     const other = await signUp(t);
+    await setProfile(owner.token, owner.email, { country: 'GB' });
     const created = await t.request
-      .post('/api/v1/users/verify/credit-card')
+      .post('/api/v1/users/verify/location')
       .set(auth(owner.token))
-      .send(card())
+      .set('X-Forwarded-For', '81.2.69.160')
       .expect(201);
     const id = created.body.verification_id as string;
     const list = await t.request.get('/api/v1/users/verifications').set(auth(owner.token)).expect(200);
@@ -395,5 +284,66 @@ describe('verification status and history', () => {
     expect(status.location_verified).toBe(false);
     expect(status.location).toBeNull();
     expect(status.verifications[0]?.status).toBe('expired');
+  });
+});
+
+describe('location anywhere (issue 25 item 3)', () => {
+  it("offers a country's subdivisions exactly as the on-box data names them, to signed-in users only", async () => {
+    const { token } = await signUp(t);
+    await t.request.get('/api/v1/locations/countries/NG/subdivisions').expect(401);
+    const nigeria = await t.request
+      .get('/api/v1/locations/countries/ng/subdivisions')
+      .set(auth(token))
+      .expect(200);
+    expect(nigeria.body.country).toBe('NG');
+    expect(nigeria.body.subdivisions).toEqual(expect.arrayContaining(['Lagos', 'Rivers State']));
+    expect(nigeria.body.subdivisions).toEqual(
+      [...nigeria.body.subdivisions].sort((a: string, b: string) => a.localeCompare(b, 'en')),
+    );
+    const germany = await t.request
+      .get('/api/v1/locations/countries/DE/subdivisions')
+      .set(auth(token))
+      .expect(200);
+    expect(germany.body.subdivisions).toEqual(expect.arrayContaining(['Bavaria', 'Hesse', 'Saxony']));
+    expect(germany.body.subdivisions).toHaveLength(new Set(germany.body.subdivisions).size);
+    const antarctica = await t.request
+      .get('/api/v1/locations/countries/AQ/subdivisions')
+      .set(auth(token))
+      .expect(200);
+    expect(antarctica.body.subdivisions).toEqual([]);
+    const unknown = await t.request
+      .get('/api/v1/locations/countries/ZZ/subdivisions')
+      .set(auth(token))
+      .expect(404);
+    expect(unknown.body).toMatchObject({ code: 'not_found', detail: 'ZZ is not a country code' });
+  });
+
+  it('verifies a location declared in a country and state beyond the six the reference listed', async () => {
+    const { token, email } = await signUp(t);
+    await setProfile(token, email, { country: 'NG', state: 'Rivers State' });
+    const rivers = await t.request
+      .post('/api/v1/users/verify/location')
+      .set(auth(token))
+      .set('X-Forwarded-For', '102.88.0.1')
+      .expect(201);
+    expect(rivers.body.status).toBe('approved');
+    expect(rivers.body.message).toBe('Your location is verified: Rivers State, NG.');
+    const lagos = await t.request
+      .post('/api/v1/users/verify/location')
+      .set(auth(token))
+      .set('X-Forwarded-For', '41.203.64.1')
+      .expect(201);
+    expect(lagos.body.status).toBe('rejected');
+    expect(lagos.body.message).toMatch(/appears to be in Lagos, but your profile says Rivers State/);
+
+    await setProfile(token, email, { country: 'XK' });
+    const kosovo = await t.request
+      .post('/api/v1/users/verify/location')
+      .set(auth(token))
+      .set('X-Forwarded-For', '46.99.0.1')
+      .expect(201);
+    expect(kosovo.body.status).toBe('approved');
+    const status = await t.request.get('/api/v1/users/verification-status').set(auth(token)).expect(200);
+    expect(status.body.location).toEqual({ country: 'XK', state: null });
   });
 });

@@ -6,7 +6,8 @@ import * as v from 'valibot';
  */
 export const PLAN_IDS = ['free', 'starter', 'growth', 'scale'] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
-export const DEFAULT_PLAN: PlanId = 'starter';
+/** New partners start on Free (issue 25 item 8): a paid plan is bought (Stripe) or assigned by an operator. */
+export const DEFAULT_PLAN: PlanId = 'free';
 
 export interface Plan {
   id: PlanId;
@@ -20,6 +21,9 @@ export interface Plan {
   features: string[];
   is_popular: boolean;
 }
+
+/** A plan as GET /partners/subscription/plans shows it: no price while online billing is off. */
+export type PlanOffer = Omit<Plan, 'price'> & { price: number | null };
 
 export const PLANS: readonly Plan[] = [
   {
@@ -113,7 +117,8 @@ export interface SubscriptionUsage {
 
 /** GET /partners/subscription/usage (spec 01 §3 "Subscription"). */
 export interface SubscriptionView {
-  current_plan: { id: PlanId; name: string; price: number };
+  /** price: null while online billing is off (nothing is charged; operators assign plans). */
+  current_plan: { id: PlanId; name: string; price: number | null };
   subscription_status: SubscriptionStatus;
   next_billing_date: string | null;
   /** The usage period: a calendar month (UTC). */

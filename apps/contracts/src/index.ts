@@ -10,4 +10,5 @@ export * from './webhooks';
 export * from './billing';
 export * from './web';
 export * from './admin';
+export * from './age-check';
 export * from './responses';

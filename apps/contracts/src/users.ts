@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { COUNTRIES } from './constants';
+import { isCountryCode } from './constants';
 import {
   currentPassword,
   email,
@@ -51,15 +51,13 @@ export const registerForm = v.pipe(
 );
 export type RegisterForm = v.InferInput<typeof registerForm>;
 
-const countryCodes = COUNTRIES.map((country) => country.code) as string[];
-
 export const profileBody = v.object({
   full_name: personName('Full name is required'),
   email,
   phone: optionalPhone,
   country: v.pipe(
     optionalText(2),
-    v.check((value) => value === null || countryCodes.includes(value), 'Choose one of the listed countries'),
+    v.check((value) => value === null || isCountryCode(value), 'Choose one of the listed countries'),
   ),
   state: optionalText(100),
   city: optionalText(100),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { requiredText } from './fields';
 
 /** DESIGN.md §5 and spec 02 §4: what a verification row can be. */
 export const VERIFICATION_TYPES = ['age', 'location', 'identity'] as const;
@@ -73,145 +74,25 @@ export const documentVerificationFields = v.object({
   ),
 });
 
-// ---------------------------------------------------------------------------------------------------------------
-// Payment cards (spec 01 §3 "Card form", §5). Pure functions so the browser form and the API agree exactly.
-
-/** Luhn mod-10 check (ISO/IEC 7812-1 annex B). */
-export function luhnValid(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
-export const CARD_BRANDS = [
-  'visa',
-  'mastercard',
-  'amex',
-  'discover',
-  'diners',
-  'jcb',
-  'unionpay',
-  'maestro',
-  'unknown',
-] as const;
-export type CardBrand = (typeof CARD_BRANDS)[number];
-
-const inRange = (prefix: string, length: number, low: number, high: number) => {
-  const head = Number(prefix.slice(0, length));
-  return prefix.length >= length && head >= low && head <= high;
-};
-
-/** Issuer brand from the IIN prefix (published ranges of each scheme); order matters where ranges nest. */
-export function cardBrand(digits: string): CardBrand {
-  if (/^4/.test(digits)) return 'visa';
-  if (inRange(digits, 2, 51, 55) || inRange(digits, 4, 2221, 2720)) return 'mastercard';
-  if (/^3[47]/.test(digits)) return 'amex';
-  if (/^(6011|65|64[4-9])/.test(digits) || inRange(digits, 6, 622126, 622925)) return 'discover';
-  if (/^(30[0-5]|3095|36|3[89])/.test(digits)) return 'diners';
-  if (inRange(digits, 4, 3528, 3589)) return 'jcb';
-  if (/^62/.test(digits)) return 'unionpay';
-  if (/^(5[06-8]|6304|6759|676[77])/.test(digits)) return 'maestro';
-  return 'unknown';
-}
-
-/** Card lengths per brand; an unknown brand accepts the ISO/IEC 7812 range 12–19. */
-const BRAND_LENGTHS: Partial<Record<CardBrand, number[]>> = {
-  visa: [13, 16, 19],
-  mastercard: [16],
-  amex: [15],
-  discover: [16, 19],
-  diners: [14, 16, 19],
-  jcb: [16, 19],
-};
-
-export const cardDigits = (value: string) => value.replace(/[\s-]/g, '');
-
-/** The first problem with a card number, or null. */
-export function cardNumberProblem(value: string): string | null {
-  const digits = cardDigits(value);
-  if (!digits) return 'Card number is required';
-  if (!/^\d{12,19}$/.test(digits)) return 'Card number must be 12 to 19 digits';
-  const lengths = BRAND_LENGTHS[cardBrand(digits)];
-  if (lengths && !lengths.includes(digits.length)) return 'Invalid card number';
-  if (!luhnValid(digits)) return 'Invalid card number';
-  return null;
-}
-
-/** Months 01–12 and years from the current year for 10 years (spec 01 §5); a past month of this year is expired. */
-export function cardExpiryProblem(month: number, year: number, now: Date): string | null {
-  const thisYear = now.getUTCFullYear();
-  if (!Number.isInteger(month) || month < 1 || month > 12) return 'Expiry month must be between 01 and 12';
-  if (!Number.isInteger(year) || year < thisYear || year > thisYear + 10) {
-    return `Expiry year must be between ${thisYear} and ${thisYear + 10}`;
-  }
-  // A card is valid through the last day of its expiry month.
-  if (year === thisYear && month < now.getUTCMonth() + 1) return 'This card has expired';
-  return null;
-}
-
-export const cardCvvProblem = (cvv: string, brand: CardBrand): string | null => {
-  if (!/^\d{3,4}$/.test(cvv)) return 'CVV must be 3 or 4 digits';
-  if (brand === 'amex' && cvv.length !== 4) return 'American Express cards have a 4-digit security code';
-  if (brand !== 'amex' && brand !== 'unknown' && cvv.length !== 3)
-    return 'CVV must be 3 digits for this card';
-  return null;
-};
-
 /**
- * A required text-or-number field whose problems are reported one at a time, in the order of `problem` (valibot
- * would otherwise run every later check on an empty value and list a format error beside 'X is required').
+ * `POST /users/verify/credit-card` (and `/users/verify` with method credit_card): the Stripe SetupIntent that
+ * Stripe.js confirmed in the browser. The card itself never reaches the appliance (issue 25 item 1).
  */
-const cardField = (missing: string, problem: (value: string) => string | null = () => null) =>
-  v.pipe(
-    v.optional(v.union([v.string(), v.number()], missing), ''),
-    v.transform((value) => String(value).trim()),
-    v.rawCheck(({ dataset, addIssue }) => {
-      if (!dataset.typed) return;
-      const found = dataset.value === '' ? missing : problem(dataset.value);
-      if (found) addIssue({ message: found });
-    }),
-  );
-
-/** The card form as the API receives it. Expiry ranges depend on today's date and are checked by the service. */
-export const cardBody = v.object({
-  card_number: v.pipe(
-    cardField('Card number is required', (value) =>
-      value.length > 40 ? 'Card number must be 12 to 19 digits' : cardNumberProblem(value),
-    ),
-    v.transform(cardDigits),
-  ),
-  cardholder_name: cardField('Cardholder name is required', (value) =>
-    value.length > 100 ? 'Must be at most 100 characters' : null,
-  ),
-  expiry_month: v.pipe(
-    cardField('Expiry month is required', (value) =>
-      /^(0?[1-9]|1[0-2])$/.test(value) ? null : 'Expiry month must be between 01 and 12',
-    ),
-    v.transform(Number),
-  ),
-  expiry_year: v.pipe(
-    cardField('Expiry year is required', (value) =>
-      /^(\d{2}|\d{4})$/.test(value) ? null : 'Expiry year must be a year such as 2030',
-    ),
-    v.transform((value) => (value.length === 2 ? 2000 + Number(value) : Number(value))),
-  ),
-  cvv: cardField('CVV is required', (value) =>
-    value.length > 4
-      ? 'CVV must be at most 4 digits'
-      : /^\d{3,4}$/.test(value)
-        ? null
-        : 'CVV must be 3 or 4 digits',
+export const cardCheckBody = v.object({
+  setup_intent_id: v.pipe(
+    requiredText('setup_intent_id is required', 255),
+    v.regex(/^seti_[A-Za-z0-9_]+$/, 'setup_intent_id is not a card check id'),
   ),
 });
-export type CardBody = v.InferInput<typeof cardBody>;
+export type CardCheckBody = v.InferInput<typeof cardCheckBody>;
+
+/** `POST /users/verify/credit-card/setup`: what Stripe.js needs to collect and confirm the card. */
+export interface CardCheckStart {
+  message: string;
+  setup_intent_id: string;
+  client_secret: string;
+  publishable_key: string;
+}
 
 /** `POST /users/verify`: a method plus that method's fields (spec 01 §7). */
 export const verifyBody = v.object({

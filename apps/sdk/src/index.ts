@@ -4,8 +4,8 @@
  *
  *   const attestly = new Attestly({ apiKey: process.env.ATTESTLY_API_KEY, environment: 'production',
  *     baseUrl: 'https://verify.example.com' });
- *   const token = await attestly.validateToken(accessToken);
- *   if (token.active) …
+ *   const result = await attestly.verifyAge({ userId: sub, method: 'credit_card' });
+ *   if (result.verified) …
  */
 
 export type Environment = 'sandbox' | 'production';
@@ -81,6 +81,30 @@ export interface AuditLogQuery {
   severity?: 'info' | 'warning' | 'error';
   start?: string | Date;
   end?: string | Date;
+}
+
+export type AgeThreshold = 12 | 16 | 18 | 21;
+export type AgeMethod = 'credit_card' | 'facial_recognition' | 'document';
+
+export interface VerifyAgeParams {
+  /** The user's id at your sites: the `sub` your sites received from Attestly's sign-in. */
+  userId: string;
+  /** 18 by default. The user must have granted your site the AGE_NN scope for it (or a higher one). */
+  ageThreshold?: AgeThreshold;
+  /** Ask whether this method proved it; any method by default. */
+  method?: AgeMethod;
+}
+
+/** Answer of POST /partners/verify-age. */
+export interface AgeVerification {
+  verified: boolean;
+  user_id: string;
+  age_threshold: AgeThreshold;
+  method: AgeMethod | null;
+  /** The day the age was proven (midnight UTC), when verified. */
+  verification_timestamp: string | null;
+  /** Where to send the user to prove it, when not verified. */
+  verify_url: string | null;
 }
 
 /** An error answer from Attestly: `detail` is the human message, `code` the stable reason. */
@@ -179,6 +203,29 @@ export class Attestly {
   /** Whether an access token your site received is active, and for whom (POST /partners/validate-token). */
   validateToken(token: string): Promise<TokenValidation> {
     return this.#call('POST', '/partners/validate-token', { token });
+  }
+
+  /**
+   * Whether one of your users has proven an age (POST /partners/verify-age): a yes or no, for a user who granted your
+   * site an age scope. With `method: 'credit_card'`, whether an issuer-confirmed credit card proved it. Card data
+   * never passes through your server: the user enters the card on Attestly's verification page (`verify_url`),
+   * which sends it straight to the card processor.
+   */
+  verifyAge(params: VerifyAgeParams): Promise<AgeVerification> {
+    if (!params || typeof params.userId !== 'string' || !params.userId) {
+      throw new TypeError('Attestly: verifyAge needs the userId (the sub your site received)');
+    }
+    const extra = params as unknown as Record<string, unknown>;
+    if (['cardData', 'card', 'card_number', 'cardNumber'].some((field) => field in extra)) {
+      throw new TypeError(
+        "Attestly: card numbers must not pass through your server; send the user to the result's verify_url, where the card goes straight to the card processor",
+      );
+    }
+    return this.#call('POST', '/partners/verify-age', {
+      user_id: params.userId,
+      ...(params.ageThreshold !== undefined ? { age_threshold: params.ageThreshold } : {}),
+      ...(params.method !== undefined ? { method: params.method } : {}),
+    });
   }
 
   /** Your statistics (GET /partners/stats). */

@@ -35,9 +35,13 @@ describe('plans and subscription screens', () => {
     for (const name of ['Free', 'Starter', 'Growth', 'Scale']) {
       await page.getByRole('listitem', { name: `${name} plan` }).waitFor();
     }
+    // Without Stripe nothing is charged: quotas, but no price on any card (issue 25 item 8).
     await expect
       .poll(() => page.getByRole('listitem', { name: 'Growth plan' }).textContent())
-      .toContain('$199/month');
+      .toContain('10,000 verifications per month');
+    expect(await page.getByRole('list').filter({ hasText: 'Growth' }).first().textContent()).not.toMatch(
+      /\$/,
+    );
     await page.getByRole('button', { name: 'Current plan' }).waitFor();
     await page.getByText('Online billing is not available on this server.').first().waitFor();
     await expectAccessible(page, 'plans');
@@ -54,8 +58,13 @@ describe('plans and subscription screens', () => {
     await bar.waitFor();
     expect(await bar.getAttribute('aria-valuenow')).toBe('0');
     expect(await bar.getAttribute('data-color')).toBe('blue');
-    await page.getByText('Starter · $49/month').waitFor();
-    await page.getByText('0 of 1,000 verifications this month').waitFor();
+    // New partners start on Free; no price and no billing date while billing is off.
+    await page
+      .getByRole('definition')
+      .filter({ hasText: /^Free$/ })
+      .waitFor();
+    expect(await page.getByText('Next billing date').count()).toBe(0);
+    await page.getByText('0 of 100 verifications this month').waitFor();
     await expectAccessible(page, 'subscription');
   });
 
@@ -83,7 +92,7 @@ describe('plans and subscription screens', () => {
 describe('partner dashboard and management', () => {
   it("shows this month's usage on the dashboard and the webhooks section in management", async () => {
     await page.goto('/partner/dashboard');
-    await page.getByRole('heading', { name: 'Usage · Starter plan' }).waitFor();
+    await page.getByRole('heading', { name: 'Usage · Free plan' }).waitFor();
     await page.getByRole('progressbar', { name: 'Monthly verification usage' }).waitFor();
     await page.goto('/partner/management');
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();

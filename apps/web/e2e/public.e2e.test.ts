@@ -142,7 +142,18 @@ describe('public site', () => {
     await support.waitFor();
     expect(await support.getAttribute('href')).toBe('mailto:support@e2e.attestly.test');
     expect(await page.getByRole('link', { name: 'View Latest Updates' }).getAttribute('href')).toBe('/news');
-    expect(await page.locator('pre code').textContent()).toContain(`${new URL(page.url()).origin}/oauth2`);
+    // The spec's quick start: the SDK served here, a client with an API key and an environment, verifyAge.
+    const origin = new URL(page.url()).origin;
+    const quickStart = await page.locator('pre code').first().textContent();
+    expect(quickStart).toContain(`npm install ${origin}/sdk/attestly-sdk-latest.tgz`);
+    expect(quickStart).toMatch(/environment: 'sandbox'/);
+    expect(quickStart).toMatch(/attestly\.verifyAge\(\{ userId/);
+    // "SDK Downloads" downloads the package itself (issue 25 item 2).
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: /SDK Downloads/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^attestly-sdk-\d+\.\d+\.\d+\.tgz$/);
     await expectAccessible(page, 'docs');
     await screenshot(page, 'docs');
 

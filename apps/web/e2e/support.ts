@@ -134,3 +134,32 @@ export async function registerViaApi(
   const response = await context.request.post('/api/v1/users/register', { data: user });
   expect(response.status()).toBe(201);
 }
+
+/**
+ * A page signed in as a new user (registered and signed in through the API) at `width` px, on `origin` (the suite's
+ * server by default), speaking from the client address `from` (X-Forwarded-For, which the test servers trust).
+ */
+export async function signedInUserPage(
+  browser: Browser,
+  options: { width: number; from: string; origin?: string; fullName?: string },
+): Promise<Page> {
+  const mobile = options.width === MOBILE.width;
+  const context = await browser.newContext({
+    baseURL: options.origin ?? baseUrl(),
+    viewport: mobile ? MOBILE : { width: options.width, height: 900 },
+    isMobile: mobile,
+    hasTouch: mobile,
+    extraHTTPHeaders: { 'X-Forwarded-For': options.from },
+  });
+  context.setDefaultTimeout(15_000);
+  const email = uniqueEmail(`user-${options.width}`);
+  const password = 'correct horse battery';
+  const registered = await context.request.post('/api/v1/users/register', {
+    data: { full_name: options.fullName ?? 'Ada Lovelace', email, password },
+  });
+  expect(registered.status()).toBe(201);
+  const login = await context.request.post('/api/v1/users/login', { data: { email, password } });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  await context.addInitScript((value) => window.sessionStorage.setItem('userToken', value), token);
+  return context.newPage();
+}

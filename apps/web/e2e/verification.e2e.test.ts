@@ -287,7 +287,7 @@ describe('verification screen with the real vision engine', () => {
     await context.close();
   }, 90_000);
 
-  it('offers no card method: a card number alone proves nothing', async () => {
+  it('offers no card method on a server without Stripe (card-check.e2e.test.ts covers one with it)', async () => {
     const { context, page } = await signedInOnVerification('Card');
     const tabs = await page.getByRole('tab').allInnerTexts();
     expect(tabs.map((tab) => tab.split('\n')[0])).toEqual(['Camera', 'Document', 'Location']);

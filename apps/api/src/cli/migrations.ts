@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
-import { knownMigrations, migrateDown, migrateUp, pendingMigrations } from '../db/migrator';
+import {
+  appliedMigrations,
+  knownMigrations,
+  migrateDown,
+  migrateUp,
+  pendingMigrations,
+} from '../db/migrator';
 
 export type MigrateAction = 'up' | 'down' | 'status';
 
@@ -34,9 +40,18 @@ export async function runMigrations(
     migrations = to === undefined ? [] : await migrateDown(db, { to }, options.logger);
     message = migrations.length ? `Reverted: ${migrations.join(', ')}` : 'Nothing to revert.';
   } else {
+    // The operator guide's promise: status lists what is applied and what is pending, one name a line.
     migrations = await pendingMigrations(db);
-    message = migrations.length ? `Pending: ${migrations.join(', ')}` : 'Database is up to date.';
+    const applied = await appliedMigrations(db);
+    const list = (names: string[]) => names.map((name) => `  ${name}`).join('\n');
+    message = [
+      applied.length ? `Applied (${applied.length}):\n${list(applied)}` : 'Applied: none',
+      migrations.length
+        ? `Pending (${migrations.length}):\n${list(migrations)}`
+        : 'Pending: none (the database is up to date)',
+    ].join('\n');
+    return { action, migrations, applied, message };
   }
-  const pending = new Set(action === 'status' ? migrations : await pendingMigrations(db));
+  const pending = new Set(await pendingMigrations(db));
   return { action, migrations, applied: knownMigrations.filter((name) => !pending.has(name)), message };
 }

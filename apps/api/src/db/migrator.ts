@@ -89,4 +89,10 @@ export async function pendingMigrations(db: Database): Promise<string[]> {
   return pending.map((migration) => migration.name);
 }
 
+/** Migrations recorded as applied in this database, in the order they ran (including any this release lacks). */
+export async function appliedMigrations(db: Database): Promise<string[]> {
+  const executed = await createUmzug(db).executed();
+  return executed.map((migration) => migration.name);
+}
+
 export const knownMigrations = migrations.map((migration) => migration.name);

@@ -143,25 +143,55 @@ export async function loadSigningKeys(deps: KeyDeps): Promise<{ keys: SigningJwk
  * they signed has expired. Keys past that window are deleted. Returns the new key ids. Running replicas pick the
  * new keys up on their next key check (see oidc/index.ts).
  */
-export async function rotateSigningKeys(
-  deps: KeyDeps,
-): Promise<{ added: string[]; retired: string[]; removed: number }> {
-  const { OidcSigningKey } = deps.db.models;
+export async function rotateSigningKeys(deps: KeyDeps): Promise<KeyRotation> {
   const now = deps.clock.now();
-  return withKeysLock(deps, async (transaction) => {
-    const current = await OidcSigningKey.findAll({ where: { retired_at: null }, transaction });
-    const unpublishAfter = new Date(now.getTime() + ID_TOKEN_TTL_SECONDS * 1000 + PUBLISH_MARGIN_MS);
-    await OidcSigningKey.update(
-      { retired_at: now, unpublish_after: unpublishAfter },
-      { where: { kid: current.map((row) => row.kid) }, transaction },
-    );
-    const removed = await OidcSigningKey.destroy({
-      where: { unpublish_after: { [Op.lte]: now } },
+  return withKeysLock(deps, (transaction) => rotateWithin(deps, transaction, now));
+}
+
+export interface KeyRotation {
+  added: string[];
+  retired: string[];
+  removed: number;
+}
+
+async function rotateWithin(deps: KeyDeps, transaction: Transaction, now: Date): Promise<KeyRotation> {
+  const { OidcSigningKey } = deps.db.models;
+  const current = await OidcSigningKey.findAll({ where: { retired_at: null }, transaction });
+  const unpublishAfter = new Date(now.getTime() + ID_TOKEN_TTL_SECONDS * 1000 + PUBLISH_MARGIN_MS);
+  await OidcSigningKey.update(
+    { retired_at: now, unpublish_after: unpublishAfter },
+    { where: { kid: current.map((row) => row.kid) }, transaction },
+  );
+  const removed = await OidcSigningKey.destroy({
+    where: { unpublish_after: { [Op.lte]: now } },
+    transaction,
+  });
+  const added = await insertKeys(deps, transaction, now);
+  return { added, retired: current.map((row) => row.kid), removed };
+}
+
+/**
+ * The scheduled rotation (DESIGN.md §2 "key rotation" job): rotates when the newest current key is older than
+ * `maxAgeMs`, and otherwise does nothing. Every replica runs the job; the age is checked again inside the keys
+ * lock (a PostgreSQL advisory lock; SQLite's write lock), so when several find the keys due together, the first
+ * rotates and the others then find fresh keys: one rotation, however many replicas. Returns null when not due.
+ */
+export async function rotateSigningKeysIfDue(deps: KeyDeps, maxAgeMs: number): Promise<KeyRotation | null> {
+  const { OidcSigningKey } = deps.db.models;
+  const due = async (transaction?: Transaction) => {
+    const newest = await OidcSigningKey.findOne({
+      where: { retired_at: null },
+      order: [['created_at', 'DESC']],
+      attributes: ['created_at'],
       transaction,
     });
-    const added = await insertKeys(deps, transaction, now);
-    return { added, retired: current.map((row) => row.kid), removed };
-  });
+    // No keys at all is ensureSigningKeys' work at start, not a rotation.
+    return !!newest && deps.clock.now().getTime() - new Date(newest.created_at).getTime() >= maxAgeMs;
+  };
+  if (!(await due())) return null;
+  return withKeysLock(deps, async (transaction) =>
+    (await due(transaction)) ? rotateWithin(deps, transaction, deps.clock.now()) : null,
+  );
 }
 
 /** Only the public halves, for tests and `attestly doctor`. */

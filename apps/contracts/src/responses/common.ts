@@ -28,7 +28,16 @@ export const errorEnvelopeSchema = v.object({
   request_id: v.optional(v.string()),
 });
 
-export const siteConfigSchema = v.object({ support_email: v.pipe(v.string(), v.email()) });
+export const siteConfigSchema = v.object({
+  support_email: v.pipe(v.string(), v.email()),
+  /**
+   * What this installation offers that depends on its configuration. The screens mention a method only when it is
+   * on: the credit-card age check needs Stripe (card_check: its publishable key for Stripe.js, else null).
+   */
+  capabilities: v.object({
+    card_check: v.nullable(v.object({ publishable_key: v.string(), stripe_js_url: v.string() })),
+  }),
+});
 
 export const healthSchema = v.object({ status: v.literal('ok') });
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { PLAN_IDS, SUBSCRIPTION_STATUSES, type Plan, type SubscriptionView } from '../billing';
+import { PLAN_IDS, SUBSCRIPTION_STATUSES, type PlanOffer, type SubscriptionView } from '../billing';
 import {
   API_KEY_ENVIRONMENTS,
   type ApiKeyCreated,
@@ -166,7 +166,12 @@ export const integrationTestResultSchema = v.object({
 export const planSchema = v.object({
   id: v.picklist(PLAN_IDS),
   name: v.string(),
-  price: v.pipe(v.number(), v.description('USD per month')),
+  price: v.pipe(
+    v.nullable(v.number()),
+    v.description(
+      'USD per month; null while online billing (Stripe) is off and plans are assigned by operators',
+    ),
+  ),
   verifications: v.pipe(v.number(), v.description('Billable verifications per calendar month (UTC)')),
   rate_limit_per_minute: v.number(),
   features: v.array(v.string()),
@@ -176,7 +181,7 @@ export const planSchema = v.object({
 export const planListSchema = v.object({ data: v.object({ plans: v.array(planSchema) }) });
 
 export const subscriptionSchema = v.object({
-  current_plan: v.object({ id: v.picklist(PLAN_IDS), name: v.string(), price: v.number() }),
+  current_plan: v.object({ id: v.picklist(PLAN_IDS), name: v.string(), price: v.nullable(v.number()) }),
   subscription_status: v.picklist(SUBSCRIPTION_STATUSES),
   next_billing_date: nullableIsoDate,
   period_start: isoDate,
@@ -211,5 +216,5 @@ agree<Same<v.InferOutput<typeof apiKeyCreatedSchema>, ApiKeyCreated>>(true);
 agree<Same<v.InferOutput<typeof partnerStatsSchema>, PartnerStats>>(true);
 agree<Same<v.InferOutput<typeof partnerAuditEntrySchema>, PartnerAuditEntry>>(true);
 agree<Same<v.InferOutput<typeof integrationTestResultSchema>, IntegrationTestResult>>(true);
-agree<Same<v.InferOutput<typeof planSchema>, Plan>>(true);
+agree<Same<v.InferOutput<typeof planSchema>, PlanOffer>>(true);
 agree<Same<v.InferOutput<typeof subscriptionSchema>, SubscriptionView>>(true);

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
+import { AGE_CHECK_METHODS, type PartnerAgeAnswer } from '../age-check';
 import { SCOPES } from '../constants';
+import { AGE_THRESHOLDS } from '../verification';
 import type { ConnectedPartner, InteractionDetails, InteractionRedirect, UserToken } from '../oauth';
 import { CLIENT_TYPES, type PartnerProfile, type SiteView, type TokenValidation } from '../partners';
 import { agree, isoDate, nullableIsoDate, type Same } from './common';
@@ -155,3 +157,13 @@ agree<Same<v.InferOutput<typeof userTokenSchema>, UserToken>>(true);
 agree<Same<v.InferOutput<typeof connectedPartnerSchema>, ConnectedPartner>>(true);
 agree<Same<v.InferOutput<typeof interactionDetailsSchema>, InteractionDetails>>(true);
 agree<Same<v.InferOutput<typeof interactionRedirectSchema>, InteractionRedirect>>(true);
+
+export const partnerAgeAnswerSchema = v.object({
+  verified: v.boolean(),
+  user_id: v.string(),
+  age_threshold: v.picklist(AGE_THRESHOLDS),
+  method: v.nullable(v.picklist(AGE_CHECK_METHODS)),
+  verification_timestamp: nullableIsoDate,
+  verify_url: v.nullable(v.string()),
+});
+agree<Same<v.InferOutput<typeof partnerAgeAnswerSchema>, PartnerAgeAnswer>>(true);

@@ -37,6 +37,12 @@ export const updatedProfileSchema = v.object({
   ),
 });
 
+/** GET /locations/countries/{code}/subdivisions: the names the location check compares a declared state with. */
+export const subdivisionListSchema = v.object({
+  country: v.string(),
+  subdivisions: v.array(v.string()),
+});
+
 export const loginResponseSchema = v.object({
   user: userProfileSchema,
   access_token: v.string(),

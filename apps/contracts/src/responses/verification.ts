@@ -134,6 +134,13 @@ export const verificationAnswerSchema = v.object({
   verification: verificationSummarySchema,
 });
 
+export const cardCheckStartSchema = v.object({
+  message: v.string(),
+  setup_intent_id: v.string(),
+  client_secret: v.string(),
+  publishable_key: v.string(),
+});
+
 export const documentAnswerSchema = v.object({
   ...verificationAnswerSchema.entries,
   needs_manual_review: v.boolean(),

@@ -3,6 +3,8 @@ import { apiFetch } from './client';
 
 export interface SiteConfig {
   support_email: string;
+  /** What this installation offers; the credit-card check exists only where Stripe is configured. */
+  capabilities: { card_check: { publishable_key: string; stripe_js_url: string } | null };
 }
 
 export interface Readiness {
@@ -57,6 +59,21 @@ export const siteConfigQueryOptions = () =>
   queryOptions({
     queryKey: ['site-config'],
     queryFn: ({ signal }) => apiFetch<SiteConfig>('/site-config', { auth: 'none', signal }),
+    staleTime: Infinity,
+  });
+
+/** What the appliance serves of the partner SDK (GET /sdk/index.json): the version and the npm install line. */
+export interface SdkDownloads {
+  version: string;
+  tarball: { url: string; integrity: string };
+  browser_module: { url: string; integrity: string };
+  install: string;
+}
+
+export const sdkDownloadsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['sdk-downloads'],
+    queryFn: ({ signal }) => apiFetch<SdkDownloads>('/sdk/index.json', { auth: 'none', root: true, signal }),
     staleTime: Infinity,
   });
 

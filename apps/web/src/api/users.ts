@@ -26,6 +26,19 @@ export const profileQueryOptions = () =>
     staleTime: 60_000,
   });
 
+/** The subdivisions the location check knows for a country (from the on-box GeoLite2 data), sorted. */
+export const subdivisionsQueryOptions = (country: string) =>
+  queryOptions({
+    queryKey: [...userKeys.all, 'subdivisions', country] as const,
+    queryFn: ({ signal }) =>
+      apiFetch<{ country: string; subdivisions: string[] }>(
+        `/locations/countries/${encodeURIComponent(country)}/subdivisions`,
+        { auth: 'user', signal },
+      ).then((answer) => answer.subdivisions),
+    enabled: country !== '',
+    staleTime: Infinity,
+  });
+
 export const sessionsQueryOptions = () =>
   queryOptions({
     queryKey: userKeys.sessions(),

@@ -4,7 +4,7 @@ import {
   isErrorEnvelope,
   type AgeThreshold,
   type AgeVerificationResult,
-  type CardBody,
+  type CardCheckStart,
   type DocumentAnalysis,
   type DocumentType,
   type VerificationStatusAnswer,
@@ -91,10 +91,14 @@ function uploadWithProgress<T>(
 
 /** spec 01 §7 "User" and "Age verification by camera". */
 export const verificationApi = {
-  creditCard: (card: CardBody) =>
+  /** The card check, step 1: a Stripe SetupIntent that Stripe.js confirms in the page (the card goes to Stripe). */
+  startCardCheck: () =>
+    apiFetch<CardCheckStart>('/users/verify/credit-card/setup', { method: 'POST', auth: 'user' }),
+  /** Step 2: the server reads the SetupIntent back from Stripe and decides. */
+  finishCardCheck: (setupIntentId: string) =>
     apiFetch<VerificationAnswer>('/users/verify/credit-card', {
       method: 'POST',
-      body: card,
+      body: { setup_intent_id: setupIntentId },
       auth: 'user',
       headers: interactionHeaders(),
     }),

@@ -2,14 +2,18 @@ import { Link, createFileRoute } from '@tanstack/react-router';
 import { PublicPage } from '../components/layout/public-page';
 import { ProductVisual } from '../components/landing/product-visual';
 import { buttonClass } from '../components/ui/button';
+import { useCardCheck } from '../lib/capabilities';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 export const Route = createFileRoute('/')({ component: LandingPage });
 
-const FEATURES = [
+/** The card check is named only where this installation offers it (Stripe configured; lib/capabilities.ts). */
+const features = (cardCheck: boolean) => [
   {
     title: 'Age verification',
-    body: 'Prove an age threshold — 12, 16, 18 or 21 — from a government ID, a credit card check or an on-box facial age estimate with a challenge-age buffer.',
+    body: cardCheck
+      ? 'Prove an age threshold — 12, 16, 18 or 21 — from a government ID, an issuer-confirmed credit card or an on-box facial age estimate with a challenge-age buffer.'
+      : 'Prove an age threshold — 12, 16, 18 or 21 — from a government ID or an on-box facial age estimate with a challenge-age buffer.',
   },
   {
     title: 'Identity verification',
@@ -68,6 +72,7 @@ const STEPS = [
 
 function LandingPage() {
   useDocumentTitle('Age and identity verification you host yourself');
+  const cardCheck = useCardCheck() !== null;
   return (
     <PublicPage>
       <section className="overflow-x-clip bg-gradient-to-b from-indigo-50 to-white">
@@ -102,11 +107,12 @@ function LandingPage() {
             Features
           </h2>
           <p className="mt-3 max-w-2xl text-slate-700">
-            Three verification methods — credit card, document and facial recognition — behind one
-            consent-based integration.
+            {cardCheck
+              ? 'Three verification methods — credit card, document and facial recognition — behind one consent-based integration.'
+              : 'Two verification methods — document and facial recognition — and location checks, behind one consent-based integration.'}
           </p>
           <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {FEATURES.map((feature) => (
+            {features(cardCheck).map((feature) => (
               <li key={feature.title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
                 <h3 className="text-lg font-semibold text-slate-900">{feature.title}</h3>
                 <p className="mt-2 text-sm leading-6 text-slate-700">{feature.body}</p>

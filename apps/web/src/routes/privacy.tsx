@@ -1,12 +1,15 @@
 import { Link, createFileRoute } from '@tanstack/react-router';
 import { SupportLink } from '../components/docs/support-link';
 import { LegalPage } from '../components/layout/legal-page';
+import { useCardCheck } from '../lib/capabilities';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 export const Route = createFileRoute('/privacy')({ component: PrivacyPage });
 
 function PrivacyPage() {
   useDocumentTitle('Privacy Policy');
+  // Card checks are described only where this installation offers them (Stripe configured).
+  const cardCheck = useCardCheck() !== null;
   return (
     <LegalPage title="Privacy Policy" updated="25 November 2026">
       <p>
@@ -25,7 +28,11 @@ function PrivacyPage() {
         </li>
         <li>
           <strong>Verification evidence</strong>, only when you choose to verify: a photo or short video of
-          your face, an image or PDF of an identity document, or payment card details.
+          your face
+          {cardCheck
+            ? ', an image or PDF of an identity document, or a payment card'
+            : ' or an image or PDF of an identity document'}
+          .
         </li>
         <li>
           <strong>Verification results</strong>: which facts you have proven (for example &ldquo;at least
@@ -52,11 +59,15 @@ function PrivacyPage() {
         evidence is kept, encrypted, only until a reviewer has decided, or the retention limit set by the
         operator has passed, whichever comes first.
       </p>
-      <p>
-        Card checks never store the card number or security code. Only the card brand, its last four digits
-        and a one-way keyed fingerprint (used to detect re-use) are kept. Where the operator has connected a
-        payment provider, the card is checked through that provider under its own privacy terms.
-      </p>
+      {cardCheck ? (
+        <p>
+          A card check sends your card from your browser straight to the operator&apos;s payment provider
+          (Stripe), which has your card issuer confirm it; this appliance never sees the card number or
+          security code, and nothing is charged. Only the card brand, its last four digits, whether it is a
+          credit or debit card, its issuing country and a one-way keyed fingerprint (used to detect re-use)
+          are kept. The provider processes the card under its own privacy terms.
+        </p>
+      ) : null}
 
       <h2>What partner sites receive</h2>
       <p>

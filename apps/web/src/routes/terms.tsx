@@ -1,12 +1,14 @@
 import { Link, createFileRoute } from '@tanstack/react-router';
 import { SupportLink } from '../components/docs/support-link';
 import { LegalPage } from '../components/layout/legal-page';
+import { useCardCheck } from '../lib/capabilities';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 export const Route = createFileRoute('/terms')({ component: TermsPage });
 
 function TermsPage() {
   useDocumentTitle('Terms of Service');
+  const cardCheck = useCardCheck() !== null;
   return (
     <LegalPage title="Terms of Service" updated="25 November 2026">
       <p>
@@ -41,10 +43,10 @@ function TermsPage() {
 
       <h2>3. Honest verification</h2>
       <p>
-        Verify only yourself, with your own documents, face and payment card. Do not submit someone
-        else&apos;s evidence, altered or forged documents, photos of photos, masks, recordings or other
-        attempts to deceive liveness detection. Such attempts may be recorded in the audit log, and the
-        operator may suspend the account and, where the law requires, report them.
+        Verify only yourself, with your own documents{cardCheck ? ', face and payment card' : ' and face'}. Do
+        not submit someone else&apos;s evidence, altered or forged documents, photos of photos, masks,
+        recordings or other attempts to deceive liveness detection. Such attempts may be recorded in the audit
+        log, and the operator may suspend the account and, where the law requires, report them.
       </p>
 
       <h2>4. What a result means</h2>

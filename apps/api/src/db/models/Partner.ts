@@ -1,3 +1,4 @@
+import { DEFAULT_PLAN } from '@attestly/contracts';
 import {
   DataTypes,
   Model,
@@ -41,7 +42,7 @@ export class Partner extends Model<InferAttributes<Partner>, InferCreationAttrib
         website: DataTypes.STRING(300),
         business_type: DataTypes.STRING(40),
         status: { type: DataTypes.STRING(32), allowNull: false, defaultValue: 'active' },
-        plan: { type: DataTypes.STRING(32), allowNull: false, defaultValue: 'starter' },
+        plan: { type: DataTypes.STRING(32), allowNull: false, defaultValue: DEFAULT_PLAN },
         login_attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         locked_until: DataTypes.DATE,
         last_login_at: DataTypes.DATE,

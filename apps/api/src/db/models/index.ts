@@ -3,6 +3,7 @@ import { Admin } from './Admin';
 import { AdminBackupCode } from './AdminBackupCode';
 import { UserFlag } from './UserFlag';
 import { ApiKey } from './ApiKey';
+import { CardCheck } from './CardCheck';
 import { AuditLog } from './AuditLog';
 import { EventOutbox } from './EventOutbox';
 import { NewsletterSubscriber } from './NewsletterSubscriber';
@@ -48,6 +49,7 @@ export function initModels(sequelize: Sequelize) {
     WebhookAttempt: WebhookAttempt.initModel(sequelize),
     PartnerSubscription: PartnerSubscription.initModel(sequelize),
     ApiKey: ApiKey.initModel(sequelize),
+    CardCheck: CardCheck.initModel(sequelize),
   };
 }
 export type Models = ReturnType<typeof initModels>;

@@ -5,6 +5,7 @@ import {
   findPlan,
   usagePercentage,
   type PlanId,
+  type PlanOffer,
   type SubscriptionStatus,
   type SubscriptionView,
 } from '@attestly/contracts';
@@ -93,12 +94,13 @@ export function createBillingService(deps: Deps, { audit }: { audit: AuditServic
     const subscription = await PartnerSubscription.findByPk(partnerId);
     const used = Number(counter?.used ?? 0);
     const status = (subscription?.status ?? 'active') as SubscriptionStatus;
+    // Without Stripe nobody is charged: no price and no billing date (issue 25 item 8); the plan is a quota only.
     const nextBilling =
-      plan.price === 0 || status === 'cancelled'
+      !stripe || plan.price === 0 || status === 'cancelled'
         ? null
         : (subscription?.current_period_end ?? period.end).toISOString();
     return {
-      current_plan: { id: plan.id, name: plan.name, price: plan.price },
+      current_plan: { id: plan.id, name: plan.name, price: stripe ? plan.price : null },
       subscription_status: status,
       next_billing_date: nextBilling,
       period_start: period.start.toISOString(),
@@ -445,7 +447,10 @@ export function createBillingService(deps: Deps, { audit }: { audit: AuditServic
   }
 
   return {
-    plans: () => ({ plans: PLANS }),
+    /** Prices only where plans can be bought (Stripe configured); otherwise the operator assigns plans. */
+    plans: (): { plans: readonly PlanOffer[] } => ({
+      plans: stripe ? PLANS : PLANS.map((plan) => ({ ...plan, price: null })),
+    }),
     usage,
     checkQuota,
     /** Counts one billable verification (429 over the quota); verifications are charged by `chargeApproval`. */

@@ -1,11 +1,10 @@
 import Stripe from 'stripe';
-import type { Config } from '../../config';
 
 /**
  * The official Stripe SDK, configured from ATTESTLY_* settings. `ATTESTLY_STRIPE_API_URL` points it elsewhere
  * (a proxy; the local fake in tests) through the SDK's own host/port/protocol options.
  */
-export function createStripeClient(stripe: NonNullable<Config['stripe']>): Stripe {
+export function createStripeClient(stripe: { secretKey: string; apiUrl: string | null }): Stripe {
   const target = stripe.apiUrl ? new URL(stripe.apiUrl) : null;
   return new Stripe(stripe.secretKey, {
     maxNetworkRetries: 1,

@@ -53,7 +53,7 @@ export const TAGS = [
   {
     name: 'Verification',
     description:
-      'Proving age, location and identity on this server: camera (photo or 5-second video), identity document, payment card (format check) and connection location. Media is analysed on the box and deleted unless a reviewer must see it.',
+      'Proving age, location and identity on this server: camera (photo or 5-second video), identity document, connection location, and the other methods this installation offers. Media is analysed on the box and deleted unless a reviewer must see it.',
   },
   {
     name: 'Admin authentication',

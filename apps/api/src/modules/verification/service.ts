@@ -457,7 +457,7 @@ export function createVerificationModule(
     facial: createFacialVerification(deps, core),
     document: createDocumentVerification(deps, core),
     card: createCardVerification(deps, core),
-    location: createLocationVerification(deps, core, geo),
+    location: { ...createLocationVerification(deps, core, geo), subdivisionsOf: geo.subdivisionsOf },
   };
 }
 export type VerificationModule = ReturnType<typeof createVerificationModule>;

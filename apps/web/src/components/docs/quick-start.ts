@@ -29,3 +29,28 @@ const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
 const claims = await client.fetchUserInfo(config, tokens.access_token, tokens.claims().sub);
 const verified = claims.age_over_18 === true;`;
 }
+
+/**
+ * The /docs quick start as spec 01 §1 describes it: the SDK's client initialised with an API key and an environment,
+ * a verify-age call with a user id and a method, and a boolean result. The method shown is the credit card only
+ * where this installation offers card checks; the card itself is entered on Attestly's page, never sent from here.
+ */
+export function sdkQuickStartSample(origin: string, cardCheck: boolean): string {
+  const method = cardCheck ? 'credit_card' : 'document';
+  return `// npm install ${origin}/sdk/attestly-sdk-latest.tgz
+import { Attestly } from '@attestly/sdk';
+
+const attestly = new Attestly({
+  apiKey: process.env.ATTESTLY_API_KEY, // atk_test_… in the sandbox, atk_live_… in production
+  environment: 'sandbox', // or 'production'
+  baseUrl: '${origin}',
+});
+
+// userId: the sub your site received when the visitor signed in with Attestly (scope AGE_18).
+const result = await attestly.verifyAge({ userId, ageThreshold: 18, method: '${method}' });
+if (result.verified) {
+  // 18 or over, proven by ${cardCheck ? 'an issuer-confirmed credit card' : 'an identity document'}.
+} else {
+  // Not proven yet: send the visitor to result.verify_url.
+}`;
+}

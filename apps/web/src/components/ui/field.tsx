@@ -6,7 +6,7 @@ import {
   type SelectHTMLAttributes,
 } from 'react';
 
-const inputClass = (invalid: boolean) =>
+export const inputClass = (invalid: boolean) =>
   `block w-full rounded-lg border bg-white px-3 py-2 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-indigo-600 focus:ring-2 focus:ring-indigo-600/30 focus:outline-none sm:text-sm ${
     invalid ? 'border-red-600' : 'border-slate-300'
   }`;
@@ -19,7 +19,7 @@ interface FieldShellProps {
   children: ReactNode;
 }
 
-function FieldShell({ id, label, error, hint, children }: FieldShellProps) {
+export function FieldShell({ id, label, error, hint, children }: FieldShellProps) {
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { errorMessage } from '../../api/client';
 import { usersApi } from '../../api/users';
+import { useCardCheck } from '../../lib/capabilities';
 import { toast } from '../../lib/toast';
 import { Button } from '../ui/button';
 
@@ -20,6 +21,7 @@ function saveJson(document: { exported_at: string }, filename: string) {
 
 /** GDPR access and portability: everything Attestly holds about the signed-in user, as one JSON file. */
 export function DownloadData() {
+  const cardCheck = useCardCheck() !== null;
   const download = useMutation({
     mutationFn: () => usersApi.exportData(),
     onSuccess: (document) => {
@@ -31,8 +33,9 @@ export function DownloadData() {
   return (
     <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
       <p className="text-sm text-slate-700">
-        A JSON file with your profile, verification results (never photos, videos, documents or card details),
-        the sites you connected, your sessions and the security log of your account.
+        A JSON file with your profile, verification results (never photos, videos
+        {cardCheck ? ', documents or card details' : ' or documents'}), the sites you connected, your sessions
+        and the security log of your account.
       </p>
       <Button
         variant="secondary"

@@ -8,17 +8,20 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+const NATIONS = ['England', 'Northern Ireland', 'Scotland', 'Wales'];
+
 describe('profile settings (spec 01 §2)', () => {
   it('enables Save only once something changed, and saves the whole profile', async () => {
     tokens.set('user', 'atu_valid', { remember: false });
     const calls = fakeApi({
       'GET /api/v1/users/profile': { body: PROFILE },
       'PUT /api/v1/users/profile': ({ body }) => ({ body: { ...PROFILE, ...(body as object) } }),
+      'GET /api/v1/locations/countries/GB/subdivisions': { body: { country: 'GB', subdivisions: NATIONS } },
     });
     await renderApp('/profile');
     const save = await screen.findByRole('button', { name: 'Save changes' });
     expect(save).toBeDisabled();
-    expect(screen.getByLabelText('Country')).toHaveValue('GB');
+    expect(screen.getByRole('combobox', { name: 'Country' })).toHaveValue('United Kingdom');
     await userEvent.clear(screen.getByLabelText('City'));
     await userEvent.type(screen.getByLabelText('City'), 'Manchester');
     expect(save).toBeEnabled();
@@ -35,12 +38,58 @@ describe('profile settings (spec 01 §2)', () => {
     await waitFor(() => expect(save).toBeDisabled());
   });
 
-  it('offers exactly the specified countries', async () => {
+  it('searches every country as you type, then offers that country’s states from the location data', async () => {
     tokens.set('user', 'atu_valid', { remember: false });
-    fakeApi({ 'GET /api/v1/users/profile': { body: PROFILE } });
+    const calls = fakeApi({
+      'GET /api/v1/users/profile': { body: { ...PROFILE, state: 'England' } },
+      'GET /api/v1/locations/countries/GB/subdivisions': { body: { country: 'GB', subdivisions: NATIONS } },
+      'GET /api/v1/locations/countries/NG/subdivisions': {
+        body: { country: 'NG', subdivisions: ['Abuja Federal Capital Territory', 'Lagos', 'Rivers State'] },
+      },
+      'PUT /api/v1/users/profile': ({ body }) => ({ body: { ...PROFILE, ...(body as object) } }),
+    });
     await renderApp('/profile');
-    const options = (await screen.findByLabelText('Country')).querySelectorAll('option');
-    expect([...options].map((option) => option.value)).toEqual(['', 'US', 'CA', 'GB', 'AU', 'DE', 'FR']);
+    const country = await screen.findByRole('combobox', { name: 'Country' });
+    await userEvent.click(country);
+    // The whole ISO 3166-1 list, not the reference's six.
+    expect(screen.getAllByRole('option').length).toBe(250);
+    await userEvent.clear(country);
+    await userEvent.type(country, 'niger');
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['Niger', 'Nigeria']);
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    expect(country).toHaveValue('Nigeria');
+    // A new country clears the old state; its states come from the server.
+    const state = await screen.findByRole('combobox', { name: 'State / region' });
+    expect(state).toHaveValue('');
+    await userEvent.type(state, 'riv');
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['Rivers State']);
+    await userEvent.click(screen.getByRole('option', { name: 'Rivers State' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await screen.findByText('Profile updated successfully!');
+    expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({
+      country: 'NG',
+      state: 'Rivers State',
+    });
+  });
+
+  it('finds a country without its accents and keeps the chosen one when the search is abandoned', async () => {
+    tokens.set('user', 'atu_valid', { remember: false });
+    fakeApi({
+      'GET /api/v1/users/profile': { body: PROFILE },
+      'GET /api/v1/locations/countries/GB/subdivisions': { body: { country: 'GB', subdivisions: NATIONS } },
+    });
+    await renderApp('/profile');
+    const country = await screen.findByRole('combobox', { name: 'Country' });
+    await userEvent.clear(country);
+    await userEvent.type(country, 'cote d');
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['Côte d’Ivoire']);
+    await userEvent.keyboard('{Escape}');
+    expect(country).toHaveValue('United Kingdom');
+    await userEvent.type(country, 'zzzz');
+    expect(screen.getByText('No match')).toBeInTheDocument();
+    await userEvent.tab();
+    expect(country).toHaveValue('United Kingdom');
+    expect(screen.getByRole('button', { name: 'Save changes' })).toBeDisabled();
   });
 
   it('shows Verified or Not verified for each verification flag, the one word used on every page', async () => {

@@ -1,16 +1,17 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import type * as v from 'valibot';
-import { COUNTRIES, profileBody, type ProfileBody, type UserProfile } from '@attestly/contracts';
+import { countryChoices, profileBody, type ProfileBody, type UserProfile } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
-import { userKeys, usersApi } from '../../api/users';
+import { subdivisionsQueryOptions, userKeys, usersApi } from '../../api/users';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { Button } from '../ui/button';
 import { EmailField, NameField, PhoneField } from '../forms/fields';
-import { SelectField, TextField } from '../ui/field';
+import { Combobox } from '../ui/combobox';
+import { TextField } from '../ui/field';
 
 /** The form holds strings; blank optional fields become null in the schema's output, as the API expects. */
 type ProfileValues = ProfileBody & { phone: string; country: string; state: string; city: string };
@@ -32,6 +33,17 @@ export function ProfileForm({ profile }: { profile: UserProfile }) {
     values: valuesOf(profile),
   });
   const { errors, isDirty } = form.formState;
+  const countries = useMemo(
+    () => countryChoices().map((country) => ({ value: country.code, label: country.name })),
+    [],
+  );
+  // Where the location data knows a country's states, they are offered (the names the location check compares).
+  const country = form.watch('country') ?? '';
+  const subdivisions = useQuery(subdivisionsQueryOptions(country));
+  const states = useMemo(
+    () => (subdivisions.data ?? []).map((name) => ({ value: name, label: name })),
+    [subdivisions.data],
+  );
   // /profile#country (linked from the location check) puts the cursor where the missing country goes.
   useEffect(() => {
     if (window.location.hash === '#country') document.getElementById('country')?.focus();
@@ -58,26 +70,52 @@ export function ProfileForm({ profile }: { profile: UserProfile }) {
         <NameField error={errors.full_name?.message} {...form.register('full_name')} />
         <EmailField error={errors.email?.message} {...form.register('email')} />
         <PhoneField error={errors.phone?.message} {...form.register('phone')} />
-        <SelectField
-          id="country"
-          label="Country"
-          autoComplete="country"
-          error={errors.country?.message}
-          {...form.register('country')}
-        >
-          <option value="">Select a country</option>
-          {COUNTRIES.map((country) => (
-            <option key={country.code} value={country.code}>
-              {country.name}
-            </option>
-          ))}
-        </SelectField>
-        <TextField
-          label="State / region"
-          autoComplete="address-level1"
-          error={errors.state?.message}
-          {...form.register('state')}
+        <Controller
+          control={form.control}
+          name="country"
+          render={({ field }) => (
+            <Combobox
+              id="country"
+              label="Country"
+              placeholder="Type to search countries"
+              options={countries}
+              value={field.value ?? ''}
+              onChange={(code) => {
+                if (code !== field.value) form.setValue('state', '', { shouldDirty: true });
+                field.onChange(code);
+              }}
+              onBlur={field.onBlur}
+              error={errors.country?.message}
+            />
+          )}
         />
+        {states.length > 0 ? (
+          <Controller
+            control={form.control}
+            name="state"
+            render={({ field }) => (
+              <Combobox
+                id="state"
+                label="State / region"
+                placeholder="Type to search"
+                options={states}
+                freeText
+                value={field.value ?? ''}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={errors.state?.message}
+              />
+            )}
+          />
+        ) : (
+          <TextField
+            id="state"
+            label="State / region"
+            autoComplete="address-level1"
+            error={errors.state?.message}
+            {...form.register('state')}
+          />
+        )}
         <TextField
           label="City"
           autoComplete="address-level2"

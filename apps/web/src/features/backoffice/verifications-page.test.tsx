@@ -241,3 +241,37 @@ describe('review queue (spec 02 §2 "Verifications")', () => {
     expect(screen.getByText('Error:')).toBeInTheDocument();
   });
 });
+
+describe('the method filter', () => {
+  const methodOptions = async () => {
+    const select = await screen.findByRole('combobox', { name: 'Method' });
+    return [...select.querySelectorAll('option')].map((option) => option.textContent);
+  };
+
+  it('names no credit-card method where the server has no card checks', async () => {
+    fakeApi({
+      [`GET ${LIST_URL}`]: { body: { verifications: [], total_count: 0 } },
+      'GET /api/v1/site-config': {
+        body: { support_email: 'ops@example.com', capabilities: { card_check: null } },
+      },
+    });
+    await renderApp('/backoffice/verifications');
+    expect(await methodOptions()).toEqual(['All', 'Document', 'IP Geolocation', 'Facial Recognition']);
+  });
+
+  it('offers Credit Card where Stripe card checks are on', async () => {
+    fakeApi({
+      [`GET ${LIST_URL}`]: { body: { verifications: [], total_count: 0 } },
+      'GET /api/v1/site-config': {
+        body: {
+          support_email: 'ops@example.com',
+          capabilities: {
+            card_check: { publishable_key: 'pk_test_1', stripe_js_url: 'https://js.stripe.com/v3/' },
+          },
+        },
+      },
+    });
+    await renderApp('/backoffice/verifications');
+    await waitFor(async () => expect(await methodOptions()).toContain('Credit Card'));
+  });
+});

@@ -5,6 +5,7 @@ import { adminErrorMessage, adminVerificationsQueryOptions } from '../../api/adm
 
 import { Button } from '../../components/ui/button';
 import { CheckboxField, TextField } from '../../components/ui/field';
+import { useCardCheck } from '../../lib/capabilities';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { FlagUserDialog } from './flag-user-dialog';
 import { dayToIso, formatConfidence, formatDateTime, shortRecordId } from './format';
@@ -37,12 +38,14 @@ const TYPE_OPTIONS = [
   ['location', 'Location'],
   ['identity', 'Identity'],
 ] as const;
-const METHOD_OPTIONS = [
-  ['document', 'Document'],
-  ['credit_card', 'Credit Card'],
-  ['ip_geolocation', 'IP Geolocation'],
-  ['facial_recognition', 'Facial Recognition'],
-] as const;
+/** The credit-card filter only where this installation offers card checks (Stripe configured). */
+const methodOptions = (cardCheck: boolean) =>
+  [
+    ['document', 'Document'],
+    ...(cardCheck ? ([['credit_card', 'Credit Card']] as const) : []),
+    ['ip_geolocation', 'IP Geolocation'],
+    ['facial_recognition', 'Facial Recognition'],
+  ] as const;
 
 /** The review queue first: pending cases waiting for a person, oldest first; then the rest as the server sent it. */
 export function reviewOrder(items: AdminVerification[]): AdminVerification[] {
@@ -56,6 +59,7 @@ export function reviewOrder(items: AdminVerification[]): AdminVerification[] {
 /** spec 02 §2 "Verifications": the review queue with filters, counters, details, and the three review actions. */
 export function VerificationsPage() {
   useDocumentTitle('Verifications');
+  const cardCheck = useCardCheck() !== null;
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('');
   const [type, setType] = useState('');
@@ -230,7 +234,7 @@ export function VerificationsPage() {
         <SelectFilter
           label="Method"
           all="All"
-          options={METHOD_OPTIONS}
+          options={methodOptions(cardCheck)}
           value={method}
           onChange={filter(setMethod)}
         />

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Plan, PlanId, SubscriptionView } from '@attestly/contracts';
+import type { PlanId, PlanOffer, SubscriptionView } from '@attestly/contracts';
 import { apiFetch } from '../../api/client';
 
 export const billingKeys = {
@@ -13,9 +13,10 @@ export const plansQueryOptions = () =>
   queryOptions({
     queryKey: billingKeys.plans(),
     queryFn: ({ signal }) =>
-      apiFetch<{ data: { plans: Plan[] } }>('/partners/subscription/plans', { auth: 'partner', signal }).then(
-        (answer) => answer.data.plans,
-      ),
+      apiFetch<{ data: { plans: PlanOffer[] } }>('/partners/subscription/plans', {
+        auth: 'partner',
+        signal,
+      }).then((answer) => answer.data.plans),
     staleTime: 5 * 60_000,
   });
 

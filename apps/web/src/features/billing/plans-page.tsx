@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { Plan } from '@attestly/contracts';
+import type { PlanOffer } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { Button } from '../../components/ui/button';
 import { ErrorState, LoadingState } from '../../components/ui/query-state';
@@ -9,8 +9,9 @@ import { toast } from '../../lib/toast';
 import { PageTitle } from '../partner/ui';
 import { plansQueryOptions, redirectTo, startCheckout, usageQueryOptions } from './api';
 
-/** spec 01 §9: USD without decimals, per month when above 0. */
-export const formatPrice = (price: number) => (price > 0 ? `$${price.toFixed(0)}/month` : '$0');
+/** spec 01 §9: USD without decimals, per month when above 0. No price at all while billing is off (null). */
+export const formatPrice = (price: number | null) =>
+  price === null ? null : price > 0 ? `$${price.toFixed(0)}/month` : '$0';
 
 /** Plans (/partner/plans, spec 01 §2): plan cards; a paid plan goes to Stripe Checkout. */
 export function PlansPage() {
@@ -18,14 +19,14 @@ export function PlansPage() {
   const plans = useQuery(plansQueryOptions());
   const usage = useQuery(usageQueryOptions());
   const checkout = useMutation({
-    mutationFn: (plan: Plan) => startCheckout(plan.id),
+    mutationFn: (plan: PlanOffer) => startCheckout(plan.id),
     onSuccess: (answer) => redirectTo(answer.checkout_url),
     onError: (error) => toast.error(errorMessage(error, 'Failed to start payment process')),
   });
   const current = usage.data?.current_plan.id;
   const billing = usage.data?.billing_enabled ?? false;
 
-  function choose(plan: Plan) {
+  function choose(plan: PlanOffer) {
     if (plan.id === 'free' && current === 'free') {
       toast.error('You are already on the free plan');
       return;
@@ -71,7 +72,9 @@ export function PlansPage() {
                     </span>
                   ) : null}
                 </div>
-                <p className="mt-2 text-2xl font-bold text-slate-900">{formatPrice(plan.price)}</p>
+                {plan.price !== null ? (
+                  <p className="mt-2 text-2xl font-bold text-slate-900">{formatPrice(plan.price)}</p>
+                ) : null}
                 <p className="text-sm text-slate-700">
                   {plan.verifications.toLocaleString('en-US')} verifications per month
                 </p>

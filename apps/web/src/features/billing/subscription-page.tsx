@@ -80,7 +80,10 @@ export function SubscriptionPage({ sessionId }: { sessionId?: string }) {
               <div>
                 <dt className="text-slate-600">Plan</dt>
                 <dd className="text-base font-semibold text-slate-900">
-                  {usage.data.current_plan.name} · {formatPrice(usage.data.current_plan.price)}
+                  {usage.data.current_plan.name}
+                  {usage.data.current_plan.price !== null
+                    ? ` · ${formatPrice(usage.data.current_plan.price)}`
+                    : null}
                 </dd>
               </div>
               <div>
@@ -89,16 +92,18 @@ export function SubscriptionPage({ sessionId }: { sessionId?: string }) {
                   <SubscriptionStatusBadge status={usage.data.subscription_status} />
                 </dd>
               </div>
-              <div>
-                <dt className="text-slate-600">Next billing date</dt>
-                <dd>
-                  {usage.data.next_billing_date
-                    ? new Date(usage.data.next_billing_date).toLocaleDateString('en-US', {
-                        dateStyle: 'medium',
-                      })
-                    : '—'}
-                </dd>
-              </div>
+              {usage.data.billing_enabled ? (
+                <div>
+                  <dt className="text-slate-600">Next billing date</dt>
+                  <dd>
+                    {usage.data.next_billing_date
+                      ? new Date(usage.data.next_billing_date).toLocaleDateString('en-US', {
+                          dateStyle: 'medium',
+                        })
+                      : '—'}
+                  </dd>
+                </div>
+              ) : null}
             </dl>
             {!usage.data.billing_enabled ? (
               <p className="mt-4 text-sm text-slate-700">

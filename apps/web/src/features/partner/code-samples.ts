@@ -40,10 +40,14 @@ const attestly = new Attestly({
   baseUrl: '${context.baseUrl}',
 });
 
-const token = await attestly.validateToken(accessToken);
-if (token.active && token.scope.split(' ').includes('AGE_18')) {
-  // The user proved they are 18 or over; token.sub is the stable id your site knows them by.
-}`;
+// userId: the sub your site received when the user signed in with Attestly (AGE_18 scope granted).
+const result = await attestly.verifyAge({ userId, ageThreshold: 18 });
+if (result.verified) {
+  // The user proved they are 18 or over. Otherwise send them to result.verify_url.
+}
+
+// Or check an access token your site received.
+const token = await attestly.validateToken(accessToken);`;
 }
 
 export function restSample(context: SampleContext): string {
@@ -76,10 +80,26 @@ export function webhookSample(): string {
   return `import express from 'express';
 import { verifyWebhook } from '@attestly/sdk';
 
+const app = express();
+
 // Events: verification.completed, verification.failed, token.revoked, token.expired
 app.post('/attestly/webhook', express.raw({ type: 'application/json' }), (req, res) => {
-  const event = verifyWebhook(req.get('Attestly-Signature'), req.body, process.env.ATTESTLY_WEBHOOK_SECRET);
+  let event;
+  try {
+    event = verifyWebhook(req.get('Attestly-Signature'), req.body, process.env.ATTESTLY_WEBHOOK_SECRET);
+  } catch {
+    return res.sendStatus(400); // a bad signature or a stale timestamp
+  }
   // event.event, event.data.user_id (pairwise), event.data.status …
   res.sendStatus(204);
-});`;
+});
+
+app.listen(3000);`;
 }
+
+/**
+ * The one command that installs the SDK from this appliance: the versioned line of /sdk/index.json once known (a
+ * pinned address for package.json), else the stable link that redirects to it.
+ */
+export const installSample = (baseUrl: string, install?: string) =>
+  install ?? `npm install ${baseUrl}/sdk/attestly-sdk-latest.tgz`;

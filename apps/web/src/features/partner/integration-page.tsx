@@ -3,11 +3,19 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { apiKeysQueryOptions, partnerApi, partnerSitesQueryOptions } from '../../api/partner';
+import { sdkDownloadsQueryOptions } from '../../api/site';
 import { Button } from '../../components/ui/button';
 import { SelectField } from '../../components/ui/field';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { browserSample, restSample, serverSample, webhookSample, type SampleContext } from './code-samples';
+import {
+  browserSample,
+  installSample,
+  restSample,
+  serverSample,
+  webhookSample,
+  type SampleContext,
+} from './code-samples';
 import { Badge, CodeSample, PageTitle, Panel } from './ui';
 
 const TABS = ['JavaScript SDK', 'REST API', 'Webhooks'] as const;
@@ -20,6 +28,7 @@ export function IntegrationPage() {
   useDocumentTitle('Integration');
   const sites = useQuery(partnerSitesQueryOptions());
   const keys = useQuery(apiKeysQueryOptions());
+  const sdk = useQuery(sdkDownloadsQueryOptions());
   const [siteId, setSiteId] = useState<string>('');
   const [tab, setTab] = useState<(typeof TABS)[number]>('JavaScript SDK');
   const site = sites.data?.sites.find((row) => row.id === siteId) ?? sites.data?.sites[0] ?? null;
@@ -117,8 +126,12 @@ export function IntegrationPage() {
         <div role="tabpanel" className="space-y-4">
           {tab === 'JavaScript SDK' ? (
             <>
+              <CodeSample
+                label="Install (served by this appliance)"
+                code={installSample(context.baseUrl, sdk.data?.install)}
+              />
               <CodeSample label="Browser: consent popup" code={browserSample(context)} />
-              <CodeSample label="Server: validate the token" code={serverSample(context)} />
+              <CodeSample label="Server: is this user 18 or over?" code={serverSample(context)} />
             </>
           ) : null}
           {tab === 'REST API' ? <CodeSample label="REST API" code={restSample(context)} /> : null}
@@ -130,6 +143,11 @@ export function IntegrationPage() {
           </li>
           <li>
             <Link to={'/docs/sdk' as '/docs'}>SDK reference</Link>
+          </li>
+          <li>
+            <a href="/sdk/attestly-sdk-latest.tgz" download>
+              Download the SDK
+            </a>
           </li>
           <li>
             <Link to={'/partner/demo' as '/'}>Live demo</Link>

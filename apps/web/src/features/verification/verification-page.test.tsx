@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 describe('verification screen (spec 01 §2, §5)', () => {
-  it('offers camera, document and location, and no card check (a card number alone proves nothing)', async () => {
+  it('offers camera, document and location, and no card check where the server has no Stripe', async () => {
     tokens.set('user', 'atu_valid', { remember: false });
     fakeApi({
       'GET /api/v1/users/profile': { body: PROFILE },

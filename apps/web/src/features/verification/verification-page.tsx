@@ -6,6 +6,8 @@ import { verificationKeys, verificationStatusQueryOptions } from '../../api/veri
 import { Card } from '../../components/user/status-badge';
 import { DocumentForm } from './document-form';
 import { FacialCapture } from './facial-capture';
+import { useCardCheck } from '../../lib/capabilities';
+import { CardCheck } from './card-check';
 import { LocationCheck } from './location-check';
 
 export const METHODS = [
@@ -17,7 +19,13 @@ export const METHODS = [
   },
   { key: 'location', label: 'Location', hint: 'Country and region of your connection' },
 ] as const;
-type MethodKey = (typeof METHODS)[number]['key'];
+/** Offered only where this installation has Stripe for it (lib/capabilities.ts). */
+const CARD_METHOD = {
+  key: 'card',
+  label: 'Credit card',
+  hint: 'Age 18+ from a credit card your issuer confirms',
+} as const;
+type MethodKey = (typeof METHODS)[number]['key'] | typeof CARD_METHOD.key;
 
 const METHOD_LABELS: Record<VerificationSummary['verification_method'], string> = {
   facial_recognition: 'Camera',
@@ -27,25 +35,36 @@ const METHOD_LABELS: Record<VerificationSummary['verification_method'], string> 
 };
 
 /**
- * spec 01 §2 "Verification": a method picker and one form per method, then the recent attempts. Card checks are not
- * offered: without an issuer check a card number proves nothing (issue 14).
+ * spec 01 §2 "Verification": a method picker and one form per method, then the recent attempts. The credit-card
+ * check is offered only where the operator configured Stripe (an issuer confirms the card); `initial` opens a method
+ * (a partner's `verify_url` carries `?method=credit_card`).
  */
-export function VerificationMethods() {
+export function VerificationMethods({ initial }: { initial?: string } = {}) {
   const queryClient = useQueryClient();
-  const [method, setMethod] = useState<MethodKey>('facial');
+  const cardCheck = useCardCheck();
+  const methods = cardCheck ? [...METHODS, CARD_METHOD] : METHODS;
+  const [chosen, setMethod] = useState<MethodKey>(
+    initial === 'credit_card' ? 'card' : initial === 'document' ? 'document' : 'facial',
+  );
+  // A link to the card check on a server without it falls back to the first method.
+  const method: MethodKey = chosen === 'card' && !cardCheck ? 'facial' : chosen;
   const status = useQuery(verificationStatusQueryOptions());
   // The dashboard banner and the profile flags read the profile; both refresh after any attempt.
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: userKeys.profile() });
     void queryClient.invalidateQueries({ queryKey: verificationKeys.status() });
   };
-  const current = METHODS.find((item) => item.key === method) ?? METHODS[0];
+  const current = methods.find((item) => item.key === method) ?? METHODS[0];
 
   return (
     <>
       <Card title="Verify now">
-        <div role="tablist" aria-label="Verification method" className="grid gap-2 sm:grid-cols-3">
-          {METHODS.map((item) => (
+        <div
+          role="tablist"
+          aria-label="Verification method"
+          className={`grid gap-2 ${methods.length > 3 ? 'sm:grid-cols-2 lg:grid-cols-4' : 'sm:grid-cols-3'}`}
+        >
+          {methods.map((item) => (
             <button
               key={item.key}
               role="tab"
@@ -69,6 +88,7 @@ export function VerificationMethods() {
           {method === 'facial' ? <FacialCapture onDone={refresh} /> : null}
           {method === 'document' ? <DocumentForm onDone={refresh} /> : null}
           {method === 'location' ? <LocationCheck onDone={refresh} /> : null}
+          {method === 'card' && cardCheck ? <CardCheck config={cardCheck} onDone={refresh} /> : null}
         </div>
       </Card>
 

@@ -12,14 +12,18 @@ import { ReturnToConsent } from '../../components/oauth/return-to-consent';
 /** /verification: the user's verified facts, the method picker with one form per method, and recent attempts. */
 export const Route = createFileRoute('/_user/verification')({
   // ?return_to=/oauth/consent?uid=… from the consent screen's "Verify now" (components/oauth/return-to-consent.tsx).
-  validateSearch: v.object({ return_to: v.optional(v.fallback(v.string(), ''), '') }),
+  // ?method=credit_card (or document) opens that method: a partner's verify_url (POST /partners/verify-age).
+  validateSearch: v.object({
+    return_to: v.optional(v.fallback(v.string(), ''), ''),
+    method: v.optional(v.fallback(v.string(), ''), ''),
+  }),
   component: VerificationPage,
 });
 
 function VerificationPage() {
   useDocumentTitle('Verification');
   const profile = useQuery(profileQueryOptions());
-  const { return_to: returnTo } = Route.useSearch();
+  const { return_to: returnTo, method } = Route.useSearch();
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">Verification</h1>
@@ -46,7 +50,7 @@ function VerificationPage() {
           </Card>
         )}
       </QueryState>
-      <VerificationMethods />
+      <VerificationMethods initial={method} />
     </div>
   );
 }

@@ -3,13 +3,15 @@ import type { ReactNode } from 'react';
 import { CodeBlock, applianceUrl } from '../../components/docs/code-block';
 import { DOC_SECTIONS } from '../../components/docs/doc-sections';
 import { PublicPage } from '../../components/layout/public-page';
+import { useCardCheck } from '../../lib/capabilities';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 export const Route = createFileRoute('/docs/guide')({ component: GuidePage });
 
 const link = 'font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900';
 
-function content(origin: string): Record<string, ReactNode> {
+/** `cardCheck`: whether this installation offers the credit-card age check (named only then; lib/capabilities.ts). */
+function content(origin: string, cardCheck: boolean): Record<string, ReactNode> {
   return {
     'account-setup': (
       <>
@@ -44,7 +46,10 @@ function content(origin: string): Record<string, ReactNode> {
             OAuth Flow
           </a>
           ). If they have not yet proven what you ask for, the consent screen offers to verify right away — by
-          document, credit card or facial age estimation — and then returns them to your redirect URI.
+          {cardCheck
+            ? ' document, credit card or facial age estimation'
+            : ' document or facial age estimation'}{' '}
+          — and then returns them to your redirect URI.
         </p>
         <CodeBlock
           label="Authorization request"
@@ -100,9 +105,10 @@ function content(origin: string): Record<string, ReactNode> {
       <>
         <p>
           Verification happens on the appliance, between Attestly and the person — your site never handles the
-          photo, document or card. A verification is an age, location or identity check by credit card,
-          document, facial recognition or IP geolocation; an approved one establishes a fact (such as a proven
-          minimum age) that stays valid for twelve months by default.
+          {cardCheck ? 'photo, document or card' : 'photo or document'}. A verification is an age, location or
+          identity check by
+          {cardCheck ? ' credit card,' : ''} document, facial recognition or IP geolocation; an approved one
+          establishes a fact (such as a proven minimum age) that stays valid for twelve months by default.
         </p>
         <p>
           Facial age estimation approves a threshold only when the estimate clears a higher &ldquo;challenge
@@ -269,10 +275,13 @@ export function verifyAttestlySignature(header, rawBody, secret, toleranceSecond
           analysis, unless a case needs manual review — then it is kept only until it is reviewed or the
           retention limit passes.
         </p>
-        <p>
-          Card checks keep only the brand, the last four digits and a keyed fingerprint — never the number or
-          CVV.
-        </p>
+        {cardCheck ? (
+          <p>
+            Card checks run through Stripe: the card goes from the person&apos;s browser to Stripe and its
+            issuer confirms it, so the appliance never sees the number or CVV. It keeps only the brand, the
+            last four digits, the funding type, the issuing country and a keyed fingerprint.
+          </p>
+        ) : null}
       </>
     ),
     'gdpr-compliance': (
@@ -321,7 +330,7 @@ export function verifyAttestlySignature(header, rawBody, secret, toleranceSecond
 
 function GuidePage() {
   useDocumentTitle('Integration guide');
-  const sections = content(applianceUrl());
+  const sections = content(applianceUrl(), useCardCheck() !== null);
   return (
     <PublicPage>
       <div className="mx-auto flex max-w-6xl gap-10 px-4 py-12 sm:px-6">

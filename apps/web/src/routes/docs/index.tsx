@@ -1,7 +1,8 @@
 import { Link, createFileRoute } from '@tanstack/react-router';
 import { CodeBlock, applianceUrl } from '../../components/docs/code-block';
 import { DOC_SECTIONS } from '../../components/docs/doc-sections';
-import { quickStartSample } from '../../components/docs/quick-start';
+import { sdkQuickStartSample } from '../../components/docs/quick-start';
+import { useCardCheck } from '../../lib/capabilities';
 import { SupportLink } from '../../components/docs/support-link';
 import { PublicPage } from '../../components/layout/public-page';
 import { buttonClass } from '../../components/ui/button';
@@ -14,6 +15,7 @@ const quickLinkClass =
 
 function DocsPage() {
   useDocumentTitle('Documentation');
+  const cardCheck = useCardCheck() !== null;
   return (
     <PublicPage>
       <section className="bg-gradient-to-b from-indigo-50 to-white">
@@ -43,12 +45,23 @@ function DocsPage() {
                 </span>
               </Link>
             </li>
-            <li>
-              <Link to="/docs/sdk" className={quickLinkClass}>
+            <li className="flex flex-col">
+              {/* The appliance serves its own SDK (issue 25 item 2): this downloads the npm tarball. */}
+              <a
+                href="/sdk/attestly-sdk-latest.tgz"
+                download
+                className={quickLinkClass.replace('h-full', 'flex-1')}
+              >
                 <span className="font-semibold text-slate-900">SDK Downloads</span>
                 <span className="mt-1 block text-sm text-slate-700">
-                  REST and OpenID Connect client usage.
+                  The @attestly/sdk package for Node.js and browsers.
                 </span>
+              </a>
+              <Link
+                to="/docs/sdk"
+                className="mt-2 inline-block text-sm font-medium text-indigo-700 underline"
+              >
+                How to install and use it
               </Link>
             </li>
             <li>
@@ -103,14 +116,17 @@ function DocsPage() {
             Quick Start Example
           </h2>
           <p className="mt-2 max-w-3xl text-slate-700">
-            A server-side Node.js example with{' '}
-            <code className="rounded bg-slate-100 px-1">openid-client</code>: ask whether a visitor is over
-            18. Any certified OpenID Connect library works the same way.
+            Your server asks whether a visitor who signed in with Attestly is over 18, with the SDK this
+            appliance serves. Without the SDK, any certified OpenID Connect library works (see the{' '}
+            <Link to="/docs/sdk" className="font-medium text-indigo-700 underline">
+              SDK page
+            </Link>
+            ).
           </p>
           <div className="mt-6">
             <CodeBlock
-              label="Node.js — age check with OpenID Connect"
-              code={quickStartSample(applianceUrl())}
+              label="Node.js (@attestly/sdk) — is this visitor 18 or over?"
+              code={sdkQuickStartSample(applianceUrl(), cardCheck)}
             />
           </div>
         </section>

@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute } from '@tanstack/react-router';
+import { sdkDownloadsQueryOptions } from '../../api/site';
 import { CodeBlock, applianceUrl } from '../../components/docs/code-block';
 import { quickStartSample } from '../../components/docs/quick-start';
 import { PublicPage } from '../../components/layout/public-page';
@@ -9,6 +11,7 @@ export const Route = createFileRoute('/docs/sdk')({ component: SdkPage });
 function SdkPage() {
   useDocumentTitle('SDKs and client libraries');
   const origin = applianceUrl();
+  const sdk = useQuery(sdkDownloadsQueryOptions());
   return (
     <PublicPage>
       <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
@@ -20,11 +23,48 @@ function SdkPage() {
           <p>
             Everything a partner site does with Attestly is standard: OpenID Connect for asking people for
             proof, and a JSON REST API for the rest. The <code>@attestly/sdk</code> package (ESM with
-            TypeScript types, built from <code>apps/sdk</code> in this appliance&apos;s source) wraps both: a
-            server client that authenticates with your API key, and a browser helper that opens the consent
-            popup. Any standard library works too (below).
+            TypeScript types) wraps both: a server client that authenticates with your API key, and a browser
+            helper that opens the consent popup. Any standard library works too (below).
           </p>
         </div>
+
+        <section aria-labelledby="sdk-download" className="mt-10">
+          <h2 id="sdk-download" className="text-2xl font-bold text-slate-900">
+            Download and install
+          </h2>
+          <div className="prose-body">
+            <p>
+              This appliance serves the SDK itself, so its version always matches the server. Install the
+              package into your project with npm (Node.js 20 or later):
+            </p>
+          </div>
+          <CodeBlock
+            label="npm"
+            code={sdk.data?.install ?? `npm install ${origin}/sdk/attestly-sdk-latest.tgz`}
+          />
+          <div className="prose-body">
+            <p>
+              {sdk.data ? `Version ${sdk.data.version}. ` : null}The address is versioned, so your{' '}
+              <code>package.json</code> pins it; <code>/sdk/index.json</code> lists the current version and
+              each file&apos;s integrity hash. Pages without a build step can load the browser helper as an ES
+              module:
+            </p>
+          </div>
+          <CodeBlock
+            label="Browser (no build step)"
+            code={`<script type="module">
+  import { openConsentPopup } from '${origin}/sdk/attestly-sdk-browser-latest.js';
+</script>`}
+          />
+          <p className="mt-4 flex flex-wrap gap-4 text-sm font-semibold">
+            <a href="/sdk/attestly-sdk-latest.tgz" download className="text-indigo-700 underline">
+              Download the package (.tgz)
+            </a>
+            <a href="/sdk/attestly-sdk-browser-latest.js" className="text-indigo-700 underline">
+              Browser module (.js)
+            </a>
+          </p>
+        </section>
 
         <section aria-labelledby="partner-flow" className="mt-10">
           <h2 id="partner-flow" className="text-2xl font-bold text-slate-900">
@@ -76,14 +116,22 @@ const attestly = new Attestly({
   baseUrl: '${origin}',
 });
 
-// The access token your site received for this visitor (see the browser helper below).
+// userId: the sub your site received when the visitor signed in with Attestly (AGE_18 granted).
+const result = await attestly.verifyAge({ userId, ageThreshold: 18 });
+const verified = result.verified; // false: send the visitor to result.verify_url
+
+// Or check the access token your site received (see the browser helper below).
 const token = await attestly.validateToken(accessToken);
-const verified = token.active && token.scope.split(' ').includes('AGE_18');
 
 const stats = await attestly.getStats(); // total, success rate, monthly usage, trend, top countries…
 const { audit_logs } = await attestly.getAuditLogs({ event: 'verification.completed', limit: 20 });`}
           />
           <div className="prose-body">
+            <p>
+              <code>verifyAge</code> answers for users who granted your site an age scope at least as high as
+              the threshold (otherwise a 403); <code>method</code> narrows it to one way of proving, such as{' '}
+              <code>document</code>. A sandbox key sees the users of your sandbox sites only.
+            </p>
             <p>
               Errors are <code>AttestlyError</code> with the server&apos;s <code>status</code>,{' '}
               <code>code</code> and <code>detail</code>.{' '}

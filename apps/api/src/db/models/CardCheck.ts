@@ -1,0 +1,31 @@
+import {
+  DataTypes,
+  Model,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+
+/** A Stripe SetupIntent created for a user's credit-card age check (modules/verification/credit-card.ts). */
+export class CardCheck extends Model<InferAttributes<CardCheck>, InferCreationAttributes<CardCheck>> {
+  declare setup_intent_id: string;
+  declare user_id: string;
+  declare verification_id: string | null;
+  declare created_at: Date;
+  /** Set once, atomically, when the check is decided: the SetupIntent cannot prove twice. */
+  declare decided_at: Date | null;
+
+  static initModel(sequelize: Sequelize): typeof CardCheck {
+    CardCheck.init(
+      {
+        setup_intent_id: { type: DataTypes.STRING(255), primaryKey: true },
+        user_id: { type: DataTypes.UUID, allowNull: false },
+        verification_id: DataTypes.UUID,
+        created_at: { type: DataTypes.DATE, allowNull: false },
+        decided_at: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'card_checks', timestamps: false },
+    );
+    return CardCheck;
+  }
+}
