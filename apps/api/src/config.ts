@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { readConfigFile } from './cli/config-file';
 import { allowlistEntryProblem } from './modules/webhooks/outbound-guard';
+import { walletConfigFrom, walletEnvEntries, type WalletConfig } from './modules/wallet/config';
 
 /**
  * Configuration (DESIGN.md §2). This is the only module that reads `process.env`; everything else receives a
@@ -211,6 +212,8 @@ export const envSchema = v.object({
     ),
   ),
   ATTESTLY_STRIPE_API_URL: v.optional(url('ATTESTLY_STRIPE_API_URL', ['http:', 'https:'])),
+  // Wallet credentials (issue 24).
+  ...walletEnvEntries,
 });
 
 export interface Config {
@@ -278,6 +281,8 @@ export interface Config {
     /** Another API endpoint than api.stripe.com (a proxy, or the local fake in tests). */
     apiUrl: string | null;
   } | null;
+  /** Wallet credentials (modules/wallet/config.ts). */
+  wallet: WalletConfig;
 }
 
 export class ConfigError extends Error {
@@ -414,5 +419,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             apiUrl: parsed.ATTESTLY_STRIPE_API_URL ?? null,
           }
         : null,
+    wallet: walletConfigFrom(parsed),
   };
 }

@@ -11,3 +11,4 @@ export * from './billing';
 export * from './web';
 export * from './admin';
 export * from './responses';
+export * from './wallet';

@@ -22,6 +22,7 @@ import * as adminPageIndexes from './20261126120000-admin-page-indexes';
 import * as adminTrigramSearch from './20261126120100-admin-trigram-search';
 import * as partnerStatsTokenIndex from './20261126130000-partner-stats-token-index';
 import * as sitesUniqueLiveName from './20261126130100-sites-unique-live-name';
+import * as createWallet from './20261127060000-create-wallet';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the bundled server carries them. Append new ones
@@ -52,6 +53,7 @@ const modules: Array<
   ['20261126120100-admin-trigram-search', adminTrigramSearch],
   ['20261126130000-partner-stats-token-index', partnerStatsTokenIndex],
   ['20261126130100-sites-unique-live-name', sitesUniqueLiveName],
+  ['20261127060000-create-wallet', createWallet],
 ];
 
 export const migrations: RunnableMigration<QueryInterface>[] = modules.map(([name, module]) => ({

@@ -1,0 +1,146 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import {
+  clientAuthenticationAnonymous,
+  setGlobalConfig,
+  type CallbackContext,
+  type JwtSigner,
+} from '@openid4vc/oauth2';
+import { Openid4vciClient } from '@openid4vc/openid4vci';
+import type { TestApp } from './helpers';
+
+/**
+ * The test wallet (issue 24): built from the @openid4vc client libraries, it speaks HTTP to the real server the way
+ * a phone wallet would — resolves the offer by reference, reads both well-known metadata documents, redeems the
+ * pre-authorized code, asks for a c_nonce, proves possession of one fresh key per credential.
+ */
+setGlobalConfig({ allowInsecureUrls: true });
+
+export interface HolderKey {
+  publicJwk: JWK;
+  privateJwk: JWK;
+}
+
+export async function holderKey(): Promise<HolderKey> {
+  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+  return { publicJwk: await exportJWK(publicKey), privateJwk: await exportJWK(privateKey) };
+}
+
+/** Signs whatever the client library asks with the private key matching the signer's public JWK. */
+export function walletCallbacks(
+  keys: HolderKey[],
+): Omit<CallbackContext, 'verifyJwt' | 'decryptJwe' | 'encryptJwe'> {
+  return {
+    fetch,
+    hash: (data, alg) => new Uint8Array(createHash(alg.replace('-', '').toLowerCase()).update(data).digest()),
+    generateRandom: (length) => new Uint8Array(randomBytes(length)),
+    clientAuthentication: clientAuthenticationAnonymous(),
+    signJwt: async (signer: JwtSigner, { header, payload }) => {
+      if (signer.method !== 'jwk')
+        throw new Error(`test wallet signs with jwk keys only, not ${signer.method}`);
+      const key = keys.find((candidate) => candidate.publicJwk.x === signer.publicJwk.x);
+      if (!key) throw new Error('no such wallet key');
+      const jwt = await new SignJWT(payload as never)
+        .setProtectedHeader(header as never)
+        .sign(await importJWK(key.privateJwk, 'ES256'));
+      return { jwt, signerJwk: signer.publicJwk };
+    },
+  };
+}
+
+/** A user's "Add to wallet": the offer answer from POST /api/v1/wallet/offers. */
+export async function createOffer(t: TestApp, token: string, body: { same_device?: boolean } = {}) {
+  const response = await t.request
+    .post('/api/v1/wallet/offers')
+    .set('Authorization', `Bearer ${token}`)
+    .send(body);
+  return response;
+}
+
+export interface ReceiveOptions {
+  txCode?: string;
+  /** How many credentials per configuration (one key each). */
+  count?: number;
+  configurations?: string[];
+}
+
+/** The whole issuance as a wallet runs it; returns each configuration's credentials and the keys they are bound to. */
+export async function receiveCredentials(offerUrl: string, options: ReceiveOptions = {}) {
+  const keys: HolderKey[] = [];
+  const client = new Openid4vciClient({ callbacks: walletCallbacks(keys) });
+  const credentialOffer = await client.resolveCredentialOffer(offerUrl);
+  const issuerMetadata = await client.resolveIssuerMetadata(credentialOffer.credential_issuer);
+  const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
+    credentialOffer,
+    issuerMetadata,
+    txCode: options.txCode,
+  });
+  const received: Record<string, { credentials: string[]; keys: HolderKey[] }> = {};
+  for (const configuration of options.configurations ?? credentialOffer.credential_configuration_ids) {
+    const { c_nonce } = await client.requestNonce({ issuerMetadata });
+    const batch: HolderKey[] = [];
+    const proofs: string[] = [];
+    for (let index = 0; index < (options.count ?? 2); index++) {
+      const key = await holderKey();
+      keys.push(key);
+      batch.push(key);
+      const { jwt } = await client.createCredentialRequestJwtProof({
+        issuerMetadata,
+        credentialConfigurationId: configuration,
+        nonce: c_nonce,
+        signer: { method: 'jwk', alg: 'ES256', publicJwk: key.publicJwk as never },
+      });
+      proofs.push(jwt);
+    }
+    const response = await client.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId: configuration,
+      proofs: { jwt: proofs },
+    });
+    const credentials = (response.credentialResponse.credentials ?? []).map(
+      (entry) => (entry as { credential: string }).credential,
+    );
+    received[configuration] = { credentials, keys: batch };
+  }
+  return { received, issuerMetadata, credentialOffer, accessToken: accessTokenResponse.access_token };
+}
+
+/**
+ * Records an approved age verification for a user, as the verification service leaves it: the row (method, what it
+ * proves, when it stops counting) and the user's proven age.
+ */
+export async function proveAge(
+  t: TestApp,
+  userId: string,
+  proof: { minAge: number; method?: 'document' | 'facial_recognition'; reviewedBy?: string; days?: number },
+) {
+  const now = t.clock.now();
+  const until = new Date(now.getTime() + (proof.days ?? 365) * 86_400_000);
+  await t.db.models.Verification.create({
+    user_id: userId,
+    verification_type: 'age',
+    verification_method: proof.method ?? 'document',
+    status: 'approved',
+    confidence_score: 0.97,
+    age_threshold: 18,
+    message: 'approved',
+    result_details: { proves: { minAge: proof.minAge } },
+    document_analysis: null,
+    subject_fingerprint: null,
+    partner_id: null,
+    site_id: null,
+    reviewed_at: proof.reviewedBy ? now : null,
+    reviewed_by: proof.reviewedBy ?? null,
+    expires_at: until,
+    created_at: now,
+    updated_at: now,
+  });
+  const user = await t.db.models.User.findByPk(userId);
+  if (
+    user &&
+    (user.proven_min_age === null || user.proven_min_age < proof.minAge || !user.age_verified_until)
+  ) {
+    await user.update({ proven_min_age: proof.minAge, age_verified_at: now, age_verified_until: until });
+  }
+}
