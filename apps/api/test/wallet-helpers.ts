@@ -144,3 +144,65 @@ export async function proveAge(
     await user.update({ proven_min_age: proof.minAge, age_verified_at: now, age_verified_until: until });
   }
 }
+
+/** The request inside an `openid4vp://` link, as a wallet reads it. */
+export function readPresentationRequest(walletUrl: string) {
+  const params = new URL(walletUrl).searchParams;
+  return {
+    clientId: params.get('client_id') as string,
+    responseUri: params.get('response_uri') as string,
+    responseMode: params.get('response_mode') as string,
+    nonce: params.get('nonce') as string,
+    state: params.get('state') as string,
+    dcql: JSON.parse(params.get('dcql_query') as string) as { credentials: Array<{ id: string }> },
+    clientMetadata: JSON.parse(params.get('client_metadata') as string) as { jwks?: { keys: JWK[] } },
+  };
+}
+
+/** An SD-JWT VC presentation disclosing only `age_equal_or_over.<ages>`, with a KB-JWT for this request. */
+export async function presentSdJwt(
+  credential: string,
+  key: HolderKey,
+  request: { clientId: string; nonce: string },
+  ages: string[] = ['18'],
+  iat = Math.floor(Date.now() / 1000),
+) {
+  const { SDJwtVcInstance } = await import('@sd-jwt/sd-jwt-vc');
+  const signingKey = await importJWK(key.privateJwk, 'ES256');
+  const instance = new SDJwtVcInstance({
+    hasher: (data: string | ArrayBuffer) =>
+      new Uint8Array(
+        createHash('sha256')
+          .update(typeof data === 'string' ? data : Buffer.from(data))
+          .digest(),
+      ),
+    hashAlg: 'sha-256',
+    kbSignAlg: 'ES256',
+    kbSigner: async (data: string) => {
+      const jws = await new SignJWT(
+        JSON.parse(Buffer.from(data.split('.')[1] as string, 'base64url').toString()),
+      )
+        .setProtectedHeader(JSON.parse(Buffer.from(data.split('.')[0] as string, 'base64url').toString()))
+        .sign(signingKey);
+      return jws.split('.')[2] as string;
+    },
+  });
+  return instance.present(
+    credential,
+    { age_equal_or_over: Object.fromEntries(ages.map((age) => [age, true])) } as never,
+    { kb: { payload: { iat, aud: request.clientId, nonce: request.nonce } } },
+  );
+}
+
+/** Posts the wallet's answer to the response URI (direct_post). */
+export async function postPresentation(
+  request: { responseUri: string; state: string },
+  vpToken: Record<string, string[]>,
+) {
+  const response = await fetch(request.responseUri, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ vp_token: JSON.stringify(vpToken), state: request.state }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, string> };
+}

@@ -72,8 +72,8 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
   const adapter = createAdapterFactory(deps, {
     onConcurrentReuse: (grantId) => grants.revoke(grantId, 'token_reuse_detected'),
   });
-  const findAccount = createFindAccount(deps);
   const wallet = createWallet(deps, { issuer, audit });
+  const findAccount = createFindAccount(deps, wallet.presentations.account);
 
   await ensureSigningKeys(deps);
   const announcer = createIssuerAnnouncer(deps, issuer);

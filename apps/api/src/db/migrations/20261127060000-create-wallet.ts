@@ -32,6 +32,8 @@ export const up: Migration = async ({ context: qi }) => {
     interaction_uid: { type: DataTypes.STRING(128), allowNull: false },
     nonce: { type: DataTypes.STRING(128), allowNull: false },
     response_mode: { type: DataTypes.STRING(24), allowNull: false },
+    /** The age the sign-in asks about (its highest AGE_NN scope). */
+    age_threshold: { type: DataTypes.INTEGER, allowNull: false },
     /** direct_post.jwt: the ephemeral ECDH-ES private key the answer is encrypted to, sealed. */
     sealed_key: DataTypes.TEXT,
     /** pending → answered (a valid presentation) or refused → used (the sign-in finished with it). */

@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import type { Middleware } from 'koa';
 import { credentialVct } from './credentials';
 import { PRE_AUTHORIZED_GRANT, WALLET_CLIENT_ID } from './issuer';
+import { answerPresentation } from './presentation-routes';
+import { RESPONSE_PATH, type PresentationService } from './presentations';
 
 /**
  * Wallet paths outside /api, served ahead of the provider (app.ts mounts this before /oauth2):
@@ -16,17 +18,20 @@ export interface GatewayWallet {
   issuer: string;
   mountPath: string;
   keys: { rootBundle(): Promise<string> };
+  presentations: PresentationService;
 }
 
 const TOKEN_BODY_LIMIT = 56 * 1024;
+/** A presentation holds one credential: a few kilobytes (an mdoc with a long chain stays well under this). */
+const PRESENTATION_BODY_LIMIT = 256 * 1024;
+const RESPONSE_ROUTE = new RegExp(`^${RESPONSE_PATH}/([A-Za-z0-9_-]{20,64})$`);
 
-async function readBody(stream: Readable): Promise<Buffer> {
+async function readBody(stream: Readable, limit = TOKEN_BODY_LIMIT): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let length = 0;
   for await (const chunk of stream) {
     length += (chunk as Buffer).length;
-    if (length > TOKEN_BODY_LIMIT)
-      throw Object.assign(new Error('request entity too large'), { status: 413 });
+    if (length > limit) throw Object.assign(new Error('request entity too large'), { status: 413 });
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -71,6 +76,25 @@ export function walletGateway(wallet: GatewayWallet): Middleware {
           sd: 'always',
         })),
       };
+      return;
+    }
+    const response = ctx.method === 'POST' ? RESPONSE_ROUTE.exec(ctx.path) : null;
+    if (response) {
+      // The wallet's answer (OID4VP §8.2 direct_post, §8.3 direct_post.jwt): a form, never JSON.
+      ctx.set('Cache-Control', 'no-store');
+      if (!ctx.is('application/x-www-form-urlencoded')) {
+        ctx.status = 415;
+        ctx.body = { error: 'invalid_request', error_description: 'send application/x-www-form-urlencoded' };
+        return;
+      }
+      const form = new URLSearchParams((await readBody(ctx.req, PRESENTATION_BODY_LIMIT)).toString('utf8'));
+      const answer = await answerPresentation(wallet.presentations, response[1] as string, {
+        vp_token: form.get('vp_token') ?? undefined,
+        state: form.get('state') ?? undefined,
+        response: form.get('response') ?? undefined,
+      });
+      ctx.status = answer.status;
+      ctx.body = answer.body;
       return;
     }
     if (

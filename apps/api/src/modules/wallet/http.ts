@@ -8,6 +8,7 @@ import { walletGateway } from './gateway';
 import type { IssuanceAudit } from './issuer';
 import { createOfferService } from './offers';
 import { walletRoutes } from './routes';
+import { presentationRoutes } from './presentation-routes';
 import type { Wallet } from './index';
 
 /** The provider and the wallet it was built with (oidc/index.ts). */
@@ -45,7 +46,14 @@ export function walletHttp(
     'Too many wallet offers. Please wait an hour and try again.',
   );
   return {
-    gateway: walletGateway({ issuer: oidc.issuer, mountPath: oidc.mountPath, keys: oidc.wallet.keys }),
-    routes: walletRoutes({ offers, requireUser: deps.requireUser, offerLimit }),
+    gateway: walletGateway({
+      issuer: oidc.issuer,
+      mountPath: oidc.mountPath,
+      keys: oidc.wallet.keys,
+      presentations: oidc.wallet.presentations,
+    }),
+    routes: walletRoutes({ offers, requireUser: deps.requireUser, offerLimit }).use(
+      presentationRoutes(oidc, oidc.wallet.presentations).routes(),
+    ),
   };
 }

@@ -6,6 +6,7 @@ import type { WalletConfig } from './config';
 import { walletProviderConfiguration, type IssuanceAudit } from './issuer';
 import { createIssuingPolicy } from './issuing-policy';
 import { createWalletKeyStore } from './key-store';
+import { createPresentationService } from './presentations';
 
 /** What the wallet feature needs from the app (a small interface of its own rather than the app's deps). */
 export interface WalletDeps {
@@ -26,10 +27,20 @@ export function createWallet(deps: WalletDeps, { issuer, audit }: { issuer: stri
     { issuer, credentialDays: config.wallet.credentialDays, country: config.wallet.country },
   );
   const policy = createIssuingPolicy(deps, config.wallet.issuingMethods);
+  const presentations = createPresentationService({
+    db: deps.db,
+    clock: deps.clock,
+    logger: deps.logger,
+    publicUrl: config.publicUrl,
+    masterKey: config.masterKey,
+    issuer,
+    trustAnchors: () => keys.trustAnchors(),
+  });
   return {
     issuer,
     keys,
     policy,
+    presentations,
     providerConfiguration: walletProviderConfiguration({
       issuer,
       nonceSecret: deriveKey(config.masterKey, 'openid4vci-c-nonce'),
