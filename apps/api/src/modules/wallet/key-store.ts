@@ -32,6 +32,9 @@ export interface WalletKeyDeps {
   clock: Clock;
 }
 
+/** An operator's certificate or key file that cannot be used (the CLI shows it as one line). */
+export class WalletKeyError extends Error {}
+
 export type WalletCertificateKind = 'root' | 'signer' | 'anchor';
 
 interface CertificateRow {
@@ -284,22 +287,24 @@ export function createWalletKeyStore(
   async function importSigner(input: { chainPem: string; privateKeyPem: string; label?: string }) {
     const chain = parsePemBundle(input.chainPem);
     const [leaf] = chain;
-    if (!leaf) throw new Error('the certificate file holds no certificate');
-    if (isCertificateAuthority(leaf)) throw new Error('the first certificate is a CA, not a document signer');
+    if (!leaf) throw new WalletKeyError('the certificate file holds no certificate');
+    if (isCertificateAuthority(leaf))
+      throw new WalletKeyError('the first certificate is a CA, not a document signer');
     let key: KeyObject;
     try {
       key = privateKeyObject(
         Buffer.from(input.privateKeyPem.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, ''), 'base64'),
       );
     } catch {
-      throw new Error('the key file is not a PKCS#8 PEM private key');
+      throw new WalletKeyError('the key file is not a PKCS#8 PEM private key');
     }
     if (key.asymmetricKeyDetails?.namedCurve !== 'prime256v1')
-      throw new Error('the signer key must be a P-256 key (ES256)');
+      throw new WalletKeyError('the signer key must be a P-256 key (ES256)');
     if (!keyMatchesCertificate(key, leaf))
-      throw new Error('the private key does not belong to the certificate');
+      throw new WalletKeyError('the private key does not belong to the certificate');
     const now = deps.clock.now();
-    if (leaf.notAfter.getTime() <= now.getTime()) throw new Error('the signer certificate has expired');
+    if (leaf.notAfter.getTime() <= now.getTime())
+      throw new WalletKeyError('the signer certificate has expired');
     const top = chain[chain.length - 1] as typeof leaf;
     const selfSigned = chain.length > 1 && top.subject === top.issuer;
     const der = key.export({ format: 'der', type: 'pkcs8' });
@@ -311,7 +316,7 @@ export function createWalletKeyStore(
       ),
     );
     if (signsUntil.getTime() <= now.getTime())
-      throw new Error(
+      throw new WalletKeyError(
         `the certificate expires within ${options.credentialDays} days: it cannot cover a credential`,
       );
     return withLock(async (transaction) => {
@@ -345,10 +350,10 @@ export function createWalletKeyStore(
   /** `attestly wallet trust add`: CA certificates whose credentials presentations may carry (EU AV, PID providers). */
   async function importAnchors(pemBundle: string, label?: string): Promise<string[]> {
     const certificates = parsePemBundle(pemBundle);
-    if (!certificates.length) throw new Error('the file holds no certificate');
+    if (!certificates.length) throw new WalletKeyError('the file holds no certificate');
     for (const certificate of certificates)
       if (!isCertificateAuthority(certificate))
-        throw new Error(`${certificate.subject} is not a CA certificate`);
+        throw new WalletKeyError(`${certificate.subject} is not a CA certificate`);
     const known = new Set(
       await Promise.all(
         (await rows('anchor')).map((row) => certificateThumbprint(parseCertificate(row.certificate_pem))),
