@@ -13,6 +13,7 @@ import { tokens } from '../../auth/token-storage';
 import { useHasToken } from '../../auth/session';
 import { AuthCard } from '../../components/auth/auth-card';
 import { SiteHeader } from '../../components/oauth/site-header';
+import { UseAWallet } from '../../components/oauth/use-a-wallet';
 import { Button } from '../../components/ui/button';
 import { EmailField, PasswordField, RememberMeRow, SubmitButton } from '../../components/forms/fields';
 import { FormError } from '../../components/ui/field';
@@ -21,13 +22,17 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 
 /** Sign-in step of an authorization request (DESIGN.md §4): the provider sends the browser here with ?uid=. */
 export const Route = createFileRoute('/oauth/login')({
-  validateSearch: v.object({ uid: v.optional(v.string(), '') }),
+  // response_code: a wallet on this device sent the browser back after presenting (components/oauth/use-a-wallet.tsx).
+  validateSearch: v.object({
+    uid: v.optional(v.string(), ''),
+    response_code: v.optional(v.fallback(v.string(), ''), ''),
+  }),
   component: OAuthLoginPage,
 });
 
 function OAuthLoginPage() {
   useDocumentTitle('Sign in to continue');
-  const { uid } = Route.useSearch();
+  const { uid, response_code: responseCode } = Route.useSearch();
   const details = useQuery(interactionQueryOptions(uid));
   const queryClient = useQueryClient();
   const signedIn = useHasToken('user');
@@ -120,6 +125,10 @@ function OAuthLoginPage() {
               </a>{' '}
               and come back here.
             </p>
+            {/* A site asking for an age also takes a wallet's age credential (issue 24). */}
+            {interaction.scopes.some((scope) => /^AGE_\d{2}$/.test(scope.scope)) ? (
+              <UseAWallet uid={uid} responseCode={responseCode || null} />
+            ) : null}
           </div>
         )}
       </QueryState>
