@@ -67,7 +67,11 @@ afterAll(async () => {
 });
 
 /** A partner's sign-in up to the Attestly sign-in screen, then "Use a wallet". */
-async function startSignIn(scope = 'openid basic_info AGE_18', responseMode = 'direct_post') {
+async function startSignIn(
+  scope = 'openid basic_info AGE_18',
+  responseMode = 'direct_post',
+  extra: Record<string, string> = {},
+) {
   const config = await relyingParty(t, site);
   const { verifier, challenge } = pkce();
   const state = client.randomState();
@@ -77,6 +81,7 @@ async function startSignIn(scope = 'openid basic_info AGE_18', responseMode = 'd
     code_challenge: challenge,
     code_challenge_method: 'S256',
     state,
+    ...extra,
   });
   const browser = new Browser();
   let location = url.href;
@@ -369,6 +374,43 @@ describe('"Use a wallet" on the sign-in of a partner asking for an age (OpenID4V
     } finally {
       t.clock.advance(-120 * DAY);
     }
+  });
+
+  it('finishes only in the browser that started the sign-in, and tells the screen when the site asked for a wallet', async () => {
+    const flow = await startSignIn('openid basic_info AGE_18', 'direct_post', {
+      acr_values: 'urn:attestly:acr:wallet',
+    });
+    const status = await flow.browser.json(
+      `${t.baseUrl}/api/v1/oauth/interactions/${flow.uid}/wallet`,
+      'GET',
+    );
+    expect(status.body).toMatchObject({ status: 'pending', wallet_requested: true });
+    const answer = await postPresentation(flow.request, {
+      attestly_age: [await presentSdJwt(sdJwts[1]!.credential, sdJwts[1]!.key, flow.request)],
+    });
+    const responseCode = new URL(answer.body.redirect_uri as string).searchParams.get(
+      'response_code',
+    ) as string;
+    const stranger = await new Browser().json(
+      `${t.baseUrl}/api/v1/oauth/interactions/${flow.uid}/wallet/finish`,
+      'POST',
+      { response_code: responseCode },
+    );
+    expect(stranger.status).toBe(404);
+    const wrongCode = await flow.browser.json(
+      `${t.baseUrl}/api/v1/oauth/interactions/${flow.uid}/wallet/finish`,
+      'POST',
+      { response_code: 'x'.repeat(32) },
+    );
+    expect(wrongCode.status).toBe(404);
+    expect((await finish(flow, responseCode)).status).toBe(200);
+
+    const plain = await startSignIn();
+    const plainStatus = await plain.browser.json(
+      `${t.baseUrl}/api/v1/oauth/interactions/${plain.uid}/wallet`,
+      'GET',
+    );
+    expect(plainStatus.body.wallet_requested).toBe(false);
   });
 
   it('refuses a credential that states over 21 but not over 18, even from a trusted issuer', async () => {

@@ -51,6 +51,8 @@ export const walletPresentationStatusSchema = v.object({
   redirect_to: v.nullable(v.string()),
   /** Once refused: the one message every refusal gets. */
   detail: v.nullable(v.string()),
+  /** The site named the wallet path in `acr_values`: the sign-in screen puts it first. */
+  wallet_requested: v.boolean(),
 });
 export type WalletPresentationStatus = v.InferOutput<typeof walletPresentationStatusSchema>;
 

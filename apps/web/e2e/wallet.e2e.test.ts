@@ -165,8 +165,21 @@ describe('wallet credentials in the browser', () => {
       const width = mobile ? 360 : 1280;
       const context = await newClient(browser, { mobile });
       const page = await context.newPage();
-      await page.goto(authorizeUrl);
+      // On the phone the site names the wallet path (acr_values): the wallet comes first, before the password form.
+      await page.goto(mobile ? `${authorizeUrl}&acr_values=urn%3Aattestly%3Aacr%3Awallet` : authorizeUrl);
       await expect.poll(() => pathOf(page)).toBe('/oauth/login');
+      await page
+        .getByRole('heading', { name: mobile ? 'Use your wallet' : 'Use a wallet instead' })
+        .waitFor();
+      if (mobile) {
+        const [walletTop, emailTop] = await Promise.all([
+          page
+            .getByRole('heading', { name: 'Use your wallet' })
+            .evaluate((node) => node.getBoundingClientRect().top),
+          page.getByLabel('Email').evaluate((node) => node.getBoundingClientRect().top),
+        ]);
+        expect(walletTop).toBeLessThan(emailTop);
+      }
       await page.getByRole('button', { name: 'Use a wallet' }).click();
       await page.getByRole('img', { name: /QR code of the wallet request/ }).waitFor();
       await page.getByRole('status').filter({ hasText: 'Waiting for your wallet' }).waitFor();

@@ -125,6 +125,9 @@ export function presentationRoutes(
         status,
         redirect_to: null,
         detail: status === 'refused' ? WALLET_PRESENTATION_REFUSED : null,
+        wallet_requested: String(interaction.params.acr_values ?? '')
+          .split(' ')
+          .includes(WALLET_ACR),
       };
       ctx.set('Cache-Control', 'no-store');
       ctx.body = answer;

@@ -12,7 +12,16 @@ const POLL_MS = 2000;
  * another device (this page waits for its answer) or a link for a wallet on this one (which comes back here with a
  * response code). No Attestly account is needed: the site learns only the age.
  */
-export function UseAWallet({ uid, responseCode }: { uid: string; responseCode: string | null }) {
+export function UseAWallet({
+  uid,
+  responseCode,
+  first = false,
+}: {
+  uid: string;
+  responseCode: string | null;
+  /** The site asked for the wallet path: this comes before the password form, worded as the main way. */
+  first?: boolean;
+}) {
   const [request, setRequest] = useState<WalletPresentation | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -72,7 +81,7 @@ export function UseAWallet({ uid, responseCode }: { uid: string; responseCode: s
   return (
     <section aria-labelledby="use-a-wallet" className="space-y-3 rounded-xl border border-slate-200 p-4">
       <h2 id="use-a-wallet" className="font-semibold text-slate-900">
-        Use a wallet instead
+        {first ? 'Use your wallet' : 'Use a wallet instead'}
       </h2>
       <p className="text-sm text-slate-700">
         Prove your age with an age credential from your digital identity wallet. The site learns only that you
@@ -94,7 +103,12 @@ export function UseAWallet({ uid, responseCode }: { uid: string; responseCode: s
           </a>
         </div>
       ) : (
-        <Button variant="secondary" className="w-full" busy={busy} onClick={() => void start()}>
+        <Button
+          variant={first ? 'primary' : 'secondary'}
+          className="w-full"
+          busy={busy}
+          onClick={() => void start()}
+        >
           Use a wallet
         </Button>
       )}
