@@ -9,24 +9,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importJWK, SignJWT } from 'jose';
-import {
-  CoseKey,
-  DeviceRequest,
-  DocRequest,
-  Holder,
-  IssuerSigned,
-  ItemsRequest,
-  SessionTranscript,
-} from '@owf/mdoc';
 import { createApp } from '../src/app';
 import { bootstrap } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { createOidc } from '../src/oidc';
-import { mdocContext } from '../src/modules/wallet/mdoc-context';
 import { freePort } from '../test/http';
 import {
   holderKey,
+  mdocPresentation,
   postPresentation,
   presentSdJwt,
   readPresentationRequest,
@@ -162,33 +153,13 @@ export async function runWalletBench(): Promise<Record<string, number>> {
 
       const mdocStarted = await oidc.wallet.presentations.start(`bench-mdoc-${index}`, 18, 'direct_post');
       const mdocRequest = readPresentationRequest(mdocStarted.wallet_url);
-      const sessionTranscript = await SessionTranscript.forOid4Vp(
-        { clientId: mdocRequest.clientId, nonce: mdocRequest.nonce, responseUri: mdocRequest.responseUri },
-        mdocContext,
-      );
-      const deviceRequest = DeviceRequest.create({
-        docRequests: [
-          DocRequest.create({
-            itemsRequest: ItemsRequest.create({
-              docType: 'eu.europa.ec.av.1',
-              namespaces: { 'eu.europa.ec.av.1': { age_over_18: true } },
-            }),
-          }),
-        ],
-      });
-      const response = await Holder.createDeviceResponseForDeviceRequest(
-        {
-          deviceRequest,
-          sessionTranscript,
-          issuerSigned: [IssuerSigned.fromEncodedForOid4Vci(mdocs[index] as string)],
-          signature: {
-            signingKey: CoseKey.fromJwk((keys[index] as HolderKey).privateJwk as Record<string, unknown>),
-          },
-        },
-        mdocContext,
+      const presentation = await mdocPresentation(
+        mdocs[index] as string,
+        keys[index] as HolderKey,
+        mdocRequest,
       );
       const mdocAt = performance.now();
-      const mdocAnswer = await postPresentation(mdocRequest, { eu_av_mdoc: [response.encodedForOid4Vp] });
+      const mdocAnswer = await postPresentation(mdocRequest, { eu_av_mdoc: [presentation] });
       figures.verify_mdoc!.push(performance.now() - mdocAt);
       if (mdocAnswer.status !== 200) throw new Error('mdoc presentation refused');
     }

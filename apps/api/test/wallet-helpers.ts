@@ -1,5 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import {
+  CoseKey,
+  DeviceRequest,
+  DocRequest,
+  Holder,
+  IssuerSigned,
+  ItemsRequest,
+  SessionTranscript,
+} from '@owf/mdoc';
 import {
   clientAuthenticationAnonymous,
   setGlobalConfig,
@@ -7,6 +16,13 @@ import {
   type JwtSigner,
 } from '@openid4vc/oauth2';
 import { Openid4vciClient } from '@openid4vc/openid4vci';
+import {
+  createRootCertificate,
+  createSignerCertificate,
+  parseCertificate,
+  privateKeyObject,
+} from '../src/modules/wallet/certificates';
+import { mdocContext } from '../src/modules/wallet/mdoc-context';
 import type { TestApp } from './helpers';
 
 /**
@@ -205,4 +221,68 @@ export async function postPresentation(
     body: new URLSearchParams({ vp_token: JSON.stringify(vpToken), state: request.state }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, string> };
+}
+
+/** A CA of another issuer (an EU AV provider, a PID provider) and a signer under it. */
+export async function foreignIssuer() {
+  const now = new Date();
+  const root = await createRootCertificate({ name: 'Test AV Provider', country: 'DE', now, years: 2 });
+  const signer = await createSignerCertificate({
+    root,
+    issuer: 'https://av.example',
+    country: 'DE',
+    now,
+    signingDays: 30,
+    credentialDays: 30,
+  });
+  return {
+    rootPem: root.pem,
+    signer: {
+      id: 'test',
+      chain: [new Uint8Array(parseCertificate(signer.pem).rawData)],
+      privateKey: privateKeyObject(signer.privateKey),
+    },
+  };
+}
+
+/** An mdoc DeviceResponse for an OpenID4VP request: age_over_18 disclosed, signed by the device key over the session transcript. */
+export async function mdocPresentation(
+  credential: string,
+  key: HolderKey,
+  request: ReturnType<typeof readPresentationRequest>,
+  docType = 'eu.europa.ec.av.1',
+) {
+  const encryptionKey = request.clientMetadata.jwks?.keys[0];
+  const sessionTranscript = await SessionTranscript.forOid4Vp(
+    {
+      clientId: request.clientId,
+      nonce: request.nonce,
+      responseUri: request.responseUri,
+      ...(encryptionKey
+        ? {
+            jwkThumbprint: new Uint8Array(
+              Buffer.from(await calculateJwkThumbprint(encryptionKey), 'base64url'),
+            ),
+          }
+        : {}),
+    },
+    mdocContext,
+  );
+  const deviceRequest = DeviceRequest.create({
+    docRequests: [
+      DocRequest.create({
+        itemsRequest: ItemsRequest.create({ docType, namespaces: { [docType]: { age_over_18: true } } }),
+      }),
+    ],
+  });
+  const response = await Holder.createDeviceResponseForDeviceRequest(
+    {
+      deviceRequest,
+      sessionTranscript,
+      issuerSigned: [IssuerSigned.fromEncodedForOid4Vci(credential)],
+      signature: { signingKey: CoseKey.fromJwk(key.privateJwk as Record<string, unknown>) },
+    },
+    mdocContext,
+  );
+  return response.encodedForOid4Vp;
 }

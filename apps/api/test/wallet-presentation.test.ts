@@ -1,24 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
-import { CompactEncrypt, calculateJwkThumbprint, importJWK } from 'jose';
-import {
-  CoseKey,
-  DeviceRequest,
-  DocRequest,
-  Holder,
-  IssuerSigned,
-  ItemsRequest,
-  SessionTranscript,
-} from '@owf/mdoc';
-import {
-  createRootCertificate,
-  createSignerCertificate,
-  parseCertificate,
-  privateKeyObject,
-} from '../src/modules/wallet/certificates';
+import { CompactEncrypt, importJWK } from 'jose';
 import { issueMdoc, issueSdJwt } from '../src/modules/wallet/credentials';
-import { mdocContext } from '../src/modules/wallet/mdoc-context';
-import { createTestApp, type TestApp } from './helpers';
+import { createTestApp, signUp, type TestApp } from './helpers';
 import {
   Browser,
   createSite,
@@ -30,7 +14,9 @@ import {
 } from './oidc-helpers';
 import {
   createOffer,
+  foreignIssuer,
   holderKey,
+  mdocPresentation,
   postPresentation,
   presentSdJwt,
   proveAge,
@@ -38,7 +24,6 @@ import {
   receiveCredentials,
   type HolderKey,
 } from './wallet-helpers';
-import { signUp } from './helpers';
 
 let t: TestApp;
 let site: CreatedSite;
@@ -119,71 +104,8 @@ async function finish(flow: Awaited<ReturnType<typeof startSignIn>>, responseCod
   return { status: 200, tokens, claims: tokens.claims()!, userinfo };
 }
 
-/** A CA of another issuer (an EU AV provider, a PID provider) and a signer under it. */
-async function foreignIssuer() {
-  const now = new Date();
-  const root = await createRootCertificate({ name: 'Test AV Provider', country: 'DE', now, years: 2 });
-  const signer = await createSignerCertificate({
-    root,
-    issuer: 'https://av.example',
-    country: 'DE',
-    now,
-    signingDays: 30,
-    credentialDays: 30,
-  });
-  return {
-    rootPem: root.pem,
-    signer: {
-      id: 'test',
-      chain: [new Uint8Array(parseCertificate(signer.pem).rawData)],
-      privateKey: privateKeyObject(signer.privateKey),
-    },
-  };
-}
-
 const DAY = 86_400_000;
 const today = () => new Date(Math.floor(Date.now() / DAY) * DAY);
-
-async function mdocPresentation(
-  credential: string,
-  key: HolderKey,
-  request: ReturnType<typeof readPresentationRequest>,
-  docType = 'eu.europa.ec.av.1',
-) {
-  const encryptionKey = request.clientMetadata.jwks?.keys[0];
-  const sessionTranscript = await SessionTranscript.forOid4Vp(
-    {
-      clientId: request.clientId,
-      nonce: request.nonce,
-      responseUri: request.responseUri,
-      ...(encryptionKey
-        ? {
-            jwkThumbprint: new Uint8Array(
-              Buffer.from(await calculateJwkThumbprint(encryptionKey), 'base64url'),
-            ),
-          }
-        : {}),
-    },
-    mdocContext,
-  );
-  const deviceRequest = DeviceRequest.create({
-    docRequests: [
-      DocRequest.create({
-        itemsRequest: ItemsRequest.create({ docType, namespaces: { [docType]: { age_over_18: true } } }),
-      }),
-    ],
-  });
-  const response = await Holder.createDeviceResponseForDeviceRequest(
-    {
-      deviceRequest,
-      sessionTranscript,
-      issuerSigned: [IssuerSigned.fromEncodedForOid4Vci(credential)],
-      signature: { signingKey: CoseKey.fromJwk(key.privateJwk as Record<string, unknown>) },
-    },
-    mdocContext,
-  );
-  return response.encodedForOid4Vp;
-}
 
 describe('"Use a wallet" on the sign-in of a partner asking for an age (OpenID4VP)', () => {
   it('signs the partner in with age_over_18 from an Attestly SD-JWT VC, under a subject random per presentation', async () => {

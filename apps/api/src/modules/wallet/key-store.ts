@@ -1,9 +1,10 @@
-import { createCipheriv, createDecipheriv, randomBytes, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { Transaction } from 'sequelize';
 import type { Database } from '../../db/database';
 import { toDate } from '../../db/rows';
 import type { Clock } from '../../lib/clock';
-import { deriveKey, randomToken } from '../../lib/crypto';
+import { randomToken } from '../../lib/crypto';
+import { sealKey, unsealKey } from './sealed-keys';
 import {
   certificateThumbprint,
   createRootCertificate,
@@ -71,29 +72,6 @@ export interface DocumentSigner {
   privateKey: KeyObject;
 }
 
-const sealingKey = (deps: WalletKeyDeps) => deriveKey(deps.masterKey, 'wallet-credential-keys');
-
-function seal(deps: WalletKeyDeps, id: string, secret: Buffer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(deps), iv);
-  cipher.setAAD(Buffer.from(id));
-  const body = Buffer.concat([cipher.update(secret), cipher.final()]);
-  return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
-}
-
-function unseal(deps: WalletKeyDeps, id: string, sealed: string): Buffer {
-  const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-  if (!iv || !tag || !body) throw new Error(`wallet key ${id} is malformed`);
-  const decipher = createDecipheriv('aes-256-gcm', sealingKey(deps), iv);
-  decipher.setAAD(Buffer.from(id));
-  decipher.setAuthTag(tag);
-  try {
-    return Buffer.concat([decipher.update(body), decipher.final()]);
-  } catch {
-    throw new Error(`wallet key ${id} cannot be decrypted: is this the master key it was created with?`);
-  }
-}
-
 const present = (row: CertificateRow): WalletCertificate => ({
   id: row.id,
   kind: row.kind,
@@ -152,7 +130,7 @@ export function createWalletKeyStore(
         id,
         kind: row.kind,
         pem: row.pem,
-        sealed: row.privateKey ? seal(deps, id, row.privateKey) : null,
+        sealed: row.privateKey ? sealKey(deps.masterKey, id, row.privateKey) : null,
         label: row.label,
         notBefore: row.notBefore,
         notAfter: row.notAfter,
@@ -189,13 +167,13 @@ export function createWalletKeyStore(
         id,
         kind: 'root',
         certificate_pem: created.pem,
-        sealed_private_key: seal(deps, id, created.privateKey),
+        sealed_private_key: sealKey(deps.masterKey, id, created.privateKey),
       } as CertificateRow;
     }
     const signer = await createSignerCertificate({
       root: {
         pem: root.certificate_pem,
-        privateKey: unseal(deps, root.id, root.sealed_private_key as string),
+        privateKey: unsealKey(deps.masterKey, root.id, root.sealed_private_key as string),
       },
       issuer: options.issuer,
       country: options.country,
@@ -247,7 +225,7 @@ export function createWalletKeyStore(
             !(isCertificateAuthority(certificate) && certificate.subject === certificate.issuer),
         )
         .map((certificate) => new Uint8Array(certificate.rawData)),
-      privateKey: privateKeyObject(unseal(deps, signer.id, signer.sealed_private_key as string)),
+      privateKey: privateKeyObject(unsealKey(deps.masterKey, signer.id, signer.sealed_private_key as string)),
     };
   }
 
