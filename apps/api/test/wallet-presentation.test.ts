@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
-import { CompactEncrypt, importJWK } from 'jose';
+import { createHash } from 'node:crypto';
+import { CompactEncrypt, importJWK, SignJWT } from 'jose';
 import { issueMdoc, issueSdJwt } from '../src/modules/wallet/credentials';
 import { createTestApp, signUp, type TestApp } from './helpers';
 import {
@@ -105,6 +106,16 @@ async function finish(flow: Awaited<ReturnType<typeof startSignIn>>, responseCod
 }
 
 const DAY = 86_400_000;
+
+/** A KB-JWT over exactly the given SD-JWT with disclosures (RFC 9901 §4.3): what any holder can compute. */
+async function keyBound(presented: string, key: HolderKey, request: { clientId: string; nonce: string }) {
+  const sdHash = createHash('sha256').update(presented).digest('base64url');
+  const kb = await new SignJWT({ aud: request.clientId, nonce: request.nonce, sd_hash: sdHash })
+    .setProtectedHeader({ alg: 'ES256', typ: 'kb+jwt' })
+    .setIssuedAt()
+    .sign(await importJWK(key.privateJwk, 'ES256'));
+  return `${presented}${kb}`;
+}
 const today = () => new Date(Math.floor(Date.now() / DAY) * DAY);
 
 describe('"Use a wallet" on the sign-in of a partner asking for an age (OpenID4VP)', () => {
@@ -223,13 +234,29 @@ describe('"Use a wallet" on the sign-in of a partner asking for an age (OpenID4V
       [string, (flow: Awaited<ReturnType<typeof startSignIn>>) => Promise<Record<string, string[]>>]
     > = [
       [
+        // The holder is the forger here: a credential saying "not 18", its disclosure swapped for one saying "18",
+        // with a key binding computed over the forgery. Only the digests the issuer signed can catch it.
         'tampered disclosure',
         async (flow) => {
-          const presented = await presentSdJwt(sdJwts[2]!.credential, sdJwts[2]!.key, flow.request, ['21']);
+          const issuer = await foreignIssuer();
+          await t.oidc!.wallet.keys.importAnchors(issuer.rootPem);
+          const key = await holderKey();
+          const credential = await issueSdJwt({
+            issuer: `${t.baseUrl}/oauth2`,
+            facts: { 16: true, 18: false },
+            issuedDay: today(),
+            expiresDay: new Date(today().getTime() + 30 * DAY),
+            holderKey: key.publicJwk as never,
+            signer: issuer.signer,
+          });
+          const [jwt, ...disclosures] = credential.split('~').filter(Boolean);
+          const kept = disclosures.filter(
+            (disclosure) => JSON.parse(Buffer.from(disclosure, 'base64url').toString())[1] !== '18',
+          );
           const forged = Buffer.from(JSON.stringify(['c2FsdHNhbHRzYWx0', '18', true])).toString('base64url');
-          const parts = presented.split('~');
-          parts[1] = forged;
-          return { attestly_age: [parts.join('~')] };
+          return {
+            attestly_age: [await keyBound(`${jwt}~${[...kept, forged].join('~')}~`, key, flow.request)],
+          };
         },
       ],
       [
