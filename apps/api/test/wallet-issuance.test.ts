@@ -197,6 +197,38 @@ describe('issuing wallet credentials over OpenID4VCI', () => {
     });
   });
 
+  it('makes two mdocs of one batch share nothing but issuer, doctype, claims and day: fresh randoms, digests and keys', async () => {
+    const user = await provenUser(19);
+    const offer = await createOffer(t, user.token, { same_device: true });
+    const { received } = await receiveCredentials(offer.body.offer_url, { configurations: ['proof_of_age'] });
+    const [first, second] = received.proof_of_age!.credentials.map((credential) =>
+      IssuerSigned.fromEncodedForOid4Vci(credential),
+    );
+    const msoOf = (signed: IssuerSigned) => signed.issuerAuth.mobileSecurityObject;
+    const digests = (signed: IssuerSigned) =>
+      [...(msoOf(signed).valueDigests.valueDigests.get('eu.europa.ec.av.1')?.values() ?? [])].map((digest) =>
+        Buffer.from(digest).toString('hex'),
+      );
+    const randoms = (signed: IssuerSigned) =>
+      (signed.getIssuerNamespace('eu.europa.ec.av.1') ?? []).map((item) =>
+        Buffer.from(item.random).toString('hex'),
+      );
+    expect(digests(first!)).toHaveLength(4);
+    expect(digests(second!).filter((digest) => digests(first!).includes(digest))).toEqual([]);
+    expect(randoms(second!).filter((random) => randoms(first!).includes(random))).toEqual([]);
+    expect(msoOf(second!).deviceKeyInfo.deviceKey.jwk.x).not.toBe(
+      msoOf(first!).deviceKeyInfo.deviceKey.jwk.x,
+    );
+    expect(msoOf(second!).validityInfo.signed).toEqual(msoOf(first!).validityInfo.signed);
+    expect(msoOf(second!).validityInfo.validUntil).toEqual(msoOf(first!).validityInfo.validUntil);
+    expect(second!.getPrettyClaims('eu.europa.ec.av.1')).toEqual({
+      age_over_12: true,
+      age_over_16: true,
+      age_over_18: true,
+      age_over_21: false,
+    });
+  });
+
   it('keeps no credential material in the database and audits only the count, configuration, user and day', async () => {
     const user = await provenUser(25);
     const offer = await createOffer(t, user.token, { same_device: true });
