@@ -23,7 +23,7 @@ import {
   privateKeyObject,
 } from '../src/modules/wallet/certificates';
 import { mdocContext } from '../src/modules/wallet/mdoc-context';
-import type { TestApp } from './helpers';
+import { onPostgres, type TestApp } from './helpers';
 
 /**
  * The test wallet (issue 24): built from the @openid4vc client libraries, it speaks HTTP to the real server the way
@@ -285,4 +285,27 @@ export async function mdocPresentation(
     mdocContext,
   );
   return response.encodedForOid4Vp;
+}
+
+/** An SD-JWT's issuer JWT, decoded payload and decoded disclosures. */
+export const sdJwtParts = (credential: string) => {
+  const [jwt, ...rest] = credential.split('~');
+  const disclosures = rest
+    .filter(Boolean)
+    .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+  const payload = JSON.parse(Buffer.from((jwt as string).split('.')[1] as string, 'base64url').toString());
+  return { jwt: jwt as string, payload, disclosures: disclosures as [string, string, boolean][] };
+};
+
+/** Every row of every table, as text: what a database read (or a backup) would hand over. */
+export async function databaseText(t: TestApp): Promise<string> {
+  const tables = onPostgres
+    ? await t.db.read<{ name: string }>(
+        "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'",
+        {},
+      )
+    : await t.db.read<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'", {});
+  let text = '';
+  for (const { name } of tables) text += JSON.stringify(await t.db.read(`SELECT * FROM "${name}"`, {}));
+  return text;
 }

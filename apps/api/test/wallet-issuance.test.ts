@@ -7,8 +7,15 @@ import { createOidc } from '../src/oidc';
 import { deriveKey } from '../src/lib/crypto';
 import { mdocContext } from '../src/modules/wallet/mdoc-context';
 import { parseCertificate, parsePemBundle, verifyChain } from '../src/modules/wallet/certificates';
-import { createTestApp, onPostgres, signUp, type TestApp } from './helpers';
-import { createOffer, holderKey, proveAge, receiveCredentials } from './wallet-helpers';
+import { createTestApp, signUp, type TestApp } from './helpers';
+import {
+  createOffer,
+  databaseText,
+  holderKey,
+  proveAge,
+  receiveCredentials,
+  sdJwtParts,
+} from './wallet-helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -74,28 +81,6 @@ async function accessTokenFor(minAge = 20, method: 'document' | 'facial_recognit
   const answer = await token(t.baseUrl, await offerCode(offer.body.offer_url));
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return { user, accessToken: answer.body.access_token as string };
-}
-
-const sdJwtParts = (credential: string) => {
-  const [jwt, ...rest] = credential.split('~');
-  const disclosures = rest
-    .filter(Boolean)
-    .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
-  const payload = JSON.parse(Buffer.from((jwt as string).split('.')[1] as string, 'base64url').toString());
-  return { jwt: jwt as string, payload, disclosures: disclosures as [string, string, boolean][] };
-};
-
-/** Every row of every table, as text: what a database read (or a backup) would hand over. */
-async function databaseText(): Promise<string> {
-  const tables = onPostgres
-    ? await t.db.read<{ name: string }>(
-        "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'",
-        {},
-      )
-    : await t.db.read<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'", {});
-  let text = '';
-  for (const { name } of tables) text += JSON.stringify(await t.db.read(`SELECT * FROM "${name}"`, {}));
-  return text;
 }
 
 describe('issuing wallet credentials over OpenID4VCI', () => {
@@ -233,7 +218,7 @@ describe('issuing wallet credentials over OpenID4VCI', () => {
     const user = await provenUser(25);
     const offer = await createOffer(t, user.token, { same_device: true });
     const { received } = await receiveCredentials(offer.body.offer_url, { count: 2 });
-    const text = await databaseText();
+    const text = await databaseText(t);
     for (const credential of received.age_sd_jwt!.credentials) {
       const { jwt, disclosures, payload } = sdJwtParts(credential);
       expect(text).not.toContain(jwt.split('.')[2]);
