@@ -41,7 +41,7 @@ const api = async (path: string, body: unknown, bearer?: string) => {
 };
 
 /** A proven age as a document verification leaves it (no screen can make one without a real passport). */
-function proveAgeInDatabase(userId: string, minAge: number) {
+function proveAgeInDatabase(userId: string, minAge: number, method = 'document') {
   const db = new Database(inject('databaseFile'));
   const stamp = (time: Date) => time.toISOString().replace('T', ' ').replace('Z', ' +00:00');
   const now = new Date();
@@ -49,8 +49,16 @@ function proveAgeInDatabase(userId: string, minAge: number) {
   db.prepare(
     `INSERT INTO verifications (id, user_id, verification_type, verification_method, status, confidence_score,
        age_threshold, needs_manual_review, message, result_details, review_notes, sandbox, expires_at, created_at, updated_at)
-     VALUES (?, ?, 'age', 'document', 'approved', 0.97, 18, 0, 'approved', ?, '[]', 0, ?, ?, ?)`,
-  ).run(randomUUID(), userId, JSON.stringify({ proves: { minAge } }), stamp(until), stamp(now), stamp(now));
+     VALUES (?, ?, 'age', ?, 'approved', 0.97, 18, 0, 'approved', ?, '[]', 0, ?, ?, ?)`,
+  ).run(
+    randomUUID(),
+    userId,
+    method,
+    JSON.stringify({ proves: { minAge } }),
+    stamp(until),
+    stamp(now),
+    stamp(now),
+  );
   db.prepare(
     'UPDATE users SET proven_min_age = ?, age_verified_at = ?, age_verified_until = ? WHERE id = ?',
   ).run(minAge, stamp(now), stamp(until), userId);
@@ -122,9 +130,9 @@ afterAll(async () => {
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
-async function signIn(page: Page) {
+async function signIn(page: Page, email = user.email) {
   await page.goto('/login');
-  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect.poll(() => pathOf(page)).toBe('/dashboard');
@@ -150,6 +158,20 @@ describe('wallet credentials in the browser', () => {
       await context.close();
     });
   }
+
+  it('tells a user whose age was only estimated from a face why no credential can be offered', async () => {
+    const face = { full_name: 'Face Only', email: uniqueEmail('face'), password: PASSWORD };
+    expect((await api('/users/register', face)).status).toBe(201);
+    const signedIn = await api('/users/login', { email: face.email, password: PASSWORD });
+    proveAgeInDatabase(String((signedIn.body.user as { id: string }).id), 30, 'facial_recognition');
+    const context = await newClient(browser);
+    const page = await context.newPage();
+    await signIn(page, face.email);
+    await page.getByRole('button', { name: 'Show a QR code for my wallet' }).click();
+    await page.getByText(/Wallet credentials need an age proven with an identity document/).waitFor();
+    expect(await page.getByLabel('Transaction code').count()).toBe(0);
+    await context.close();
+  });
 
   it('signs a partner in with a wallet presentation: QR code on the sign-in screen, the page finishes by itself', async () => {
     const offer = await fetch(`${baseUrl()}/api/v1/wallet/offers`, {
