@@ -4,6 +4,7 @@ import { auditCommand } from './commands/audit/verify';
 import { backupCommand } from './commands/backup';
 import { doctorCommand } from './commands/doctor';
 import { keysCommand } from './commands/keys';
+import { walletCommand } from './commands/wallet';
 import { modelsCommand } from './commands/models/eval';
 import { partnerCommand } from './commands/partner';
 import { siteCommand } from './commands/site';
@@ -54,6 +55,7 @@ Exit codes: 0 ok, 1 the operator's error (with a hint), 2 a bug (rerun with --de
   program.addCommand(partnerCommand());
   program.addCommand(siteCommand());
   program.addCommand(keysCommand());
+  program.addCommand(walletCommand());
   program.addCommand(modelsCommand());
   return program;
 }

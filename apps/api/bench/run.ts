@@ -196,6 +196,14 @@ async function main() {
         results.partner_stats as Record<string, unknown>,
       );
     }
+    const wallet = await optional('apps/api/bench/wallet-bench.ts', 'runWalletBench');
+    if (wallet) {
+      results.wallet = await (wallet as () => Promise<unknown>)();
+      table(
+        'Wallet credentials: a batch of 30 at the credential endpoint, one presentation verified (p50 ms)',
+        results.wallet as Record<string, unknown>,
+      );
+    }
     const vision = await optional('models/bench/vision-bench.ts', 'runVisionBench');
     if (vision) {
       results.vision = await (vision as () => Promise<unknown>)();

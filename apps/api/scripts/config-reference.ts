@@ -218,6 +218,21 @@ export const CONFIG_DOCS: Record<string, Entry> = {
     meaning:
       'Comma-separated issuing countries (`GB,IE`) whose credit cards count for the age check: where issuers must check that holders are adults.',
   },
+  ATTESTLY_WALLET_ISSUING_METHODS: {
+    group: 'Verification',
+    meaning:
+      'How an age must have been proven for the user to get a wallet credential (OpenID4VCI): a comma-separated list of `document` (an identity document read automatically), `manual_review` (a document a reviewer approved) and `facial_estimation`. The EU age-verification profile does not accept estimation, so it is off by default.',
+  },
+  ATTESTLY_WALLET_CREDENTIAL_DAYS: {
+    group: 'Verification',
+    meaning:
+      'Days a wallet credential is valid (1–90, the EU profile’s maximum); never past the age verification behind it.',
+  },
+  ATTESTLY_WALLET_COUNTRY: {
+    group: 'Verification',
+    meaning:
+      'Two-letter country code in the wallet credential root and document-signer certificates (ISO 18013-5 requires one); `EU` when the operator has none to name.',
+  },
   LOG_LEVEL: {
     group: 'Operations',
     meaning:

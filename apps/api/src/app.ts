@@ -32,6 +32,7 @@ import { locationRoutes } from './modules/verification/location-routes';
 import { webhookRoutes } from './modules/webhooks/routes';
 import { billingRoutes, STRIPE_WEBHOOK_PATH } from './modules/billing/routes';
 import { findSdkDownloads, sdkDownloadRoutes } from './modules/sdk-downloads/routes';
+import { walletHttp } from './modules/wallet/http';
 import { visionReadiness } from './modules/verification/vision';
 import type { Oidc } from './oidc';
 import { createServices, type AppServices } from './services';
@@ -82,6 +83,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   api.use(locationRoutes(services).routes());
   api.use(grantRoutes(services).routes());
   if (options.oidc) api.use(oauthInteractionRoutes(services, options.oidc).routes());
+  const wallet = options.oidc ? walletHttp(options.oidc, services) : null;
+  if (wallet) api.use(wallet.routes.routes());
   // Partners.
   api.use(partnerRoutes(services).routes());
   api.use(siteRoutes(services).routes());
@@ -130,6 +133,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
     },
   });
   // OpenID Connect at /oauth2, ahead of any body parser: the provider reads its own bodies.
+  if (wallet) app.use(wallet.gateway);
   if (options.oidc) app.use(options.oidc.middleware);
   // Body parsing only under /api: the OIDC provider reads its own bodies.
   // Stripe's webhook is read raw: its signature covers the exact bytes (modules/billing/routes.ts).

@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { readConfigFile } from './cli/config-file';
 import { allowlistEntryProblem } from './modules/webhooks/outbound-guard';
+import { walletConfigFrom, walletEnvEntries, type WalletConfig } from './modules/wallet/config';
 
 /**
  * Configuration (DESIGN.md §2). This is the only module that reads `process.env`; everything else receives a
@@ -249,6 +250,8 @@ export const envSchema = v.object({
       'ATTESTLY_CARD_COUNTRIES must be comma-separated two-letter country codes such as GB,IE',
     ),
   ),
+  // Wallet credentials (issue 24).
+  ...walletEnvEntries,
 });
 
 export interface Config {
@@ -331,6 +334,8 @@ export interface Config {
     /** Issuing countries whose credit cards count (ISO 3166-1 alpha-2); empty → any country. */
     countries: string[];
   } | null;
+  /** Wallet credentials (modules/wallet/config.ts). */
+  wallet: WalletConfig;
 }
 
 export class ConfigError extends Error {
@@ -480,5 +485,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             countries: parsed.ATTESTLY_CARD_COUNTRIES,
           }
         : null,
+    wallet: walletConfigFrom(parsed),
   };
 }

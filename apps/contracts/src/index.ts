@@ -12,3 +12,4 @@ export * from './web';
 export * from './admin';
 export * from './age-check';
 export * from './responses';
+export * from './wallet';

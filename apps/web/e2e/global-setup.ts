@@ -23,6 +23,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** GET returns every captured mail as JSON: [{ to, subject, text }]. */
     mailUrl: string;
+    /** The server's SQLite file, for tests that must set up what no screen does (a proven age: wallet.e2e). */
+    databaseFile: string;
   }
 }
 
@@ -98,6 +100,7 @@ export default async function setup(project: TestProject) {
   await new Promise<void>((resolve) => mailServer.listen(0, '127.0.0.1', resolve));
 
   project.provide('baseUrl', baseUrl);
+  project.provide('databaseFile', path.join(dataDir, 'attestly.sqlite'));
   project.provide('mailUrl', `http://127.0.0.1:${(mailServer.address() as AddressInfo).port}/`);
 
   return async () => {

@@ -152,7 +152,13 @@ function forgetSignIn(ctx: Parameters<FindAccount>[0] | undefined, sub: string):
   session.resetIdentifier?.();
 }
 
-export function createFindAccount(deps: Pick<Deps, 'db' | 'clock'>): FindAccount {
+/** Accounts without a users row: a wallet presentation's one-time subject and its claims (modules/wallet). */
+export type EphemeralAccounts = (accountId: string) => Promise<Record<string, unknown> | null>;
+
+export function createFindAccount(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  ephemeral?: EphemeralAccounts,
+): FindAccount {
   const { User } = deps.db.models;
   return async (ctx, sub): Promise<Account | undefined> => {
     // A plain SELECT (db.read) rather than User.findByPk: this runs on every userinfo and token request. At
@@ -162,6 +168,10 @@ export function createFindAccount(deps: Pick<Deps, 'db' | 'clock'>): FindAccount
       ? await prefetched
       : (await deps.db.read<Record<string, unknown>>(ACCOUNT_SQL, { id: sub }))[0];
     const user = row ? fromRow<User>(User, row) : null;
+    if (!user && ephemeral) {
+      const claims = await ephemeral(sub);
+      if (claims) return { accountId: sub, claims: () => ({ ...claims, sub }) };
+    }
     if (!user || !user.is_active || user.deleted_at) {
       forgetSignIn(ctx, sub);
       return undefined;

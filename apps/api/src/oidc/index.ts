@@ -5,6 +5,7 @@ import { deriveKey } from '../lib/crypto';
 import { createAuditService } from '../modules/audit/service';
 import { createGrantService } from '../modules/grants/service';
 import { clientSecretMatches } from '../modules/sites/service';
+import { createWallet, type Wallet } from '../modules/wallet';
 import { createFindAccount, pairwiseSubject } from './account';
 import { cacheClientLookups, createAdapterFactory } from './adapter';
 import { attachProviderEvents } from './events';
@@ -36,6 +37,9 @@ export interface Oidc {
   readonly cookieKeys: string[];
   /** Koa middleware serving everything under /oauth2. */
   readonly middleware: Middleware;
+  readonly mountPath: string;
+  /** Wallet credentials: the issuer's keys and policy (modules/wallet). */
+  readonly wallet: Wallet;
   /** Rebuilds the provider when the signing keys in the database changed (after `rotateSigningKeys`). */
   reloadKeys(): Promise<boolean>;
   /** Announces this replica's issuer in the database; returns other issuers live replicas announced (issuers.ts). */
@@ -68,7 +72,8 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
   const adapter = createAdapterFactory(deps, {
     onConcurrentReuse: (grantId) => grants.revoke(grantId, 'token_reuse_detected'),
   });
-  const findAccount = createFindAccount(deps);
+  const wallet = createWallet(deps, { issuer, audit });
+  const findAccount = createFindAccount(deps, wallet.presentations.account);
 
   await ensureSigningKeys(deps);
   const announcer = createIssuerAnnouncer(deps, issuer);
@@ -105,6 +110,7 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
         adapter,
         findAccount,
         ttl,
+        extend: wallet.providerConfiguration,
         async loadExistingGrant(ctx) {
           const accountId = ctx.oidc.session?.accountId;
           const clientId = ctx.oidc.client?.clientId;
@@ -209,6 +215,8 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
     issuer,
     cookieKeys,
     middleware,
+    mountPath: OIDC_MOUNT_PATH,
+    wallet,
     reloadKeys,
     announceIssuer: () => announcer.announce(),
     close() {

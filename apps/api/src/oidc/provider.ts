@@ -40,6 +40,8 @@ export interface ProviderHooks {
   ) => string;
   introspectionAllowed: NonNullable<NonNullable<Configuration['features']>['introspection']>['allowedPolicy'];
   ttl: OidcTtl;
+  /** More configuration merged in (features merged one by one): wallet credentials (modules/wallet/issuer.ts). */
+  extend?: Partial<Configuration>;
 }
 
 export const isHttpsPublicUrl = (config: Pick<Config, 'publicUrl'>) => config.publicUrl.startsWith('https:');
@@ -67,6 +69,12 @@ function redirectOrigins(client: object): Set<string> {
  * adapter.ts, keys.ts and index.ts. Routes follow the spec's paths under /oauth2 (spec 01 §7 "OAuth2").
  */
 export function providerConfiguration(config: Config, hooks: ProviderHooks): Configuration {
+  const base = baseConfiguration(config, hooks);
+  const { features, ...rest } = hooks.extend ?? {};
+  return { ...base, ...rest, features: { ...base.features, ...features } as Configuration['features'] };
+}
+
+function baseConfiguration(config: Config, hooks: ProviderHooks): Configuration {
   // Behind a TLS proxy the request itself may look like plain HTTP (without ATTESTLY_TRUST_PROXY): the public URL,
   // not the request's scheme, decides (issue 15 item 5). index.ts lets Koa send them over such a request.
   const secure = isHttpsPublicUrl(config);

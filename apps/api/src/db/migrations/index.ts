@@ -24,6 +24,7 @@ import * as partnerStatsTokenIndex from './20261126130000-partner-stats-token-in
 import * as sitesUniqueLiveName from './20261126130100-sites-unique-live-name';
 import * as hashOidcArtefactIds from './20261127020000-hash-oidc-artefact-ids';
 import * as addSandboxIndexes from './20261127040000-add-sandbox-indexes';
+import * as createWallet from './20261127060000-create-wallet';
 import * as createCardChecks from './20261127080000-create-card-checks';
 
 /**
@@ -57,6 +58,7 @@ const modules: Array<
   ['20261126130100-sites-unique-live-name', sitesUniqueLiveName],
   ['20261127020000-hash-oidc-artefact-ids', hashOidcArtefactIds],
   ['20261127040000-add-sandbox-indexes', addSandboxIndexes],
+  ['20261127060000-create-wallet', createWallet],
   ['20261127080000-create-card-checks', createCardChecks],
 ];
 

@@ -56,6 +56,11 @@ export const TAGS = [
       'Proving age, location and identity on this server: camera (photo or 5-second video), identity document, connection location, and the other methods this installation offers. Media is analysed on the box and deleted unless a reviewer must see it.',
   },
   {
+    name: 'Wallet',
+    description:
+      "Wallet credentials: an age credential for the user's own wallet (OpenID4VCI offers), and wallet presentations on the sign-in screen (OpenID4VP). The protocol endpoints live under /oauth2 and /.well-known.",
+  },
+  {
     name: 'Admin authentication',
     description:
       'Back-office sign-in: password, then a TOTP code (or first-time TOTP setup with the `ats_` setup token).',

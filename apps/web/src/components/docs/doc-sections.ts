@@ -33,7 +33,9 @@ export const DOC_SECTIONS: DocSection[] = [
   {
     title: 'OAuth Integration',
     description: 'OpenID Connect with PKCE and consent, from redirect to claims.',
-    items: ['OAuth Flow', 'Scopes & Permissions', 'Token Management', 'Best Practices'].map(item),
+    items: ['OAuth Flow', 'Scopes & Permissions', 'Token Management', 'Wallet Proofs', 'Best Practices'].map(
+      item,
+    ),
   },
   {
     title: 'Security & Compliance',

@@ -12,6 +12,7 @@ import {
 } from '../../components/user/verification-status';
 import { EmailConfirmationBanner } from '../../components/user/email-confirmation-banner';
 import { RecentTokens } from '../../components/user/recent-tokens';
+import { AddToWallet } from '../../components/user/add-to-wallet';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 export const Route = createFileRoute('/_user/dashboard')({ component: DashboardPage });
@@ -115,6 +116,8 @@ function DashboardPage() {
                 ))}
               </ul>
             </Card>
+
+            {user.age_verified ? <AddToWallet /> : null}
 
             <Card
               title="Connected sites"

@@ -2,6 +2,7 @@ import { Link, createFileRoute } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { CodeBlock, applianceUrl } from '../../components/docs/code-block';
 import { DOC_SECTIONS } from '../../components/docs/doc-sections';
+import { WalletProofsGuide } from '../../components/docs/wallet-proofs';
 import { PublicPage } from '../../components/layout/public-page';
 import { useCardCheck } from '../../lib/capabilities';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -250,6 +251,7 @@ export function verifyAttestlySignature(header, rawBody, secret, toleranceSecond
         <code>/oauth2/introspect</code>.
       </p>
     ),
+    'wallet-proofs': <WalletProofsGuide origin={origin} />,
     'best-practices': (
       <ul>
         <li>Ask for the narrowest scope that meets your legal duty (AGE_18, not identity_verification).</li>

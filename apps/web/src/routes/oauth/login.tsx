@@ -4,7 +4,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as v from 'valibot';
-import { interactionLoginBody, type LoginBody } from '@attestly/contracts';
+import { interactionLoginBody, type InteractionDetails, type LoginBody } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { interactionQueryOptions, oauthApi } from '../../api/oauth';
 import { profileQueryOptions, userKeys } from '../../api/users';
@@ -13,6 +13,8 @@ import { tokens } from '../../auth/token-storage';
 import { useHasToken } from '../../auth/session';
 import { AuthCard } from '../../components/auth/auth-card';
 import { SiteHeader } from '../../components/oauth/site-header';
+import { UseAWallet } from '../../components/oauth/use-a-wallet';
+import { walletApi } from '../../api/wallet';
 import { Button } from '../../components/ui/button';
 import { EmailField, PasswordField, RememberMeRow, SubmitButton } from '../../components/forms/fields';
 import { FormError } from '../../components/ui/field';
@@ -21,18 +23,34 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 
 /** Sign-in step of an authorization request (DESIGN.md §4): the provider sends the browser here with ?uid=. */
 export const Route = createFileRoute('/oauth/login')({
-  validateSearch: v.object({ uid: v.optional(v.string(), '') }),
+  // response_code: a wallet on this device sent the browser back after presenting (components/oauth/use-a-wallet.tsx).
+  validateSearch: v.object({
+    uid: v.optional(v.string(), ''),
+    response_code: v.optional(v.fallback(v.string(), ''), ''),
+  }),
   component: OAuthLoginPage,
 });
 
+const asksAge = (interaction: InteractionDetails) =>
+  interaction.scopes.some((scope) => /^AGE_\d{2}$/.test(scope.scope));
+
 function OAuthLoginPage() {
   useDocumentTitle('Sign in to continue');
-  const { uid } = Route.useSearch();
+  const { uid, response_code: responseCode } = Route.useSearch();
   const details = useQuery(interactionQueryOptions(uid));
   const queryClient = useQueryClient();
   const signedIn = useHasToken('user');
   // "Continue as <email>" names the account that would be used.
   const profile = useQuery({ ...profileQueryOptions(), enabled: signedIn });
+  // A site that named the wallet path (acr_values) gets the wallet first (components/oauth/use-a-wallet.tsx).
+  const wallet = useQuery({
+    queryKey: ['oauth', 'wallet', uid],
+    queryFn: ({ signal }) => walletApi.presentationStatus(uid, signal),
+    enabled: !!details.data && asksAge(details.data),
+    retry: false,
+    staleTime: Infinity,
+  });
+  const walletFirst = wallet.data?.wallet_requested ?? false;
   const loginPath = `/oauth/login?uid=${encodeURIComponent(uid)}`;
   const [failure, setFailure] = useState<string | null>(null);
   const [continuing, setContinuing] = useState(false);
@@ -83,6 +101,9 @@ function OAuthLoginPage() {
         {(interaction) => (
           <div className="space-y-6">
             <SiteHeader site={interaction.site} />
+            {asksAge(interaction) && walletFirst ? (
+              <UseAWallet uid={uid} responseCode={responseCode || null} first />
+            ) : null}
             <FormError message={failure} />
             {signedIn ? (
               <div className="space-y-2">
@@ -120,6 +141,10 @@ function OAuthLoginPage() {
               </a>{' '}
               and come back here.
             </p>
+            {/* A site asking for an age also takes a wallet's age credential (issue 24). */}
+            {asksAge(interaction) && !walletFirst ? (
+              <UseAWallet uid={uid} responseCode={responseCode || null} />
+            ) : null}
           </div>
         )}
       </QueryState>
