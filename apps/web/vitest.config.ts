@@ -2,12 +2,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
-import { defineProject } from 'vitest/config';
+import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
-/** Component tests (Vitest + Testing Library on jsdom). Browser tests are the separate `web-e2e` project. */
-export default defineProject({
+/**
+ * Component tests (Vitest + Testing Library on jsdom). Browser tests are the separate `web-e2e` project. The root
+ * vitest.config.ts builds its two component-test projects (shared and isolated module graphs) from this one.
+ */
+export const componentTests = {
   root,
   plugins: [
     // Keeps src/routeTree.gen.ts current for tests that mount the real route tree.
@@ -27,4 +30,6 @@ export default defineProject({
     setupFiles: ['./src/test/setup.ts'],
     testTimeout: 15_000,
   },
-});
+} satisfies UserWorkspaceConfig;
+
+export default defineProject(componentTests);

@@ -12,7 +12,12 @@ export default defineProject({
   root,
   test: {
     name: 'web-e2e',
-    include: ['**/*.e2e.test.ts'],
+    // ATTESTLY_TEST_SCOPE=database (CI's PostgreSQL pass, see the root vitest.config.ts): only the journeys whose
+    // server runs on TEST_DATABASE_URL; the others use global-setup's own SQLite server and ran in the first pass.
+    include:
+      process.env.ATTESTLY_TEST_SCOPE === 'database'
+        ? ['backoffice.e2e.test.ts', 'screenshots.e2e.test.ts']
+        : ['**/*.e2e.test.ts'],
     environment: 'node',
     globalSetup: ['./global-setup.ts'],
     fileParallelism: false,
