@@ -64,13 +64,19 @@ async function interactionAtConsent(
   return uidFrom(location);
 }
 
-const CARD = {
-  card_number: '4242 4242 4242 4242',
-  cardholder_name: 'Test User',
-  expiry_month: '12',
-  expiry_year: String(new Date().getUTCFullYear() + 2),
-  cvv: '123',
-};
+/**
+ * A check that fails, sent from a partner's sign-in flow (attributed to it): a location check from a British
+ * address by someone whose profile declares France.
+ */
+async function failedCheck(t: TestApp, user: { token: string; user: { id: string } }, interaction: string) {
+  await t.db.models.User.update({ country: 'FR' }, { where: { id: user.user.id } });
+  await t.request
+    .post('/api/v1/users/verify/location')
+    .set(auth(user.token))
+    .set('X-Attestly-Interaction', interaction)
+    .set('X-Forwarded-For', '81.2.69.160')
+    .expect(201);
+}
 
 /**
  * A realistic installation, built through the app's routes and services on whatever database `env` names, over
@@ -127,12 +133,7 @@ export async function realisticInstallation(env: Record<string, string>) {
       // An adult who signs in to Acme's site, verifies from its consent screen (attributed), and consents.
       const adult = await verifiedUser(t, { proven_min_age: 18, location_country: country });
       const uid = await interactionAtConsent(t, site, adult);
-      await t.request
-        .post('/api/v1/users/verify/credit-card')
-        .set(auth(adult.token))
-        .set('X-Attestly-Interaction', uid)
-        .send(CARD)
-        .expect(201);
+      await failedCheck(t, adult, uid);
       await t.services.verifications.record(
         {
           userId: adult.user.id,
@@ -208,19 +209,9 @@ export async function realisticInstallation(env: Record<string, string>) {
       }
       // A sandbox verification (counted apart) and one for the other partner's public client.
       const tester = await verifiedUser(t, { location_country: 'GB' });
-      await t.request
-        .post('/api/v1/users/verify/credit-card')
-        .set(auth(tester.token))
-        .set('X-Attestly-Interaction', await interactionAtConsent(t, sandboxSite, tester))
-        .send(CARD)
-        .expect(201);
+      await failedCheck(t, tester, await interactionAtConsent(t, sandboxSite, tester));
       const shopper = await verifiedUser(t, { proven_min_age: 18, location_country: 'DE' });
-      await t.request
-        .post('/api/v1/users/verify/credit-card')
-        .set(auth(shopper.token))
-        .set('X-Attestly-Interaction', await interactionAtConsent(t, publicSite, shopper))
-        .send(CARD)
-        .expect(201);
+      await failedCheck(t, shopper, await interactionAtConsent(t, publicSite, shopper));
       // Server-to-server calls with the API key: measured response times, held only by the daily roll-up.
       await t.request.get('/api/v1/partners/stats').set('X-API-Key', apiKey.body.api_key).expect(200);
       await t.request.get('/api/v1/partners/stats').set(auth(acmeToken)).expect(200);

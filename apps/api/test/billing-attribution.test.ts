@@ -26,13 +26,19 @@ afterAll(async () => {
 });
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
-const card = {
-  card_number: '4242 4242 4242 4242',
-  cardholder_name: 'Test User',
-  expiry_month: '12',
-  expiry_year: String(new Date().getUTCFullYear() + 2),
-  cvv: '123',
-};
+/** A British address: a location check from it fails for anyone whose profile declares France. */
+const BRITISH_IP = '81.2.69.160';
+
+/** A cheap check that fails: a location check from a British address by someone who declared France. */
+async function failingLocationCheck(user: { token: string; user: { id: string } }, interaction: string) {
+  await t.db.models.User.update({ country: 'FR' }, { where: { id: user.user.id } });
+  return t.request
+    .post('/api/v1/users/verify/location')
+    .set(auth(user.token))
+    .set('X-Attestly-Interaction', interaction)
+    .set('X-Forwarded-For', BRITISH_IP)
+    .expect(201);
+}
 
 /** Signs the user in to the site's authorization request and stops at the consent screen: the interaction uid. */
 async function consentScreen(site: CreatedSite, user: { email: string; password: string }): Promise<string> {
@@ -77,17 +83,12 @@ describe("checks sent through a partner's sign-in flow", () => {
     const site = await createSite(t, partner.token);
     for (let i = 0; i < 99; i += 1) await t.services.billing.recordUsage(partner.partner.id);
 
-    // Someone runs the partner's sign-in flow and sends failing card checks with its interaction id.
+    // Someone runs the partner's sign-in flow and sends failing checks with its interaction id.
     const attacker = await signUp(t);
     const uid = await consentScreen(site, attacker);
     for (let i = 0; i < 5; i += 1) {
-      const answer = await t.request
-        .post('/api/v1/users/verify/credit-card')
-        .set(auth(attacker.token))
-        .set('X-Attestly-Interaction', uid)
-        .send(card)
-        .expect(201);
-      expect(answer.body.verification.status).toBe('rejected');
+      const answer = await failingLocationCheck(attacker, uid);
+      expect(answer.body.status).toBe('rejected');
     }
     expect(await usage(partner.token)).toBe(99);
     const stats = await t.request.get('/api/v1/partners/stats').set(auth(partner.token)).expect(200);
@@ -98,12 +99,7 @@ describe("checks sent through a partner's sign-in flow", () => {
     expect(await usage(partner.token)).toBe(100);
     const user = await verifiedUser(t, { location_country: 'GB' });
     const userUid = await consentScreen(site, user);
-    const made = await t.request
-      .post('/api/v1/users/verify/credit-card')
-      .set(auth(user.token))
-      .set('X-Attestly-Interaction', userUid)
-      .send(card)
-      .expect(201);
+    const made = await failingLocationCheck(user, userUid);
     const row = await t.db.models.Verification.findByPk(made.body.verification_id);
     expect(row).toMatchObject({ user_id: user.user.id, partner_id: partner.partner.id, status: 'rejected' });
     expect(await usage(partner.token)).toBe(100);
