@@ -99,9 +99,10 @@ function dependsOnDatabase(project: TestProjectConfiguration): boolean {
 
 export default defineConfig({
   test: {
-    // Vitest's default on a 2-core machine is one worker. Most files spend much of their time waiting (on child
-    // processes, PostgreSQL, Chromium, timers), so one worker per core plus one keeps both cores busy.
-    maxWorkers: os.availableParallelism() + 1,
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine, which then idles while a file
+    // waits on child processes, PostgreSQL, Chromium or timers. One per core keeps both busy without crowding the
+    // files that run worker pools and child processes of their own.
+    maxWorkers: os.availableParallelism(),
     projects: databaseScope ? projects.filter(dependsOnDatabase) : projects,
   },
 });

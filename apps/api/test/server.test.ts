@@ -99,5 +99,5 @@ describe('server entry', () => {
     expect(login.status).toBe(200);
     again.child.kill('SIGTERM');
     expect(await exited(again.child)).toBe(0);
-  });
+  }, 120_000);
 });
