@@ -1,9 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { dismissToast, toastStore } from '../lib/toast';
 
 afterEach(() => {
   cleanup();
+  // The toast store outlives a render (4 s): a toast left by one test would be found twice by the next.
+  for (const item of toastStore.snapshot()) dismissToast(item.id);
   localStorage.clear();
   sessionStorage.clear();
 });
