@@ -6,7 +6,7 @@ import Router from '@koa/router';
 import cors from '@koa/cors';
 import { bodyParser } from '@koa/bodyparser';
 import { API_BASE_PATH, LIMITS } from '@attestly/contracts';
-import type { Deps } from './deps';
+import type { Deps } from './core/deps';
 import { AppError } from './errors';
 import { errorEnvelope } from './middleware/errors';
 import { createMetrics } from './middleware/metrics';
@@ -21,6 +21,7 @@ import { docsRoutes } from './modules/docs/routes';
 import { grantRoutes } from './modules/grants/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
 import { oauthInteractionRoutes } from './modules/oauth-interactions/routes';
+import { createInteractions } from './oidc/interactions';
 import { partnerIntegrationRoutes } from './modules/partner-integration/routes';
 import { partnerStatsRoutes } from './modules/partner-stats/routes';
 import { partnerAgeCheckRoutes } from './modules/partner-age-check/routes';
@@ -82,7 +83,10 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   api.use(verificationRoutes(services).routes());
   api.use(locationRoutes(services).routes());
   api.use(grantRoutes(services).routes());
-  if (options.oidc) api.use(oauthInteractionRoutes(services, options.oidc).routes());
+  if (options.oidc) {
+    const interactions = createInteractions(options.oidc, services, services);
+    api.use(oauthInteractionRoutes(services, interactions).routes());
+  }
   const wallet = options.oidc ? walletHttp(options.oidc, services) : null;
   if (wallet) api.use(wallet.routes.routes());
   // Partners.

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import { createDatabase, type Database } from './db/database';
 import { migrateUp } from './db/migrator';
-import type { Deps } from './deps';
+import type { Deps } from './core/deps';
 import { systemClock, type Clock } from './lib/clock';
 import { createMailer, type Mailer } from './modules/notifications/mailer';
 import { createPhoneNotifier, type PhoneNotifier } from './modules/notifications/phone';

@@ -2,4 +2,4 @@ export { createApp, type AppOptions } from './app';
 export { bootstrap } from './bootstrap';
 export { loadConfig, ConfigError, type Config } from './config';
 export { createLogger } from './logger';
-export type { Deps } from './deps';
+export type { Deps } from './core/deps';

@@ -1,5 +1,6 @@
 import { Op } from 'sequelize';
 import type { Logger } from 'pino';
+import type { Job } from './core/jobs';
 import type { AppServices } from './services';
 import { purgeExpiredPayloads } from './oidc/adapter';
 import { rotateSigningKeysIfDue } from './oidc/keys';
@@ -7,13 +8,7 @@ import { mailOutboxFor } from './modules/notifications/outbox';
 import { MEDIA_PURGE_INTERVAL_MS } from './modules/verification/service';
 import { webhookJobs } from './modules/webhooks/jobs';
 
-export interface Job {
-  name: string;
-  everyMs: number;
-  /** Also run once as soon as the jobs start, not only after the first interval. */
-  atStart?: boolean;
-  run(): Promise<unknown>;
-}
+export type { Job } from './core/jobs';
 
 const HOUR = 3600_000;
 

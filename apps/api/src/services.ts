@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { Deps } from './deps';
+import type { Deps } from './core/deps';
 import { requireSession } from './middleware/auth';
 import { createAdminApi } from './modules/admin';
 import { createAdminService } from './modules/admins/service';
@@ -16,7 +16,7 @@ import { createSessionService } from './modules/sessions/service';
 import { createSiteService } from './modules/sites/service';
 import { createOneTimeTokens } from './modules/users/one-time-tokens';
 import { createUserService } from './modules/users/service';
-import { createVerificationModule } from './modules/verification/service';
+import { createVerificationModule } from './modules/verification';
 import { createWebhookService } from './modules/webhooks/service';
 import { createBillingService } from './modules/billing/service';
 

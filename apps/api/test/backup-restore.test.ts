@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
 import { migrateUp } from '../src/db/migrator';
 import { verifyAuditChain } from '../src/modules/audit/service';
-import { createBackup, restoreBackup } from '../src/modules/backup/service';
+import { createBackup } from '../src/modules/backup/service';
+import { restoreBackup } from '../src/modules/backup/restore';
 import { realisticInstallation } from './backup-fixture';
 import { databaseDigest } from './database-digest';
 

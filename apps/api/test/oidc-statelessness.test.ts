@@ -6,7 +6,7 @@ import * as client from 'openid-client';
 import { createApp } from '../src/app';
 import { bootstrap } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
-import type { Deps } from '../src/deps';
+import type { Deps } from '../src/core/deps';
 import { createLogger } from '../src/logger';
 import { createOidc, type Oidc } from '../src/oidc';
 import { createTestApp, logCapture, type TestApp } from './helpers';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import { bootstrap } from '../../api/src/bootstrap';
 import { loadConfig } from '../../api/src/config';
-import type { Deps } from '../../api/src/deps';
+import type { Deps } from '../../api/src/core/deps';
 import { createLogger } from '../../api/src/logger';
 import { createOidc, type Oidc } from '../../api/src/oidc';
 import { createTestDatabase, startSmtpCapture } from '../../api/test/helpers';

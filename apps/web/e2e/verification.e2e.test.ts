@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import { bootstrap } from '../../api/src/bootstrap';
 import { loadConfig } from '../../api/src/config';
-import type { Deps } from '../../api/src/deps';
+import type { Deps } from '../../api/src/core/deps';
 import { createLogger } from '../../api/src/logger';
 import { photoPolicyMessage } from '../../api/src/modules/verification/facial';
 import { passportImage, td3, yymmdd } from '../../api/test/verification-media';

@@ -2,7 +2,7 @@ import pino, { type Logger } from 'pino';
 import { loadConfig, type Config } from '../config';
 import { createDatabase, type Database } from '../db/database';
 import { migrateUp, pendingMigrations } from '../db/migrator';
-import type { Deps } from '../deps';
+import type { Deps } from '../core/deps';
 import { systemClock } from '../lib/clock';
 import { createMailer } from '../modules/notifications/mailer';
 import { createLogPhoneNotifier } from '../modules/notifications/phone';

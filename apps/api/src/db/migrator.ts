@@ -1,12 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
-import type { QueryInterface } from 'sequelize';
-import { SequelizeStorage, Umzug, type MigrationFn } from 'umzug';
+import { SequelizeStorage, Umzug } from 'umzug';
 import type { Logger } from 'pino';
 import type { Database } from './database';
 import { migrations } from './migrations';
-
-export type Migration = MigrationFn<QueryInterface>;
 
 const MIGRATIONS_TABLE = 'attestly_migrations';
 /** Arbitrary constant naming Attestly's migration lock among PostgreSQL advisory locks. */

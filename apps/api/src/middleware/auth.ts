@@ -1,11 +1,15 @@
 import type { Middleware } from 'koa';
 import type { AccountKind } from '@attestly/contracts';
 import { AppError } from '../errors';
-import type { SessionService } from '../modules/sessions/service';
 
 export function bearerToken(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return match?.[1] ?? null;
+}
+
+/** Finds the live session a bearer token opens (modules/sessions/service.ts implements it). */
+export interface SessionLookup {
+  authenticate(token: string, kinds: readonly AccountKind[]): Promise<object | null>;
 }
 
 /**
@@ -13,7 +17,7 @@ export function bearerToken(header: string | undefined): string | null {
  * different messages (the first is a client bug, the second an expired sign-in) but the same 401 status.
  */
 export function requireSession(
-  sessions: SessionService,
+  sessions: SessionLookup,
   kinds: readonly AccountKind[],
   messages: { missing?: string; invalid?: string } = {},
 ): Middleware {

@@ -1,6 +1,6 @@
 import type { Account, AccountClaims, FindAccount } from 'oidc-provider';
 import { SCOPES, scopeAgeThreshold, type Scope } from '@attestly/contracts';
-import type { Deps } from '../deps';
+import type { Deps } from '../core/deps';
 import type { User } from '../db/models';
 import { deriveKey, hmacSha256 } from '../lib/crypto';
 import { fromRow } from '../db/rows';

@@ -1,8 +1,8 @@
 import { Op } from 'sequelize';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import type { Deps } from '../deps';
+import type { Deps } from '../core/deps';
 import { toBool, toDate } from '../db/rows';
-import { publicSiteIconUrl } from '../modules/sites/presenters';
+import { publicSiteIconUrl } from '../lib/site-icons';
 import { ACCOUNT_COLUMNS } from './account';
 import { createArtefactCodec } from './artefacts';
 import { keepForRequest, requestAccountKey, requestRowsScope, takeRequestRow } from './request-rows';

@@ -1,6 +1,6 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import type { Deps } from '../deps';
+import type { Deps } from '../core/deps';
 import type { AuditService } from '../modules/audit/service';
 import type { GrantService, RevocationReason } from '../modules/grants/service';
 

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
-import type { Deps } from '../deps';
+import type { Deps } from '../core/deps';
 import { deriveKey } from '../lib/crypto';
 import { createAuditService } from '../modules/audit/service';
 import { createGrantService } from '../modules/grants/service';

@@ -7,12 +7,12 @@ import {
   type InteractionDetails,
   type Scope,
 } from '@attestly/contracts';
-import type { Deps } from '../deps';
+import type { Deps } from '../core/deps';
 import { AppError } from '../errors';
 import type { AuditService } from '../modules/audit/service';
 import type { GrantService } from '../modules/grants/service';
 import type { RequestOrigin } from '../modules/sessions/service';
-import { siteIconPath } from '../modules/sites/presenters';
+import { siteIconPath } from '../lib/site-icons';
 import { provenScopes } from './account';
 import type { Oidc } from './index';
 

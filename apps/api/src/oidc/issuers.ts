@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Deps } from '../deps';
+import type { Deps } from '../core/deps';
 
 /** How long an announcement counts as a live replica's, and when it is forgotten. */
 export const ISSUER_ANNOUNCEMENT_LIVE_MS = 10 * 60_000;

@@ -7,7 +7,7 @@ import {
   type JsonWebKey,
 } from 'node:crypto';
 import { Op, Transaction } from 'sequelize';
-import type { Deps } from '../deps';
+import type { Deps } from '../core/deps';
 import { deriveKey, randomToken } from '../lib/crypto';
 
 /**

@@ -16,6 +16,7 @@ export const tokensQueryOptions = () =>
       apiFetch<{ tokens: UserToken[]; total_count: number }>('/users/tokens', { auth: 'user', signal }),
   });
 
+/** spec 01 §7 "User": GET /users/connected-partners — the same grants grouped by the company behind the sites. */
 export const connectedPartnersQueryOptions = () =>
   queryOptions({
     queryKey: tokenKeys.partners(),

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /** Users, sessions of every account kind, one-time tokens, profile photos and rate-limit counters. */
 export const up: Migration = async ({ context: qi }) => {

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 export const up: Migration = async ({ context: qi }) => {
   await qi.createTable('newsletter_subscribers', {

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /** Partner accounts and their sites; a site is an OpenID Connect client (DESIGN.md §4, §6). */
 export const up: Migration = async ({ context: qi }) => {

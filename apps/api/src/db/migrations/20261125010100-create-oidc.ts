@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * OpenID Connect state (DESIGN.md §2, §4): every provider model except clients in one payload table, the signing

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /** Verification attempts (DESIGN.md §5) and the encrypted media kept only for manual review. */
 export const up: Migration = async ({ context: qi }) => {

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Back-office administrators with mandatory TOTP (spec 02 §4, §6), their single-use backup codes, user flags

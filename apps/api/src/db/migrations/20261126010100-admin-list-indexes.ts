@@ -1,4 +1,4 @@
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Indexes for the back office's token and authorization lists (issue 9 "Performance"): active tokens by expiry

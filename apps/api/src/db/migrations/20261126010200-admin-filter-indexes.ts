@@ -1,4 +1,4 @@
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * The review queue filtered by type and method together (issue 9 "Performance"): one index range serves the page

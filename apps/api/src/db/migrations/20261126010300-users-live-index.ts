@@ -1,4 +1,4 @@
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Live (not deleted) accounts newest first, as the back office lists them (issue 9 "Performance"): a partial

@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Name and e-mail left basic_info for their own scopes, `profile` and `email` (issue 15 item 4). Sites that existed

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Outbox rows of other kinds than a ready mail (notifications/outbox.ts): a password-reset request is stored the same

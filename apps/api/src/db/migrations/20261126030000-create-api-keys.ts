@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Partner API keys (DESIGN.md §3: `X-API-Key`, hashed, shown once, sandbox and live kinds) and the sandbox flag on

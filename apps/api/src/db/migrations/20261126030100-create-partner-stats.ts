@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Partner statistics roll-ups (spec 01 §3 "Partner stats", issue: figures from the database, not full scans).

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /** Partner e-mail verification (issue 10): when the partner proved its address by the link sent at registration. */
 export const up: Migration = async ({ context: qi }) => {

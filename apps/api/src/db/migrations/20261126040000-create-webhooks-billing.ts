@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Webhook endpoints, their delivery queue and per-attempt log (DESIGN.md §6; the events themselves stay in

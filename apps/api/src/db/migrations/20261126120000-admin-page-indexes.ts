@@ -1,5 +1,5 @@
 import type { QueryInterface } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Deep pages of the back-office lists (issue 9 "Performance": skip 100,000 of 300,000 verifications). The lists

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Substring search of the back office (issue 9 "Performance"): `LOWER(column) LIKE '%term%'` on users (email,

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * GET /partners/stats (issue 10, p95 < 200 ms at 1,000,000 verifications): the partner's active and revoked token

@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Duplicate sites (issue 10): a partner cannot have two live sites — active and not deleted — with the same name

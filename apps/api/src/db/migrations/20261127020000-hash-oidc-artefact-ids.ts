@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Bearer artefacts stored like passwords (issue 21 item 2): `oidc_payloads` rows of tokens, codes, provider

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * What a sandbox API key may read (issue 21 item 7) — only sandbox sites' statistics, tokens and audit entries — is

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Wallet credentials (issue 24): the issuer's certificates (the credential root partners pin, the document signers,

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * The credit-card age check through Stripe (issue 25 item 1): one row per SetupIntent the appliance created for a

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import type * as v from 'valibot';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { RequestOrigin, SessionRecord } from '../sessions/service';
-import { origin } from '../users/routes';
+import { origin } from '../../lib/request-origin';
 
 /** The typed input `validate` put on the context. */
 export const input = <T extends v.GenericSchema>(

@@ -1,13 +1,13 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { ApiKeyService } from '../api-keys/service';
 import type { AuditService } from '../audit/service';
 import type { GrantService } from '../grants/service';
 import type { PartnerStatsService } from '../partner-stats/service';
 import type { SessionService } from '../sessions/service';
 import type { SiteService } from '../sites/service';
-import type { VerificationModule } from '../verification/service';
+import type { VerificationModule } from '../verification';
 import { createAdminAuditService } from './audit/service';
 import { mountAuditRoutes } from './audit/routes';
 import { createAdminPartnerService } from './partners/service';

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type * as v from 'valibot';
 import {
   adminEnable2faBody,
@@ -14,9 +14,10 @@ import {
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
-import type { AppServices } from '../../services';
+import type { RateLimiter } from '../rate-limit/service';
+import type { AdminService } from './service';
 import type { SessionRecord } from '../sessions/service';
-import { origin } from '../users/routes';
+import { origin } from '../../lib/request-origin';
 import { presentAdmin } from './presenters';
 
 const minute = 60_000;
@@ -24,8 +25,16 @@ const body = <T extends v.GenericSchema>(ctx: Context, _schema: T) =>
   ctx.state.input.body as v.InferOutput<T>;
 const session = (ctx: Context) => ctx.state.session as SessionRecord;
 
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type AdminAuthRoutesServices = {
+  admins: AdminService;
+  limiter: RateLimiter;
+  requireAdmin: Middleware;
+  requireAdminSetup: Middleware;
+};
+
 /** spec 02 §7 "Admin authentication": password, then TOTP (or first-time TOTP setup with an `ats_` token). */
-export function adminAuthRoutes(services: AppServices): Router {
+export function adminAuthRoutes(services: AdminAuthRoutesServices): Router {
   const { admins, limiter, requireAdmin, requireAdminSetup } = services;
   const router = new Router({ prefix: '/auth/admin' });
   const perAddress = (name: string, limit: number) =>

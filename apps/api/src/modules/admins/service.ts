@@ -2,7 +2,7 @@ import { fn, col, where as sqlWhere } from 'sequelize';
 import * as v from 'valibot';
 import { email as emailSchema, newPassword } from '@attestly/contracts';
 import type { Admin } from '../../db/models';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import { AppError, notFound, tooManyRequests } from '../../errors';
 import { hashPassword } from '../../lib/passwords';
 import type { AuditService } from '../audit/service';

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { API_KEY_HEADER, type ApiKeyEnvironment } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import { AppError } from '../../errors';
 import { bearerToken } from '../../middleware/auth';
 import type { SessionService } from '../sessions/service';

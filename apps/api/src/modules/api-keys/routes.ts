@@ -1,21 +1,24 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type * as v from 'valibot';
 import { apiKeyCreatedSchema, apiKeyIdParams, apiKeyListSchema, createApiKeyBody } from '@attestly/contracts';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
-import type { AppServices } from '../../services';
+import type { ApiKeyService } from './service';
 import { partnerId } from '../partners/routes';
-import { origin } from '../users/routes';
+import { origin } from '../../lib/request-origin';
 import { presentApiKey } from './service';
 
 const keyId = (ctx: Context) => (ctx.state.input.params as v.InferOutput<typeof apiKeyIdParams>).id;
+
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type ApiKeyRoutesServices = { apiKeys: ApiKeyService; requireActivePartner: Middleware };
 
 /**
  * GET/POST /partners/api-keys, regenerate and delete. Managed from the portal only (a partner session): an API key
  * cannot mint or revoke keys, so a leaked key cannot entrench itself.
  */
-export function apiKeyRoutes(services: AppServices): Router {
+export function apiKeyRoutes(services: ApiKeyRoutesServices): Router {
   const { apiKeys, requireActivePartner } = services;
   const router = new Router();
 

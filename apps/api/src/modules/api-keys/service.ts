@@ -1,7 +1,7 @@
 import { Op } from 'sequelize';
 import { API_KEY_PREFIX, MAX_API_KEYS, type ApiKeyEnvironment, type ApiKeyView } from '@attestly/contracts';
 import type { Transaction } from 'sequelize';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { ApiKey } from '../../db/models';
 import { underPartnerLock } from '../../db/partner-lock';
 import { AppError } from '../../errors';

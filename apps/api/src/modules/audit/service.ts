@@ -1,7 +1,7 @@
 import { Op, QueryTypes } from 'sequelize';
 import type { AuditEvent } from '@attestly/contracts';
 import { sha256 } from '../../lib/crypto';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 
 /**
  * The audit trail (DESIGN.md §3): append-only and hash-chained. Each row stores the hash of its predecessor and

@@ -1,15 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { SequelizeStorage, Umzug } from 'umzug';
+import type { Config } from '../../config';
 import { createDatabase } from '../../db/database';
 import { knownMigrations, migrateDown, migrateUp } from '../../db/migrator';
 import { migrations } from '../../db/migrations';
 import { privateDatabaseFile, SQLITE_COMPANIONS } from '../../db/private-file';
 import { ArchiveError, type ArchiveSecret } from './archive';
-import { pgMigrations, pgRows, sqliteRows, type DatabaseLocation } from './sources';
+import { locateDatabase, pgMigrations, pgRows, sqliteRows, type DatabaseLocation } from './sources';
 import { decodeValue, pgTables, sqliteTables, type TableInfo } from './tables';
 import { suspendPgTriggers, suspendSqliteTriggers, type SuspendedTriggers } from './triggers';
 import {
@@ -21,6 +22,20 @@ import {
   type OnProgress,
   type RestoreResult,
 } from './service';
+
+/**
+ * Restores an archive into an empty database (or, with `force`, replaces a populated one): SQLite is rebuilt in a
+ * new file that replaces the old one only once complete and checked; PostgreSQL is loaded in one transaction that
+ * commits only once every table's count and checksum match the archive. See restore.ts.
+ */
+export async function restoreBackup(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'>,
+  options: { file: string; secret: ArchiveSecret; force?: boolean; onProgress?: OnProgress },
+): Promise<RestoreResult> {
+  const location = locateDatabase(config.databaseUrl, config.dataDir);
+  if (location.dialect === 'sqlite') mkdirSync(path.dirname(location.file), { recursive: true, mode: 0o700 });
+  return restoreInto(location, config.masterKey, options);
+}
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 

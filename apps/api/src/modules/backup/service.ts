@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config';
@@ -9,7 +9,6 @@ import apiPackage from '../../../package.json';
 import { ArchiveError, ArchiveWriter, readArchive, type ArchiveSecret } from './archive';
 import { locateDatabase, openPgSnapshot, openSqliteSnapshot, type Snapshot } from './sources';
 import { encodeRow, type TableInfo } from './tables';
-import { restoreInto } from './restore';
 
 export { ArchiveError } from './archive';
 
@@ -282,20 +281,6 @@ export interface RestoreResult {
   target: { dialect: 'sqlite' | 'postgres'; location: string };
   tables: Array<{ name: string; rows: number }>;
   migratedAfter: string[];
-}
-
-/**
- * Restores an archive into an empty database (or, with `force`, replaces a populated one): SQLite is rebuilt in a
- * new file that replaces the old one only once complete and checked; PostgreSQL is loaded in one transaction that
- * commits only once every table's count and checksum match the archive. See restore.ts.
- */
-export async function restoreBackup(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'>,
-  options: { file: string; secret: ArchiveSecret; force?: boolean; onProgress?: OnProgress },
-): Promise<RestoreResult> {
-  const location = locateDatabase(config.databaseUrl, config.dataDir);
-  if (location.dialect === 'sqlite') mkdirSync(path.dirname(location.file), { recursive: true, mode: 0o700 });
-  return restoreInto(location, config.masterKey, options);
 }
 
 /** Bytes of an archive on disk, for reports. */

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import { tooManyRequests } from '../../errors';
 import type { RateLimiter } from '../rate-limit/service';
 import { planOf } from './usage';

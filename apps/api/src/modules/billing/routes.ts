@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type * as v from 'valibot';
 import {
   API_BASE_PATH,
@@ -15,9 +15,9 @@ import {
 import { AppError } from '../../errors';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
-import type { AppServices } from '../../services';
+import type { BillingService } from './service';
 import { partnerId } from '../partners/routes';
-import { origin } from '../users/routes';
+import { origin } from '../../lib/request-origin';
 
 /** The Stripe webhook path; app.ts leaves its body unparsed, since the signature covers the exact bytes. */
 export const STRIPE_WEBHOOK_PATH = `${API_BASE_PATH}/stripe/webhook`;
@@ -37,8 +37,11 @@ async function rawBody(ctx: Context): Promise<Buffer> {
 const query = <T extends v.GenericSchema>(ctx: Context, _schema: T) =>
   ctx.state.input.query as v.InferOutput<T>;
 
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type BillingRoutesServices = { billing: BillingService; requirePartner: Middleware };
+
 /** spec 01 §7 "Partner": plans, usage, Stripe Checkout and the customer portal; Stripe's own webhook. */
-export function billingRoutes(services: AppServices): Router {
+export function billingRoutes(services: BillingRoutesServices): Router {
   const { billing, requirePartner } = services;
   const router = new Router();
 

@@ -9,7 +9,7 @@ import {
   type SubscriptionStatus,
   type SubscriptionView,
 } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import { AppError, notFound } from '../../errors';
 import type { AuditService } from '../audit/service';
 import type { RequestOrigin } from '../sessions/service';

@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { DEFAULT_PLAN, PLANS, findPlan, type Plan } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import { AppError } from '../../errors';
 
 /** The usage period: the calendar month (UTC) holding `at`, as YYYY-MM with its bounds. */

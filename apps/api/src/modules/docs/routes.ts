@@ -1,11 +1,14 @@
 import Router from '@koa/router';
 import { siteConfigSchema } from '@attestly/contracts';
-import type { AppServices } from '../../services';
+import type { Deps } from '../../core/deps';
 import { describeRoute, ok } from './describe';
 import { buildOpenApiDocument } from './openapi';
 
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type DocsRoutesServices = Pick<Deps, 'config'>;
+
 /** Public, read-only: the API description and the little configuration the public site needs. */
-export function docsRoutes({ config }: AppServices): Router {
+export function docsRoutes({ config }: DocsRoutesServices): Router {
   const router = new Router();
   let document: ReturnType<typeof buildOpenApiDocument> | null = null;
   router.get(

@@ -10,12 +10,17 @@ import {
 import type { Session } from '../../db/models';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
-import type { AppServices } from '../../services';
-import { origin } from '../users/routes';
+import type { Middleware } from 'koa';
+import type { Deps } from '../../core/deps';
+import type { GrantService } from './service';
+import { origin } from '../../lib/request-origin';
 import { presentConnectedPartners, presentUserToken } from './presenters';
 
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type GrantRoutesServices = Pick<Deps, 'clock'> & { grants: GrantService; requireUser: Middleware };
+
 /** spec 01 §7 "User": the grants a user gave partner sites (their "tokens") and the partners they reach. */
-export function grantRoutes(services: AppServices): Router {
+export function grantRoutes(services: GrantRoutesServices): Router {
   const { grants, requireUser, clock } = services;
   const router = new Router();
   const userId = (ctx: { state: { session?: Session } }) => (ctx.state.session as Session).subject_id;

@@ -1,6 +1,6 @@
 import { Op, type Transaction } from 'sequelize';
 import { ageThresholdOf, type Scope } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { OAuthAuthorization } from '../../db/models';
 import { toDate } from '../../db/rows';
 import { AppError } from '../../errors';

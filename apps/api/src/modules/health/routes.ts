@@ -4,7 +4,7 @@ import type { Registry } from 'prom-client';
 import { healthSchema, readinessSchema } from '@attestly/contracts';
 import { pendingMigrations } from '../../db/migrator';
 import { AppError } from '../../errors';
-import type { AppServices } from '../../services';
+import type { Deps } from '../../core/deps';
 import { describeRoute, ok } from '../docs/describe';
 
 export interface ReadinessCheck {
@@ -12,11 +12,18 @@ export interface ReadinessCheck {
   check(): Promise<{ ok: boolean; [detail: string]: unknown }>;
 }
 
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type HealthRoutesServices = Pick<Deps, 'db' | 'logger' | 'config'>;
+
 /**
  * `/healthz`: the process is alive. `/readyz`: it can serve (database reachable, migrations current, and any
  * component checks such as the vision models). `/metrics`: Prometheus text format, behind a bearer token.
  */
-export function healthRoutes(services: AppServices, registry: Registry, checks: ReadinessCheck[]): Router {
+export function healthRoutes(
+  services: HealthRoutesServices,
+  registry: Registry,
+  checks: ReadinessCheck[],
+): Router {
   const router = new Router();
   router.get(
     '/healthz',

@@ -4,10 +4,14 @@ import { messageSchema, newsletterSubscribeBody, newsletterTokenBody } from '@at
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
-import type { AppServices } from '../../services';
-import { origin } from '../users/routes';
+import type { RateLimiter } from '../rate-limit/service';
+import type { NewsletterService } from './service';
+import { origin } from '../../lib/request-origin';
 
-export function newsletterRoutes({ newsletter, limiter }: AppServices): Router {
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type NewsletterRoutesServices = { newsletter: NewsletterService; limiter: RateLimiter };
+
+export function newsletterRoutes({ newsletter, limiter }: NewsletterRoutesServices): Router {
   const router = new Router();
   const perIp = rateLimit(
     limiter,

@@ -1,7 +1,7 @@
 import { UniqueConstraintError } from 'sequelize';
 import { deriveKey, hmacSha256, randomToken } from '../../lib/crypto';
 import { AppError, tooManyRequests } from '../../errors';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { AuditService } from '../audit/service';
 import type { RateLimiter } from '../rate-limit/service';
 
@@ -127,3 +127,5 @@ export function createNewsletterService(
     },
   };
 }
+
+export type NewsletterService = ReturnType<typeof createNewsletterService>;

@@ -3,18 +3,9 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
+import type { Mailer } from '../../core/notifications';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-}
-
-export interface Mailer {
-  send(message: MailMessage): Promise<void>;
-  /** Where mail goes, for logs and `/readyz`: `smtp` or `outbox`. */
-  readonly transport: 'smtp' | 'outbox';
-}
+export type { MailMessage, Mailer } from '../../core/notifications';
 
 /**
  * With `ATTESTLY_SMTP_URL` mail goes to that SMTP server. Without it, each message is written as an RFC 5322

@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { MailMessage } from './mailer';
 
 /** A message as queued: what the mailer sends, with an optional HTML part when the mailer takes one. */

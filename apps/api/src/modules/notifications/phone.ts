@@ -1,14 +1,9 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import { AppError } from '../../errors';
-import type { Mailer } from './mailer';
+import type { Mailer, PhoneNotifier } from '../../core/notifications';
 
-/** Sends verification codes to phones: an SMS gateway when the operator configured one, the server log otherwise. */
-export interface PhoneNotifier {
-  sendCode(phone: string, code: string): Promise<void>;
-  /** `webhook` and `email` reach the phone; `log` only writes the code where the operator can read it. */
-  readonly transport: 'webhook' | 'email' | 'log';
-}
+export type { PhoneNotifier } from '../../core/notifications';
 
 /** How long the gateway may take before the code counts as not sent. */
 const GATEWAY_TIMEOUT_MS = 10_000;

@@ -8,28 +8,48 @@ import {
   interactionLoginResponseSchema,
   interactionRedirectSchema,
   interactionUidParams,
+  type InteractionDetails,
   type InteractionRedirect,
+  type Scope,
 } from '@attestly/contracts';
 import { bearerToken } from '../../middleware/auth';
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
 import { AppError } from '../../errors';
-import type { Oidc } from '../../oidc';
-import { createInteractions } from '../../oidc/interactions';
-import type { AppServices } from '../../services';
+import type { Deps } from '../../core/deps';
+import type { RateLimiter } from '../rate-limit/service';
+import type { RequestOrigin, SessionService } from '../sessions/service';
+import type { UserService } from '../users/service';
 import { presentUser } from '../users/presenters';
-import { origin } from '../users/routes';
+import { origin } from '../../lib/request-origin';
 
 const uidOf = (ctx: Context) => (ctx.state.input.params as v.InferOutput<typeof interactionUidParams>).uid;
+
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type OAuthInteractionRoutesServices = Pick<Deps, 'clock'> & {
+  users: UserService;
+  sessions: SessionService;
+  limiter: RateLimiter;
+};
+
+/** The provider's interaction steps the routes drive (oidc/interactions.ts implements them; app.ts passes them in). */
+export interface OAuthInteractionSteps {
+  details(ctx: Context, uid: string): Promise<InteractionDetails>;
+  login(ctx: Context, uid: string, accountId: string, remember: boolean): Promise<string>;
+  consent(ctx: Context, uid: string, chosenScopes: Scope[], origin: RequestOrigin): Promise<string>;
+  abort(ctx: Context, uid: string, origin: RequestOrigin): Promise<string>;
+}
 
 /**
  * JSON interaction endpoints for the SPA's /oauth/login and /oauth/consent screens (DESIGN.md §4). Each answers
  * `{redirect_to}`: the browser navigates there to resume the authorization request at the provider.
  */
-export function oauthInteractionRoutes(services: AppServices, oidc: Oidc): Router {
-  const { users, sessions, limiter, grants, audit, clock } = services;
-  const interactions = createInteractions(oidc, services, { grants, audit });
+export function oauthInteractionRoutes(
+  services: OAuthInteractionRoutesServices,
+  interactions: OAuthInteractionSteps,
+): Router {
+  const { users, sessions, limiter, clock } = services;
   const router = new Router();
   const params = validate({ params: interactionUidParams });
 

@@ -4,12 +4,22 @@ import { integrationTestBody, integrationTestResultSchema, siteIdParams } from '
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
-import type { AppServices } from '../../services';
+import type { Middleware } from 'koa';
+import type { Deps } from '../../core/deps';
+import type { RateLimiter } from '../rate-limit/service';
+import type { SiteService } from '../sites/service';
 import { partnerId } from '../partners/routes';
 import { createIntegrationTest } from './service';
 
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type PartnerIntegrationRoutesServices = Pick<Deps, 'config'> & {
+  sites: SiteService;
+  limiter: RateLimiter;
+  requireActivePartner: Middleware;
+};
+
 /** POST /partners/sites/{id}/integration-test: the real integration test of /partner/integration. */
-export function partnerIntegrationRoutes(services: AppServices): Router {
+export function partnerIntegrationRoutes(services: PartnerIntegrationRoutesServices): Router {
   const { requireActivePartner, limiter } = services;
   const integration = createIntegrationTest(services, services);
   const router = new Router();

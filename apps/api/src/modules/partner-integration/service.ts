@@ -7,7 +7,7 @@ import {
   type IntegrationCheck,
   type IntegrationTestResult,
 } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { Site } from '../../db/models';
 import { AppError } from '../../errors';
 import type { SiteService } from '../sites/service';

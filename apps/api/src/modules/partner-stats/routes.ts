@@ -3,12 +3,19 @@ import type * as v from 'valibot';
 import { partnerAuditListSchema, partnerAuditQuery, partnerStatsSchema } from '@attestly/contracts';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
-import type { AppServices } from '../../services';
+import type { Middleware } from 'koa';
+import type { PartnerStatsService } from './service';
 import { sandboxOnly } from '../api-keys/middleware';
 import { partnerId } from '../partners/routes';
 
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type PartnerStatsRoutesServices = {
+  partnerStats: PartnerStatsService;
+  requirePartnerOrApiKey: Middleware;
+};
+
 /** GET /partners/stats and GET /partners/audit-logs (spec 01 §7): the portal's session or the partner's API key. */
-export function partnerStatsRoutes(services: AppServices): Router {
+export function partnerStatsRoutes(services: PartnerStatsRoutesServices): Router {
   const { partnerStats, requirePartnerOrApiKey } = services;
   const router = new Router();
 

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import type { PartnerRecentVerification, PartnerStats, PartnerTopCountry } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import { toBool, toDate } from '../../db/rows';
 import { AppError } from '../../errors';
 import { pairwiseSubject } from '../../oidc/account';

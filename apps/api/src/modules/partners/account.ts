@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { Partner } from '../../db/models';
 import { AppError, tooManyRequests } from '../../errors';
 import { hashPassword } from '../../lib/passwords';

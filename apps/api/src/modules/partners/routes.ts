@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type * as v from 'valibot';
 import {
   forgotPasswordBody,
@@ -20,8 +20,10 @@ import { sandboxOnly, type PartnerPrincipal } from '../api-keys/middleware';
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
-import type { AppServices } from '../../services';
-import { origin } from '../users/routes';
+import type { RateLimiter } from '../rate-limit/service';
+import type { SiteService } from '../sites/service';
+import type { PartnerService } from './service';
+import { origin } from '../../lib/request-origin';
 import { RESET_REQUESTED } from './account';
 import { presentPartner } from './presenters';
 
@@ -32,8 +34,17 @@ const body = <T extends v.GenericSchema>(ctx: Context, _schema: T) =>
 export const partnerId = (ctx: Context) =>
   (ctx.state.partner as PartnerPrincipal | undefined)?.partnerId ?? (ctx.state.session as Session).subject_id;
 
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type PartnerRoutesServices = {
+  partners: PartnerService;
+  sites: SiteService;
+  limiter: RateLimiter;
+  requirePartner: Middleware;
+  requirePartnerOrApiKey: Middleware;
+};
+
 /** spec 01 §7 "Partner": accounts, profile and token validation. Sites are in modules/sites. */
-export function partnerRoutes(services: AppServices): Router {
+export function partnerRoutes(services: PartnerRoutesServices): Router {
   const { partners, sites, limiter, requirePartner, requirePartnerOrApiKey } = services;
   const router = new Router();
 

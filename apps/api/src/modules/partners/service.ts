@@ -1,7 +1,7 @@
 import { UniqueConstraintError } from 'sequelize';
 import type * as v from 'valibot';
 import type { partnerLoginBody, partnerProfileBody, partnerRegisterBody } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { Partner, Session } from '../../db/models';
 import { AppError, tooManyRequests } from '../../errors';
 import { decoyHash, hashPassword, verifyPassword } from '../../lib/passwords';

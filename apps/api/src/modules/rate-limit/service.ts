@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { sha256 } from '../../lib/crypto';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 
 export interface RateLimitRule {
   /** Bucket name, e.g. `login:ip`. */

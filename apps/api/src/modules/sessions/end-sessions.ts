@@ -1,5 +1,5 @@
 import { Op } from 'sequelize';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import { GRANTABLE_MODELS } from '../../oidc/adapter';
 import type { AuditService } from '../audit/service';
 import type { GrantService, RevocationReason } from '../grants/service';

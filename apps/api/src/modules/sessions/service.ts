@@ -4,7 +4,7 @@ import { AppError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
 import type { Session } from '../../db/models';
 import { toBool, toDate } from '../../db/rows';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 
 export interface RequestOrigin {
   ip: string | null;

@@ -1,8 +1,6 @@
 import type { SiteView } from '@attestly/contracts';
 import type { Site } from '../../db/models';
-
-export const siteIconPath = (key: string) => `/api/v1/media/site-icons/${key}`;
-export const publicSiteIconUrl = (publicUrl: string, key: string) => `${publicUrl}${siteIconPath(key)}`;
+import { siteIconPath } from '../../lib/site-icons';
 
 export function presentSite(
   site: Site,

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type * as v from 'valibot';
 import {
   LIMITS,
@@ -15,15 +15,23 @@ import { assert, notFound } from '../../errors';
 import { readMultipart } from '../../middleware/multipart';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
-import type { AppServices } from '../../services';
+import type { PartnerStatsService } from '../partner-stats/service';
+import type { SiteService } from './service';
 import { partnerId } from '../partners/routes';
-import { origin } from '../users/routes';
+import { origin } from '../../lib/request-origin';
 import { presentSite } from './presenters';
 
 const params = (ctx: Context) => ctx.state.input.params as v.InferOutput<typeof siteIdParams>;
 
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type SiteRoutesServices = {
+  sites: SiteService;
+  partnerStats: PartnerStatsService;
+  requirePartner: Middleware;
+};
+
 /** spec 01 §7 "Partner": a partner's sites (OIDC clients). Every lookup is scoped to the signed-in partner. */
-export function siteRoutes(services: AppServices): Router {
+export function siteRoutes(services: SiteRoutesServices): Router {
   const { sites, partnerStats, requirePartner } = services;
   const router = new Router();
 

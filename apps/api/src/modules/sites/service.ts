@@ -8,7 +8,7 @@ import {
   type createSiteBody,
   type updateSiteBody,
 } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { Site } from '../../db/models';
 import { underPartnerLock } from '../../db/partner-lock';
 import { AppError } from '../../errors';

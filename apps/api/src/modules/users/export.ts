@@ -1,6 +1,6 @@
 import type { InferAttributes } from 'sequelize';
 import type { User } from '../../db/models';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import { withoutReuse } from '../verification/document-reuse';
 import { presentVerification } from '../verification/presenters';
 import { presentUser } from './presenters';

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { sha256 } from '../../lib/crypto';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 
 /**
  * Sign-in lockout that protects passwords without letting strangers lock people out (issue 16 item 5; the approach

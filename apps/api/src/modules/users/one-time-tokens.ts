@@ -1,7 +1,7 @@
 import { Op } from 'sequelize';
 import type { OneTimeToken, OneTimeTokenPurpose } from '../../db/models';
 import { constantTimeEqual, deriveKey, hmacSha256, randomDigits, randomToken } from '../../lib/crypto';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 
 /**
  * Single-use secrets sent out of band (reset links, e-mail links, SMS codes). Stored as an HMAC keyed from the

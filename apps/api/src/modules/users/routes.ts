@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type * as v from 'valibot';
 import {
   LIMITS,
@@ -32,17 +32,30 @@ import { readMultipart } from '../../middleware/multipart';
 import type { SessionRecord } from '../sessions/service';
 import { reencodeImage } from '../../lib/images';
 import { createUserExport } from './export';
-import type { AppServices } from '../../services';
+import type { Deps } from '../../core/deps';
+import { origin } from '../../lib/request-origin';
+import type { AuditService } from '../audit/service';
+import type { RateLimiter } from '../rate-limit/service';
+import type { SessionService } from '../sessions/service';
+import type { UserService } from './service';
 import { presentSession, presentUser } from './presenters';
 
 const input = <T extends v.GenericSchema>(ctx: Context, _schema: T) =>
   ctx.state.input.body as v.InferOutput<T>;
-export const origin = (ctx: Context) => ({ ip: ctx.ip || null, userAgent: ctx.get('User-Agent') || null });
 
 const minute = 60_000;
 
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type UserRoutesServices = Pick<Deps, 'db' | 'clock' | 'phone'> & {
+  users: UserService;
+  sessions: SessionService;
+  limiter: RateLimiter;
+  audit: AuditService;
+  requireUser: Middleware;
+};
+
 /** spec 01 §7 "User": accounts, sessions, profile, contact verification and password reset. */
-export function userRoutes(services: AppServices): Router {
+export function userRoutes(services: UserRoutesServices): Router {
   const { users, sessions, limiter, requireUser, clock } = services;
   const router = new Router();
   const session = (ctx: Context) => ctx.state.session as SessionRecord;
@@ -429,7 +442,7 @@ export function userRoutes(services: AppServices): Router {
 }
 
 /** Profile photos at capability URLs (see UserPhoto). Public by design; the key is 192 random bits. */
-export function mediaRoutes(services: AppServices): Router {
+export function mediaRoutes(services: UserRoutesServices): Router {
   const router = new Router();
   router.get(
     '/media/profile-photos/:key',

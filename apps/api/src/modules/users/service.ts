@@ -13,7 +13,7 @@ import { AppError, tooManyRequests } from '../../errors';
 import { decoyHash, hashPassword, verifyPassword } from '../../lib/passwords';
 import { randomToken } from '../../lib/crypto';
 import type { User } from '../../db/models';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { AuditService } from '../audit/service';
 import type { RateLimiter, RateLimitRule } from '../rate-limit/service';
 import type { RequestOrigin, SessionRecord, SessionService } from '../sessions/service';

@@ -8,7 +8,7 @@ import type {
   VerificationStatus,
   VerificationSummary,
 } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import { deriveKey, hmacSha256 } from '../../lib/crypto';
 import { ownerDocumentAnalysis, reuseReason } from './document-reuse';
 import { presentVerification } from './presenters';

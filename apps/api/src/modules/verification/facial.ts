@@ -1,6 +1,6 @@
 import type { PhotoAnalysis, VideoAnalysis } from '@attestly/models';
 import type { AgeThreshold, AgeVerificationResult } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { RequestOrigin } from '../sessions/service';
 import type { VerificationService } from './service';
 import { requireEngine, runAnalysis } from './vision';

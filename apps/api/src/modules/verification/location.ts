@@ -4,7 +4,7 @@ import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import { Reader, type Response } from 'mmdb-lib';
 import type { VerificationSummary } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import { AppError } from '../../errors';
 import type { RequestOrigin } from '../sessions/service';
 import { readSubdivisions } from './geo-subdivisions';

@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { VerificationStatus, VerificationType } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { Verification } from '../../db/models';
 import type { AuditEntry } from '../audit/service';
 import { chargeApproval } from '../billing/usage';

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import * as v from 'valibot';
 import {
   LIMITS,
@@ -26,8 +26,11 @@ import { readMultipart } from '../../middleware/multipart';
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
-import type { AppServices } from '../../services';
-import { origin } from '../users/routes';
+import type { Deps } from '../../core/deps';
+import type { RateLimiter } from '../rate-limit/service';
+import type { SessionService } from '../sessions/service';
+import type { VerificationModule } from './index';
+import { origin } from '../../lib/request-origin';
 import { cardCheckRoutes } from './card-routes';
 import { presentVerification } from './presenters';
 
@@ -55,12 +58,20 @@ const verificationOrigin = (ctx: Context) => ({
   interaction: ctx.get('X-Attestly-Interaction') || null,
 });
 
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type VerificationRoutesServices = Pick<Deps, 'clock'> & {
+  verifications: VerificationModule;
+  sessions: SessionService;
+  limiter: RateLimiter;
+  requireUser: Middleware;
+};
+
 /**
  * Verification endpoints (spec 01 §7 "User" and "Age verification by camera"; DESIGN.md §5). Every route acts on
  * the signed-in user only. Attempts are rate-limited per user: the facial estimate is probabilistic, so
  * unlimited retries would let someone resubmit until a lucky frame clears the cut-off.
  */
-export function verificationRoutes(services: AppServices): Router {
+export function verificationRoutes(services: VerificationRoutesServices): Router {
   const { verifications, sessions, limiter, requireUser, clock } = services;
   const router = new Router();
   const userId = (ctx: Context) => (ctx.state.session as Session).subject_id;

@@ -7,16 +7,12 @@ import type {
   VerificationType,
 } from '@attestly/contracts';
 import type { ReviewNote, User, Verification } from '../../db/models';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import { AppError, notFound } from '../../errors';
 import { mediaKey, openMedia, sealMedia } from '../../lib/media-crypto';
 import type { AuditService } from '../audit/service';
 import type { RequestOrigin } from '../sessions/service';
 import { presentVerification } from './presenters';
-import { createCardVerification } from './credit-card';
-import { createDocumentVerification } from './document';
-import { createFacialVerification } from './facial';
-import { createGeoLocator, createLocationVerification } from './location';
 import {
   attributeAttempt,
   chargeReviewedApproval,
@@ -78,7 +74,7 @@ export const MEDIA_PURGE_INTERVAL_MS = 15 * 60_000;
 export interface VerificationOrigin extends RequestOrigin {
   interaction?: string | null;
 }
-type AttributionLookup = (
+export type AttributionLookup = (
   userId: string,
   interaction: string | null | undefined,
 ) => Promise<{ partnerId: string; siteId: string | null; sandbox: boolean } | null>;
@@ -444,20 +440,3 @@ export function createVerificationService(
   return { record, ownedBy, status, list, review, reviewMedia, purgeMedia };
 }
 export type VerificationService = ReturnType<typeof createVerificationService>;
-
-/** The verification area as the routes use it: the core service plus one object per method. */
-export function createVerificationModule(
-  deps: Deps,
-  services: { audit: AuditService; attribution?: AttributionLookup },
-) {
-  const core = createVerificationService(deps, services);
-  const geo = createGeoLocator(deps.config.geoipDir);
-  return {
-    ...core,
-    facial: createFacialVerification(deps, core),
-    document: createDocumentVerification(deps, core),
-    card: createCardVerification(deps, core),
-    location: { ...createLocationVerification(deps, core, geo), subdivisionsOf: geo.subdivisionsOf },
-  };
-}
-export type VerificationModule = ReturnType<typeof createVerificationModule>;

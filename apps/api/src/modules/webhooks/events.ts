@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import type { Transaction } from 'sequelize';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { Verification } from '../../db/models';
 import { toDate } from '../../db/rows';
 import { pairwiseSubject } from '../../oidc/account';

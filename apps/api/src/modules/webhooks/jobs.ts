@@ -1,12 +1,13 @@
-import type { Job } from '../../jobs';
-import type { AppServices } from '../../services';
+import type { Deps } from '../../core/deps';
+import type { Job } from '../../core/jobs';
 import { emitExpiredTokens } from './events';
+import type { WebhookService } from './service';
 
 /**
  * Webhook jobs (DESIGN.md §2). Delivery claims its rows through the database, so every replica may run it; the
  * token.expired scan claims each grant once; pruning deletes by condition (idempotent).
  */
-export function webhookJobs(services: AppServices): Job[] {
+export function webhookJobs(services: Deps & { webhooks: WebhookService }): Job[] {
   return [
     { name: 'deliver-webhooks', everyMs: 1000, atStart: true, run: () => services.webhooks.deliverDue() },
     {

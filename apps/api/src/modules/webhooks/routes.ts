@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type * as v from 'valibot';
 import {
   createWebhookBody,
@@ -16,15 +16,23 @@ import {
 import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
-import type { AppServices } from '../../services';
+import type { RateLimiter } from '../rate-limit/service';
+import type { WebhookService } from './service';
 import { partnerId } from '../partners/routes';
-import { origin } from '../users/routes';
+import { origin } from '../../lib/request-origin';
 
 const input = <T extends v.GenericSchema>(ctx: Context, part: 'params' | 'query' | 'body', _schema: T) =>
   (ctx.state.input as Record<string, unknown>)[part] as v.InferOutput<T>;
 
+/** What these routes take from the app (services.ts builds it and passes it in). */
+export type WebhookRoutesServices = {
+  webhooks: WebhookService;
+  limiter: RateLimiter;
+  requirePartner: Middleware;
+};
+
 /** spec 01 §7 "Partner": webhook endpoints, the test ping, the delivery log and redelivery (DESIGN.md §6). */
-export function webhookRoutes(services: AppServices): Router {
+export function webhookRoutes(services: WebhookRoutesServices): Router {
   const { webhooks, requirePartner, limiter } = services;
   const router = new Router();
 

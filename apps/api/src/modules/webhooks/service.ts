@@ -7,7 +7,7 @@ import {
   type WebhookEvent,
   type WebhookEventType,
 } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import type { Database } from '../../db/database';
 import { underPartnerLock } from '../../db/partner-lock';
 import type { WebhookEndpoint } from '../../db/models';

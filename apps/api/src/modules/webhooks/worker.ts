@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { QueryTypes } from 'sequelize';
 import { WEBHOOK_EVENT_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@attestly/contracts';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../core/deps';
 import { toDate } from '../../db/rows';
 import type { AuditService } from '../audit/service';
 import type { SendResult, WebhookSender } from './sender';

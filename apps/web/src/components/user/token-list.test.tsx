@@ -30,6 +30,7 @@ describe('connected sites (/tokens) in plain language', () => {
     fakeApi({
       'GET /api/v1/users/profile': { body: PROFILE },
       'GET /api/v1/users/tokens': { body: { tokens: [grant], total_count: 1 } },
+      'GET /api/v1/users/connected-partners': { body: { partners: [], total_count: 0 } },
     });
     await renderApp('/tokens');
     expect(await screen.findByRole('heading', { name: 'Connected sites', level: 1 })).toBeInTheDocument();

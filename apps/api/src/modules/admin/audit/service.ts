@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { adminAuditListQuery, AdminAuditLogList } from '@attestly/contracts';
-import type { Deps } from '../../../deps';
+import type { Deps } from '../../../core/deps';
 import { Where, page } from '../common';
 import { presentAuditLog, type AuditRow } from './presenters';
 

@@ -11,7 +11,7 @@ import type {
 } from '@attestly/contracts';
 import { type AdminPartnerDetail } from '@attestly/contracts';
 import type { Partner } from '../../../db/models';
-import type { Deps } from '../../../deps';
+import type { Deps } from '../../../core/deps';
 import { AppError, notFound } from '../../../errors';
 import { hashPassword } from '../../../lib/passwords';
 import { forgetClient } from '../../../oidc/adapter';

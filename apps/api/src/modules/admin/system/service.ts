@@ -7,7 +7,7 @@ import type {
   AdminSystemStats,
   AuditSeverity,
 } from '@attestly/contracts';
-import type { Deps } from '../../../deps';
+import type { Deps } from '../../../core/deps';
 import { knownMigrations } from '../../../db/migrator';
 import { toDate } from '../../../db/rows';
 import { GENESIS_HASH } from '../../audit/service';

@@ -3,7 +3,7 @@ import type * as v from 'valibot';
 import type { adminRevokeTokenBody, adminTokenListQuery } from '@attestly/contracts';
 import { REVOKED_BY_ADMIN, type AdminOAuthAuthorizationList, type AdminTokenList } from '@attestly/contracts';
 import type { OAuthAuthorization } from '../../../db/models';
-import type { Deps } from '../../../deps';
+import type { Deps } from '../../../core/deps';
 import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../audit/service';
 import type { GrantService } from '../../grants/service';

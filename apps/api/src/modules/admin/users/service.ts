@@ -9,7 +9,7 @@ import type {
   adminUserListQuery,
 } from '@attestly/contracts';
 import { UNFLAGGED_BY_ADMIN, type AdminUserAuthorization } from '@attestly/contracts';
-import type { Deps } from '../../../deps';
+import type { Deps } from '../../../core/deps';
 import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../audit/service';
 import type { GrantService } from '../../grants/service';

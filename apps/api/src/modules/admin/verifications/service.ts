@@ -8,7 +8,7 @@ import type {
 import { type AgeThreshold, type DocumentType, type ReviewerDocumentAnalysis } from '@attestly/contracts';
 import type { DocumentReading } from '@attestly/models';
 import { UniqueConstraintError } from 'sequelize';
-import type { Deps } from '../../../deps';
+import type { Deps } from '../../../core/deps';
 import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../audit/service';
 import {
@@ -18,7 +18,7 @@ import {
   documentFingerprint,
   type HolderBinding,
 } from '../../verification/document';
-import type { VerificationModule } from '../../verification/service';
+import type { VerificationModule } from '../../verification';
 import { requireEngine, runAnalysis } from '../../verification/vision';
 import { isWithdrawn, lockOpenCase, withdrawnCase } from '../../verification/withdraw';
 import {

@@ -1,0 +1,24 @@
+import type { Deps } from '../../core/deps';
+import type { AuditService } from '../audit/service';
+import { createCardVerification } from './credit-card';
+import { createDocumentVerification } from './document';
+import { createFacialVerification } from './facial';
+import { createGeoLocator, createLocationVerification } from './location';
+import { createVerificationService, type AttributionLookup } from './service';
+
+/** The verification area as the routes use it: the core service plus one object per method. */
+export function createVerificationModule(
+  deps: Deps,
+  services: { audit: AuditService; attribution?: AttributionLookup },
+) {
+  const core = createVerificationService(deps, services);
+  const geo = createGeoLocator(deps.config.geoipDir);
+  return {
+    ...core,
+    facial: createFacialVerification(deps, core),
+    document: createDocumentVerification(deps, core),
+    card: createCardVerification(deps, core),
+    location: { ...createLocationVerification(deps, core, geo), subdivisionsOf: geo.subdivisionsOf },
+  };
+}
+export type VerificationModule = ReturnType<typeof createVerificationModule>;
