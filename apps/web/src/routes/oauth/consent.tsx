@@ -7,6 +7,7 @@ import { errorMessage } from '../../api/client';
 import { interactionQueryOptions, oauthApi } from '../../api/oauth';
 import { AuthCard } from '../../components/auth/auth-card';
 import { SiteHeader } from '../../components/oauth/site-header';
+import { WalletConsentForm } from '../../components/oauth/wallet-consent';
 import { Button } from '../../components/ui/button';
 import { FormError } from '../../components/ui/field';
 import { QueryState } from '../../components/ui/query-state';
@@ -36,7 +37,13 @@ function OAuthConsentPage() {
         loadingLabel="Loading the request…"
         errorFallback="This sign-in request has expired."
       >
-        {(interaction) => <ConsentForm uid={uid} interaction={interaction} />}
+        {(interaction) =>
+          interaction.wallet ? (
+            <WalletConsentForm uid={uid} interaction={interaction} wallet={interaction.wallet} />
+          ) : (
+            <ConsentForm uid={uid} interaction={interaction} />
+          )
+        }
       </QueryState>
     </AuthCard>
   );
