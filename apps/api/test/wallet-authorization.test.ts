@@ -6,7 +6,7 @@ import { mdocContext } from '../src/modules/wallet/mdoc-context';
 import { parsePemBundle } from '../src/modules/wallet/certificates';
 import { WalletClientError } from '../src/modules/wallet/clients';
 import { createTestApp, signUp, type TestApp } from './helpers';
-import { authorizeInBrowser, Browser, pkce, uidFrom } from './oidc-helpers';
+import { authorizeInBrowser, Browser, createSite, pkce, registerPartner, uidFrom } from './oidc-helpers';
 import { holderKey, proveAge, walletCallbacks, type HolderKey } from './wallet-helpers';
 
 /**
@@ -39,7 +39,7 @@ async function provenUser(minAge: number, method: 'document' | 'facial_recogniti
 /** A wallet-initiated issuance (no offer): what a wallet does when the user picks Attestly in its issuer list. */
 async function startIssuance(
   configurations: string[],
-  options: { clientId?: string; redirectUri?: string } = {},
+  options: { clientId?: string; redirectUri?: string; details?: object[] } = {},
 ) {
   const keys: HolderKey[] = [];
   // A public client: it names itself at the token endpoint (RFC 6749 §3.2.1) and proves nothing else but PKCE.
@@ -58,16 +58,24 @@ async function startIssuance(
   const request = await client.createAuthorizationRequestUrlFromOffer({
     clientId: options.clientId ?? WALLET,
     redirectUri: options.redirectUri ?? REDIRECT,
-    scope: configurations
-      .map((id) => issuerMetadata.credentialIssuer.credential_configurations_supported[id]?.scope)
-      .join(' '),
+    scope: configurations.length
+      ? configurations
+          .map((id) => issuerMetadata.credentialIssuer.credential_configurations_supported[id]?.scope)
+          .join(' ')
+      : undefined,
+    ...(options.details ? { additionalRequestPayload: { authorization_details: options.details } } : {}),
     credentialOffer,
     issuerMetadata,
   });
   return { client, keys, issuerMetadata, credentialOffer, ...request };
 }
 
-async function credentialRequest(accessToken: string, configuration: string, count = 2) {
+/** A credential request naming a configuration, or (`{ identifier }`) a credential identifier from the token. */
+async function credentialRequest(
+  accessToken: string,
+  configuration: string | { identifier: string },
+  count = 2,
+) {
   const c_nonce = (
     (await (await fetch(`${issuer}/challenge`, { method: 'POST' })).json()) as { c_nonce: string }
   ).c_nonce;
@@ -85,7 +93,12 @@ async function credentialRequest(accessToken: string, configuration: string, cou
   const response = await fetch(`${issuer}/credential`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${accessToken}` },
-    body: JSON.stringify({ credential_configuration_id: configuration, proofs: { jwt: jwts } }),
+    body: JSON.stringify({
+      ...(typeof configuration === 'string'
+        ? { credential_configuration_id: configuration }
+        : { credential_identifier: configuration.identifier }),
+      proofs: { jwt: jwts },
+    }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -181,6 +194,84 @@ describe('OpenID4VCI authorization code flow for registered wallets', () => {
       { id: user.user.id },
     );
     expect(audit).toHaveLength(1);
+  });
+
+  it('issues through authorization_details: the token names a credential identifier good for that configuration only', async () => {
+    const user = await provenUser(19);
+    const flow = await startIssuance([], {
+      details: [{ type: 'openid_credential', credential_configuration_id: 'age_sd_jwt' }],
+    });
+    expect(flow.issuerMetadata.authorizationServers[0]?.authorization_details_types_supported).toEqual([
+      'openid_credential',
+    ]);
+    const browser = new Browser();
+    const { callback } = await authorizeInBrowser(t, browser, flow.authorizationRequestUrl, {
+      login: { email: user.email, password: user.password },
+      consent: 'wallet',
+    });
+    const code = new URL(callback).searchParams.get('code') as string;
+    const { accessTokenResponse } = await flow.client.retrieveAuthorizationCodeAccessTokenFromOffer({
+      credentialOffer: flow.credentialOffer,
+      issuerMetadata: flow.issuerMetadata,
+      authorizationCode: code,
+      pkceCodeVerifier: flow.pkce?.codeVerifier,
+      redirectUri: REDIRECT,
+    });
+    expect(accessTokenResponse.authorization_details).toEqual([
+      {
+        type: 'openid_credential',
+        credential_configuration_id: 'age_sd_jwt',
+        credential_identifiers: ['age_sd_jwt'],
+      },
+    ]);
+    const token = accessTokenResponse.access_token;
+
+    const issued = await credentialRequest(token, { identifier: 'age_sd_jwt' }, 2);
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    const [sdJwt] = (issued.body.credentials as Array<{ credential: string }>).map((c) => c.credential);
+    const payload = JSON.parse(Buffer.from(sdJwt!.split('.')[1]!, 'base64url').toString()) as {
+      vct: string;
+    };
+    expect(payload.vct).toBe(`${issuer}/credentials/age/1`);
+
+    const otherIdentifier = await credentialRequest(token, { identifier: 'proof_of_age' }, 1);
+    expect(otherIdentifier.status).toBe(400);
+    expect(otherIdentifier.body.error).toBe('unknown_credential_identifier');
+    const otherConfiguration = await credentialRequest(token, 'proof_of_age', 1);
+    expect(otherConfiguration.body.error).toBe('credential_request_denied');
+  });
+
+  it('refuses authorization_details naming an unknown configuration, or from a partner site', async () => {
+    const { challenge } = pkce();
+    const ask = (clientId: string, redirectUri: string, detail: object) =>
+      fetch(
+        `${issuer}/authorize?${new URLSearchParams({
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: redirectUri,
+          authorization_details: JSON.stringify([detail]),
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        })}`,
+        { redirect: 'manual' },
+      );
+    const unknown = await ask(WALLET, REDIRECT, {
+      type: 'openid_credential',
+      credential_configuration_id: 'driving_licence',
+    });
+    expect(new URL(unknown.headers.get('location')!).searchParams.get('error')).toBe(
+      'invalid_authorization_details',
+    );
+
+    const partner = await registerPartner(t);
+    const site = await createSite(t, partner.token);
+    const fromSite = await ask(site.client_id, site.redirect_uris[0]!, {
+      type: 'openid_credential',
+      credential_configuration_id: 'proof_of_age',
+    });
+    const answer = new URL(fromSite.headers.get('location')!);
+    expect(`${answer.origin}${answer.pathname}`).toBe(site.redirect_uris[0]);
+    expect(answer.searchParams.get('error')).toBe('invalid_authorization_details');
   });
 
   it('refuses an unregistered client and a redirect URI that was not registered, without redirecting', async () => {

@@ -5,6 +5,7 @@ import type { InteractionDetails, WalletAuthorizationRequest } from '@attestly/c
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../errors';
 import type { RequestOrigin } from '../sessions/service';
+import { CREDENTIAL_DETAIL_TYPE, detailConfigurations, parseDetailsParameter } from './authorization-details';
 import type { WalletClient, WalletClients } from './clients';
 import {
   CREDENTIAL_CONFIGURATIONS,
@@ -17,7 +18,7 @@ import { IssuingRefused, type IssuingPolicy } from './issuing-policy';
 
 /**
  * The consent step of the OpenID4VCI authorization code flow (issue 24 item 3; OID4VCI §5): a wallet the operator
- * registered asks for credential configurations by `scope`; the user signs in with their Attestly account on the
+ * registered asks for credential configurations by `scope` or `authorization_details`; the user signs in with their Attestly account on the
  * usual screens, sees what the credentials will state, and consents. The issuing policy is applied here exactly as
  * for offers: a user it refuses is told why and no grant is made (and the credential endpoint applies it again).
  */
@@ -39,10 +40,18 @@ export interface WalletAuthorizationDeps {
   clock: Clock;
 }
 
-/** The credential configurations a wallet's request asks for: the configurations' scopes in `scope`. */
-export function requestedConfigurations(interaction: Interaction): CredentialConfigurationId[] {
+/** What a wallet's request asks for: configurations by their `scope`, and by `openid_credential` details. */
+export function requestedBy(interaction: Interaction) {
   const scopes = new Set(String(interaction.params.scope ?? '').split(' '));
-  return CREDENTIAL_CONFIGURATIONS.filter((configuration) => scopes.has(configuration));
+  const byScope = CREDENTIAL_CONFIGURATIONS.filter((configuration) => scopes.has(configuration));
+  const byDetails = detailConfigurations(parseDetailsParameter(interaction.params.authorization_details));
+  return { byScope, byDetails };
+}
+
+/** The credential configurations a wallet's request asks for, either way. */
+export function requestedConfigurations(interaction: Interaction): CredentialConfigurationId[] {
+  const { byScope, byDetails } = requestedBy(interaction);
+  return CREDENTIAL_CONFIGURATIONS.filter((id) => byScope.includes(id) || byDetails.includes(id));
 }
 
 /** Where the browser goes back to: a host for https, the scheme too for a wallet app's own scheme. */
@@ -128,7 +137,11 @@ export function createWalletAuthorization(deps: WalletAuthorizationDeps) {
     const backing = await deps.policy.backing(accountId, deps.clock.now());
     const { provider, issuer } = deps.oidc;
     const grant = new provider.Grant({ accountId, clientId: client.clientId });
-    grant.addResourceScope(issuer, requested.join(' '));
+    // Exactly what was asked, the way it was asked: scopes for the issuer resource, details as details.
+    const { byScope, byDetails } = requestedBy(interaction);
+    if (byScope.length) grant.addResourceScope(issuer, byScope.join(' '));
+    for (const id of byDetails)
+      grant.addRar({ type: CREDENTIAL_DETAIL_TYPE, credential_configuration_id: id });
     const grantId = await grant.save();
     await deps.audit.recordSafely({
       event: 'wallet.authorization_granted',

@@ -76,6 +76,8 @@ export function walletClientMetadata(client: WalletClient): AdapterPayload {
     // credential configurations' scopes belong to the issuer resource, issuer.ts), and offline_access is dropped
     // from every request of a client without the refresh_token grant. So `openid`, `AGE_18`… are invalid_scope.
     scope: 'offline_access',
+    // …or by authorization_details of this type (authorization-details.ts); partner sites may use none.
+    authorization_details_types: ['openid_credential'],
     wallet_client: true,
   };
 }

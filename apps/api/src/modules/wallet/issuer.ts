@@ -12,6 +12,7 @@ import {
   issueCredentialOf,
   type CredentialConfigurationId,
 } from './credentials';
+import { richAuthorizationRequests } from './authorization-details';
 import type { IssuingPolicy } from './issuing-policy';
 import { IssuingRefused } from './issuing-policy';
 import type { WalletKeyStore } from './key-store';
@@ -189,6 +190,9 @@ export function walletProviderConfiguration(options: WalletIssuerOptions): Parti
           };
         },
       },
+      richAuthorizationRequests: richAuthorizationRequests(issuer, (client) =>
+        isWalletClient(client as Parameters<typeof isWalletClient>[0]),
+      ),
       openid4vci: {
         enabled: true,
         ack: 'experimental-01',
