@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Holder, IssuerSigned } from '@owf/mdoc';
-import { clientAuthenticationNone } from '@openid4vc/oauth2';
-import { Openid4vciClient } from '@openid4vc/openid4vci';
 import { mdocContext } from '../src/modules/wallet/mdoc-context';
 import { parsePemBundle } from '../src/modules/wallet/certificates';
-import { WalletClientError } from '../src/modules/wallet/clients';
-import { createTestApp, signUp, type TestApp } from './helpers';
-import { authorizeInBrowser, Browser, createSite, pkce, registerPartner, uidFrom } from './oidc-helpers';
-import { holderKey, proveAge, walletCallbacks, type HolderKey } from './wallet-helpers';
+import { createTestApp, type TestApp } from './helpers';
+import { authorizeInBrowser, Browser, uidFrom } from './oidc-helpers';
+import {
+  credentialRequest,
+  provenUser,
+  REDIRECT,
+  startIssuance,
+  WALLET,
+} from './wallet-authorization-helpers';
 
 /**
  * Issue 24 item 3: OpenID4VCI issuance through the authorization code flow for wallets the operator registers. The
@@ -17,8 +20,6 @@ import { holderKey, proveAge, walletCallbacks, type HolderKey } from './wallet-h
  */
 
 let t: TestApp;
-const WALLET = 'eu.example.wallet';
-const REDIRECT = 'https://wallet.example/callback';
 let issuer: string;
 
 beforeAll(async () => {
@@ -30,83 +31,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function provenUser(minAge: number, method: 'document' | 'facial_recognition' = 'document') {
-  const user = await signUp(t);
-  await proveAge(t, user.user.id, { minAge, method });
-  return user;
-}
-
-/** A wallet-initiated issuance (no offer): what a wallet does when the user picks Attestly in its issuer list. */
-async function startIssuance(
-  configurations: string[],
-  options: { clientId?: string; redirectUri?: string; details?: object[] } = {},
-) {
-  const keys: HolderKey[] = [];
-  // A public client: it names itself at the token endpoint (RFC 6749 §3.2.1) and proves nothing else but PKCE.
-  const client = new Openid4vciClient({
-    callbacks: {
-      ...walletCallbacks(keys),
-      clientAuthentication: clientAuthenticationNone({ clientId: options.clientId ?? WALLET }),
-    },
-  });
-  const issuerMetadata = await client.resolveIssuerMetadata(issuer);
-  const credentialOffer = {
-    credential_issuer: issuer,
-    credential_configuration_ids: configurations,
-    grants: { authorization_code: {} },
-  };
-  const request = await client.createAuthorizationRequestUrlFromOffer({
-    clientId: options.clientId ?? WALLET,
-    redirectUri: options.redirectUri ?? REDIRECT,
-    scope: configurations.length
-      ? configurations
-          .map((id) => issuerMetadata.credentialIssuer.credential_configurations_supported[id]?.scope)
-          .join(' ')
-      : undefined,
-    ...(options.details ? { additionalRequestPayload: { authorization_details: options.details } } : {}),
-    credentialOffer,
-    issuerMetadata,
-  });
-  return { client, keys, issuerMetadata, credentialOffer, ...request };
-}
-
-/** A credential request naming a configuration, or (`{ identifier }`) a credential identifier from the token. */
-async function credentialRequest(
-  accessToken: string,
-  configuration: string | { identifier: string },
-  count = 2,
-) {
-  const c_nonce = (
-    (await (await fetch(`${issuer}/challenge`, { method: 'POST' })).json()) as { c_nonce: string }
-  ).c_nonce;
-  const keys = await Promise.all(Array.from({ length: count }, () => holderKey()));
-  const { SignJWT, importJWK } = await import('jose');
-  const jwts = await Promise.all(
-    keys.map(async (key) =>
-      new SignJWT({ nonce: c_nonce })
-        .setProtectedHeader({ alg: 'ES256', typ: 'openid4vci-proof+jwt', jwk: key.publicJwk })
-        .setAudience(issuer)
-        .setIssuedAt()
-        .sign(await importJWK(key.privateJwk, 'ES256')),
-    ),
-  );
-  const response = await fetch(`${issuer}/credential`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${accessToken}` },
-    body: JSON.stringify({
-      ...(typeof configuration === 'string'
-        ? { credential_configuration_id: configuration }
-        : { credential_identifier: configuration.identifier }),
-      proofs: { jwt: jwts },
-    }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
-
 describe('OpenID4VCI authorization code flow for registered wallets', () => {
   it('issues the requested configuration to a wallet that signed the user in with PKCE, and nothing else', async () => {
-    const user = await provenUser(22);
-    const flow = await startIssuance(['proof_of_age']);
+    const user = await provenUser(t, 22);
+    const flow = await startIssuance(t, ['proof_of_age']);
     // Pushed (the provider advertises PAR), with an S256 challenge.
     expect(flow.authorizationRequestUrl).toContain('request_uri=');
     expect(flow.pkce?.codeChallengeMethod).toBe('S256');
@@ -127,7 +55,7 @@ describe('OpenID4VCI authorization code flow for registered wallets', () => {
     expect(denied.searchParams.get('error')).toBe('access_denied');
 
     // Again, now signed in at the provider: straight to consent, which shows what the credentials will say.
-    const again = await startIssuance(['proof_of_age']);
+    const again = await startIssuance(t, ['proof_of_age']);
     const toConsent = await browser.fetch(again.authorizationRequestUrl);
     const consentUrl = new URL(toConsent.headers.get('location')!, t.baseUrl).href;
     expect(new URL(consentUrl).pathname).toBe('/oauth/consent');
@@ -163,7 +91,7 @@ describe('OpenID4VCI authorization code flow for registered wallets', () => {
     expect(accessTokenResponse.scope).toBe('proof_of_age');
     const accessToken = accessTokenResponse.access_token;
 
-    const issued = await credentialRequest(accessToken, 'proof_of_age', 2);
+    const issued = await credentialRequest(t, accessToken, 'proof_of_age', 2);
     expect(issued.status, JSON.stringify(issued.body)).toBe(200);
     const credentials = (issued.body.credentials as Array<{ credential: string }>).map((c) => c.credential);
     expect(credentials).toHaveLength(2);
@@ -185,7 +113,7 @@ describe('OpenID4VCI authorization code flow for registered wallets', () => {
     }
 
     // The token is for the configuration the wallet asked for only.
-    const other = await credentialRequest(accessToken, 'age_sd_jwt', 1);
+    const other = await credentialRequest(t, accessToken, 'age_sd_jwt', 1);
     expect(other.status).toBe(400);
     expect(other.body.error).toBe('credential_request_denied');
 
@@ -197,8 +125,8 @@ describe('OpenID4VCI authorization code flow for registered wallets', () => {
   });
 
   it('issues through authorization_details: the token names a credential identifier good for that configuration only', async () => {
-    const user = await provenUser(19);
-    const flow = await startIssuance([], {
+    const user = await provenUser(t, 19);
+    const flow = await startIssuance(t, [], {
       details: [{ type: 'openid_credential', credential_configuration_id: 'age_sd_jwt' }],
     });
     expect(flow.issuerMetadata.authorizationServers[0]?.authorization_details_types_supported).toEqual([
@@ -226,7 +154,7 @@ describe('OpenID4VCI authorization code flow for registered wallets', () => {
     ]);
     const token = accessTokenResponse.access_token;
 
-    const issued = await credentialRequest(token, { identifier: 'age_sd_jwt' }, 2);
+    const issued = await credentialRequest(t, token, { identifier: 'age_sd_jwt' }, 2);
     expect(issued.status, JSON.stringify(issued.body)).toBe(200);
     const [sdJwt] = (issued.body.credentials as Array<{ credential: string }>).map((c) => c.credential);
     const payload = JSON.parse(Buffer.from(sdJwt!.split('.')[1]!, 'base64url').toString()) as {
@@ -234,122 +162,16 @@ describe('OpenID4VCI authorization code flow for registered wallets', () => {
     };
     expect(payload.vct).toBe(`${issuer}/credentials/age/1`);
 
-    const otherIdentifier = await credentialRequest(token, { identifier: 'proof_of_age' }, 1);
+    const otherIdentifier = await credentialRequest(t, token, { identifier: 'proof_of_age' }, 1);
     expect(otherIdentifier.status).toBe(400);
     expect(otherIdentifier.body.error).toBe('unknown_credential_identifier');
-    const otherConfiguration = await credentialRequest(token, 'proof_of_age', 1);
+    const otherConfiguration = await credentialRequest(t, token, 'proof_of_age', 1);
     expect(otherConfiguration.body.error).toBe('credential_request_denied');
   });
 
-  it('refuses authorization_details naming an unknown configuration, or from a partner site', async () => {
-    const { challenge } = pkce();
-    const ask = (clientId: string, redirectUri: string, detail: object) =>
-      fetch(
-        `${issuer}/authorize?${new URLSearchParams({
-          response_type: 'code',
-          client_id: clientId,
-          redirect_uri: redirectUri,
-          authorization_details: JSON.stringify([detail]),
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
-        })}`,
-        { redirect: 'manual' },
-      );
-    const unknown = await ask(WALLET, REDIRECT, {
-      type: 'openid_credential',
-      credential_configuration_id: 'driving_licence',
-    });
-    expect(new URL(unknown.headers.get('location')!).searchParams.get('error')).toBe(
-      'invalid_authorization_details',
-    );
-
-    const partner = await registerPartner(t);
-    const site = await createSite(t, partner.token);
-    const fromSite = await ask(site.client_id, site.redirect_uris[0]!, {
-      type: 'openid_credential',
-      credential_configuration_id: 'proof_of_age',
-    });
-    const answer = new URL(fromSite.headers.get('location')!);
-    expect(`${answer.origin}${answer.pathname}`).toBe(site.redirect_uris[0]);
-    expect(answer.searchParams.get('error')).toBe('invalid_authorization_details');
-  });
-
-  it('refuses an unregistered client and a redirect URI that was not registered, without redirecting', async () => {
-    const challenge = pkce().challenge;
-    const query = (overrides: Record<string, string>) =>
-      new URLSearchParams({
-        response_type: 'code',
-        client_id: WALLET,
-        redirect_uri: REDIRECT,
-        scope: 'proof_of_age',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-        ...overrides,
-      });
-    const unknown = await fetch(`${issuer}/authorize?${query({ client_id: 'unknown.wallet' })}`, {
-      redirect: 'manual',
-    });
-    expect(unknown.status).toBe(400);
-    expect(((await unknown.json()) as { error: string }).error).toBe('invalid_client');
-
-    for (const redirect of [`${REDIRECT}/other`, 'https://evil.example/callback']) {
-      const wrong = await fetch(`${issuer}/authorize?${query({ redirect_uri: redirect })}`, {
-        redirect: 'manual',
-      });
-      expect(wrong.status).toBe(400);
-      expect(wrong.headers.get('location')).toBeNull();
-      expect(((await wrong.json()) as { error: string }).error).toBe('invalid_redirect_uri');
-    }
-  });
-
-  it('refuses a request without PKCE, and OpenID Connect or product scopes for a wallet', async () => {
-    const base = { response_type: 'code', client_id: WALLET, redirect_uri: REDIRECT };
-    const noPkce = await fetch(
-      `${issuer}/authorize?${new URLSearchParams({ ...base, scope: 'proof_of_age' })}`,
-      { redirect: 'manual' },
-    );
-    const back = new URL(noPkce.headers.get('location') ?? 'about:blank');
-    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
-    expect(back.searchParams.get('error')).toBe('invalid_request');
-    expect(back.searchParams.get('error_description')).toMatch(/PKCE/);
-
-    const { challenge } = pkce();
-    for (const scope of ['openid proof_of_age', 'AGE_18 proof_of_age']) {
-      const asked = await fetch(
-        `${issuer}/authorize?${new URLSearchParams({ ...base, scope, code_challenge: challenge, code_challenge_method: 'S256' })}`,
-        { redirect: 'manual' },
-      );
-      const answer = new URL(asked.headers.get('location') ?? 'about:blank');
-      expect(answer.searchParams.get('error')).toBe('invalid_scope');
-    }
-  });
-
-  it('refuses a wrong code verifier at the token endpoint', async () => {
-    const user = await provenUser(19);
-    const flow = await startIssuance(['age_sd_jwt']);
-    const { callback } = await authorizeInBrowser(t, new Browser(), flow.authorizationRequestUrl, {
-      login: { email: user.email, password: user.password },
-      consent: 'wallet',
-    });
-    const code = new URL(callback).searchParams.get('code') as string;
-    const response = await fetch(`${issuer}/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: WALLET,
-        code,
-        redirect_uri: REDIRECT,
-        code_verifier: pkce().verifier,
-      }),
-    });
-    expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: string }).error).toBe('invalid_grant');
-  });
-
   it('shows a user the issuing policy refuses why, grants nothing, and the wallet gets access_denied', async () => {
-    const user = await provenUser(30, 'facial_recognition');
-    const flow = await startIssuance(['proof_of_age', 'age_sd_jwt']);
+    const user = await provenUser(t, 30, 'facial_recognition');
+    const flow = await startIssuance(t, ['proof_of_age', 'age_sd_jwt']);
     const browser = new Browser();
     let location = flow.authorizationRequestUrl;
     for (let hop = 0; hop < 10 && new URL(location).pathname !== '/oauth/login'; hop++) {
@@ -396,29 +218,24 @@ describe('OpenID4VCI authorization code flow for registered wallets', () => {
     expect(new URL(back).searchParams.get('error')).toBe('access_denied');
   });
 
-  it('registers wallet clients with exact redirect URIs and refuses bad registrations', async () => {
-    const clients = t.oidc!.wallet.clients;
-    await expect(
-      clients.add({ clientId: 'second.wallet', redirectUris: ['eudi-openid4ci://authorize'] }),
-    ).resolves.toMatchObject({ clientId: 'second.wallet', name: 'second.wallet' });
-    for (const [input, message] of [
-      [{ clientId: WALLET, redirectUris: [REDIRECT] }, /already registered/],
-      [{ clientId: 'attestly-wallet', redirectUris: [REDIRECT] }, /reserved/],
-      [{ clientId: 'x', redirectUris: [REDIRECT] }, /client id/],
-      [{ clientId: 'third.wallet', redirectUris: [] }, /at least one/],
-      [{ clientId: 'third.wallet', redirectUris: ['http://wallet.example/cb'] }, /loopback/],
-      [{ clientId: 'third.wallet', redirectUris: ['https://wallet.example/cb#x'] }, /fragment|normal form/],
-      [{ clientId: 'third.wallet', redirectUris: ['javascript:alert(1)'] }, /scheme/],
-    ] as const) {
-      await expect(clients.add({ ...input, redirectUris: [...input.redirectUris] })).rejects.toThrow(message);
-      await expect(clients.add({ ...input, redirectUris: [...input.redirectUris] })).rejects.toBeInstanceOf(
-        WalletClientError,
-      );
-    }
-    expect((await clients.list()).map((client) => client.clientId)).toEqual(
-      expect.arrayContaining([WALLET, 'second.wallet']),
-    );
-    expect(await clients.remove('second.wallet')).toBe(true);
-    expect(await clients.remove('second.wallet')).toBe(false);
+  it("stops honouring a wallet's tokens once the operator removes it", async () => {
+    const user = await provenUser(t, 40);
+    await t.oidc!.wallet.clients.add({ clientId: 'removable.wallet', redirectUris: [REDIRECT] });
+    const flow = await startIssuance(t, ['proof_of_age'], { clientId: 'removable.wallet' });
+    const { callback } = await authorizeInBrowser(t, new Browser(), flow.authorizationRequestUrl, {
+      login: { email: user.email, password: user.password },
+      consent: 'wallet',
+    });
+    const { accessTokenResponse } = await flow.client.retrieveAuthorizationCodeAccessTokenFromOffer({
+      credentialOffer: flow.credentialOffer,
+      issuerMetadata: flow.issuerMetadata,
+      authorizationCode: new URL(callback).searchParams.get('code') as string,
+      pkceCodeVerifier: flow.pkce?.codeVerifier,
+      redirectUri: REDIRECT,
+    });
+    expect(await t.oidc!.wallet.clients.remove('removable.wallet')).toBe(true);
+    const refused = await credentialRequest(t, accessTokenResponse.access_token, 'proof_of_age', 1);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toBe('invalid_token');
   });
 });

@@ -2,6 +2,7 @@ import type { AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/database';
 import { toDate } from '../../db/rows';
 import type { Clock } from '../../lib/clock';
+import { forgetClient } from '../../oidc/adapter';
 
 /**
  * Wallet clients the operator registers (issue 24 item 3): public OAuth clients (no secret; PKCE, required for every
@@ -134,9 +135,15 @@ export function createWalletClients(deps: { db: Database; clock: Clock }) {
     return row ? fromRow(row) : null;
   }
 
-  /** Removes a registration; its access tokens stop working with it (the credential endpoint loads their client). */
+  /**
+   * Removes a registration; its access tokens stop working with it (the credential endpoint loads their client): at
+   * once in this process, within the client cache's two seconds elsewhere.
+   */
   async function remove(clientId: string): Promise<boolean> {
-    return (await db.write('DELETE FROM wallet_clients WHERE client_id = :clientId', { clientId })) > 0;
+    const removed =
+      (await db.write('DELETE FROM wallet_clients WHERE client_id = :clientId', { clientId })) > 0;
+    forgetClient(db, clientId);
+    return removed;
   }
 
   return { add, list, find, remove };

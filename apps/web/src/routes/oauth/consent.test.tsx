@@ -144,6 +144,7 @@ describe('/oauth/consent for a registered wallet (issue 24 item 3)', () => {
     vi.stubGlobal('location', { ...window.location, assign });
     await renderApp('/oauth/consent?uid=uid-1234567890');
     expect(await screen.findByText('Proof of age (ISO mdoc, EU age verification)')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Add to your wallet' })).toBeInTheDocument();
     expect(screen.getByTestId('wallet-claims')).toHaveTextContent('over 18, not over 21');
     expect(screen.getByTestId('wallet-claims')).toHaveTextContent('Valid until 2027-02-24');
     expect(screen.queryByRole('checkbox')).toBeNull();

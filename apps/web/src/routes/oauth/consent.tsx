@@ -25,13 +25,22 @@ function OAuthConsentPage() {
   const { uid } = Route.useSearch();
   const details = useQuery(interactionQueryOptions(uid));
   const navigate = useNavigate();
+  // A registered wallet asking for credentials (issue 24 item 3) rather than a partner site.
+  const wallet = !!details.data?.wallet;
 
   useEffect(() => {
     if (details.data?.prompt === 'login') void navigate({ to: '/oauth/login', search: { uid } });
   }, [details.data, navigate, uid]);
 
   return (
-    <AuthCard title="Share your verification" subtitle="Choose what this site may learn about you.">
+    <AuthCard
+      title={wallet ? 'Add to your wallet' : 'Share your verification'}
+      subtitle={
+        wallet
+          ? 'A wallet asks for proof of your age to keep and show.'
+          : 'Choose what this site may learn about you.'
+      }
+    >
       <QueryState
         query={details}
         loadingLabel="Loading the request…"
