@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WalletClientError } from '../src/modules/wallet/clients';
 import { createTestApp, type TestApp } from './helpers';
-import { authorizeInBrowser, Browser, createSite, pkce, registerPartner } from './oidc-helpers';
+import { authorizeInBrowser, Browser, createSite, pkce, registerPartner, uidFrom } from './oidc-helpers';
 import { provenUser, REDIRECT, startIssuance, WALLET } from './wallet-authorization-helpers';
 
 /**
@@ -154,5 +154,44 @@ describe('OpenID4VCI authorization code flow: refusals', () => {
     );
     expect(await clients.remove('second.wallet')).toBe(true);
     expect(await clients.remove('second.wallet')).toBe(false);
+  });
+
+  it('grants nothing to a wallet that asked for no credential configuration', async () => {
+    const user = await provenUser(t, 25);
+    const browser = new Browser();
+    let location = `${issuer}/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: WALLET,
+      redirect_uri: REDIRECT,
+      scope: 'something_else',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    })}`;
+    for (let hop = 0; hop < 10 && !location.includes('/oauth/consent'); hop++) {
+      if (new URL(location).pathname === '/oauth/login') {
+        const login = await browser.json(
+          `${t.baseUrl}/api/v1/oauth/interactions/${uidFrom(location)}/login`,
+          'POST',
+          { email: user.email, password: user.password },
+        );
+        location = String(login.body.redirect_to);
+        continue;
+      }
+      const response = await browser.fetch(location);
+      location = new URL(response.headers.get('location')!, location).href;
+    }
+    const uid = uidFrom(location);
+    const details = await browser.json(`${t.baseUrl}/api/v1/oauth/interactions/${uid}`, 'GET');
+    expect(details.body.wallet).toMatchObject({
+      credentials: [],
+      refused: expect.stringMatching(/no credential/),
+    });
+    const consent = await browser.json(
+      `${t.baseUrl}/api/v1/oauth/interactions/${uid}/wallet-consent`,
+      'POST',
+      {},
+    );
+    expect(consent.status).toBe(400);
+    expect(consent.body).toMatchObject({ code: 'wallet.nothing_requested' });
   });
 });
