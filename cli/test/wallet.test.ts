@@ -165,4 +165,70 @@ describe('attestly wallet', () => {
     expect((await runCli(['wallet', 'trust', 'remove', id as string], { env })).code).toBe(0);
     expect((await runCli(['wallet', 'trust', 'remove', id as string], { env })).code).toBe(1);
   });
+
+  it('registers a wallet client the running server accepts at once, lists it, and removes it for every replica', async () => {
+    const authorize = () =>
+      fetch(
+        `${t.baseUrl}/oauth2/authorize?${new URLSearchParams({
+          response_type: 'code',
+          client_id: 'cli.example.wallet',
+          redirect_uri: 'eudi-openid4ci://authorize',
+          scope: 'proof_of_age',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+        })}`,
+        { redirect: 'manual' },
+      );
+    const bad = await runCli(
+      ['wallet', 'clients', 'add', 'cli.example.wallet', '--redirect-uri', 'http://wallet.example/cb'],
+      { env },
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('loopback');
+
+    const added = await runCli(
+      [
+        'wallet',
+        'clients',
+        'add',
+        'cli.example.wallet',
+        '--redirect-uri',
+        'eudi-openid4ci://authorize',
+        'https://wallet.example/cb',
+        '--name',
+        'CLI Wallet',
+        '--json',
+      ],
+      { env },
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      client_id: 'cli.example.wallet',
+      redirect_uris: ['eudi-openid4ci://authorize', 'https://wallet.example/cb'],
+    });
+    // The server (another process) signs the user in for this wallet: on to the login screen.
+    const started = await authorize();
+    expect(started.status, await started.clone().text()).toBe(303);
+    expect(new URL(started.headers.get('location') ?? '', t.baseUrl).pathname).toBe('/oauth/login');
+
+    const listed = JSON.parse((await runCli(['wallet', 'clients', 'list', '--json'], { env })).stdout) as {
+      clients: Array<{ client_id: string; name: string }>;
+    };
+    expect(listed.clients).toContainEqual(
+      expect.objectContaining({ client_id: 'cli.example.wallet', name: 'CLI Wallet' }),
+    );
+    const audited = await t.db.read<{ event_type: string }>(
+      "SELECT event_type FROM audit_logs WHERE event_type IN ('wallet.client_added', 'wallet.client_removed')",
+      {},
+    );
+    expect(audited.map((row) => row.event_type)).toEqual(['wallet.client_added']);
+
+    expect((await runCli(['wallet', 'clients', 'remove', 'cli.example.wallet'], { env })).code).toBe(0);
+    expect((await runCli(['wallet', 'clients', 'remove', 'cli.example.wallet'], { env })).code).toBe(1);
+    // Replicas cache a client for two seconds at most (oidc/adapter.ts).
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const refused = await authorize();
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBe('invalid_client');
+  });
 });

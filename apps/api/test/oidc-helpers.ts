@@ -117,8 +117,11 @@ export function uidFrom(location: string): string {
 
 export interface UiOptions {
   login?: { email: string; password: string };
-  /** Scopes ticked on the consent screen; defaults to everything offered. 'deny' presses Deny. */
-  consent?: string[] | 'deny';
+  /**
+   * Scopes ticked on the consent screen; defaults to everything offered. 'deny' presses Deny; 'wallet' accepts a
+   * registered wallet's credential request.
+   */
+  consent?: string[] | 'deny' | 'wallet';
 }
 
 /**
@@ -156,11 +159,13 @@ export async function authorizeInBrowser(
       const result =
         options.consent === 'deny'
           ? await browser.json(`${t.baseUrl}/api/v1/oauth/interactions/${uid}/abort`, 'POST', {})
-          : await browser.json(`${t.baseUrl}/api/v1/oauth/interactions/${uid}/consent`, 'POST', {
-              scopes:
-                options.consent ??
-                (details.body.scopes as Array<{ scope: string }>).map((scope) => scope.scope),
-            });
+          : options.consent === 'wallet'
+            ? await browser.json(`${t.baseUrl}/api/v1/oauth/interactions/${uid}/wallet-consent`, 'POST', {})
+            : await browser.json(`${t.baseUrl}/api/v1/oauth/interactions/${uid}/consent`, 'POST', {
+                scopes:
+                  options.consent ??
+                  (details.body.scopes as Array<{ scope: string }>).map((scope) => scope.scope),
+              });
       expect(result.status, JSON.stringify(result.body)).toBe(200);
       location = String(result.body.redirect_to);
       continue;

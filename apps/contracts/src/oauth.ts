@@ -102,6 +102,19 @@ export interface InteractionDetails {
   user: { email: string; full_name: string } | null;
   /** Where the screen sends the user to verify and come back to this consent. */
   verify_url: string | null;
+  /** A registered wallet asking for credentials (OpenID4VCI authorization code flow); null for partner sites. */
+  wallet: WalletAuthorizationRequest | null;
+}
+
+/** What a wallet's authorization request asks for, and whether the issuing policy allows it (issue 24 item 3). */
+export interface WalletAuthorizationRequest {
+  credentials: Array<{ id: string; name: string }>;
+  /** What the credentials would state (`{"18": true, "21": false, …}`); null before sign-in or when refused. */
+  age_over: Record<string, boolean> | null;
+  /** The last day the credentials would be valid (YYYY-MM-DD); null when none can be issued. */
+  valid_until: string | null;
+  /** Why no credential can be issued to this user (the issuing policy's words); null when it can. */
+  refused: string | null;
 }
 
 export interface InteractionRedirect {

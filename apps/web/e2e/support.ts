@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import axe from 'axe-core';
+import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { launchChromium } from './chromium';
@@ -162,4 +163,43 @@ export async function signedInUserPage(
   const token = ((await login.json()) as { access_token: string }).access_token;
   await context.addInitScript((value) => window.sessionStorage.setItem('userToken', value), token);
   return context.newPage();
+}
+
+/** A proven age as a document verification leaves it (no screen can make one without a real passport). */
+export function proveAgeInDatabase(userId: string, minAge: number, method = 'document') {
+  const db = new Database(inject('databaseFile'));
+  const stamp = (time: Date) => time.toISOString().replace('T', ' ').replace('Z', ' +00:00');
+  const now = new Date();
+  const until = new Date(now.getTime() + 365 * 86_400_000);
+  db.prepare(
+    `INSERT INTO verifications (id, user_id, verification_type, verification_method, status, confidence_score,
+       age_threshold, needs_manual_review, message, result_details, review_notes, sandbox, expires_at, created_at, updated_at)
+     VALUES (?, ?, 'age', ?, 'approved', 0.97, 18, 0, 'approved', ?, '[]', 0, ?, ?, ?)`,
+  ).run(
+    randomUUID(),
+    userId,
+    method,
+    JSON.stringify({ proves: { minAge } }),
+    stamp(until),
+    stamp(now),
+    stamp(now),
+  );
+  db.prepare(
+    'UPDATE users SET proven_min_age = ?, age_verified_at = ?, age_verified_until = ? WHERE id = ?',
+  ).run(minAge, stamp(now), stamp(until), userId);
+  db.close();
+}
+
+/** A wallet the operator registered (`attestly wallet clients add`), written where the CLI writes it. */
+export function registerWalletClient(clientId: string, name: string, redirectUris: string[]) {
+  const db = new Database(inject('databaseFile'));
+  db.prepare(
+    'INSERT INTO wallet_clients (client_id, name, redirect_uris, created_at) VALUES (?, ?, ?, ?)',
+  ).run(
+    clientId,
+    name,
+    JSON.stringify(redirectUris),
+    new Date().toISOString().replace('T', ' ').replace('Z', ' +00:00'),
+  );
+  db.close();
 }

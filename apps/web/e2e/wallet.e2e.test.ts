@@ -1,9 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   postPresentation,
   presentSdJwt,
@@ -17,6 +16,7 @@ import {
   launchBrowser,
   linkIn,
   newClient,
+  proveAgeInDatabase,
   screenshot,
   uniqueEmail,
   waitForMail,
@@ -39,31 +39,6 @@ const api = async (path: string, body: unknown, bearer?: string) => {
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 };
-
-/** A proven age as a document verification leaves it (no screen can make one without a real passport). */
-function proveAgeInDatabase(userId: string, minAge: number, method = 'document') {
-  const db = new Database(inject('databaseFile'));
-  const stamp = (time: Date) => time.toISOString().replace('T', ' ').replace('Z', ' +00:00');
-  const now = new Date();
-  const until = new Date(now.getTime() + 365 * 86_400_000);
-  db.prepare(
-    `INSERT INTO verifications (id, user_id, verification_type, verification_method, status, confidence_score,
-       age_threshold, needs_manual_review, message, result_details, review_notes, sandbox, expires_at, created_at, updated_at)
-     VALUES (?, ?, 'age', ?, 'approved', 0.97, 18, 0, 'approved', ?, '[]', 0, ?, ?, ?)`,
-  ).run(
-    randomUUID(),
-    userId,
-    method,
-    JSON.stringify({ proves: { minAge } }),
-    stamp(until),
-    stamp(now),
-    stamp(now),
-  );
-  db.prepare(
-    'UPDATE users SET proven_min_age = ?, age_verified_at = ?, age_verified_until = ? WHERE id = ?',
-  ).run(minAge, stamp(now), stamp(until), userId);
-  db.close();
-}
 
 let browser: Browser;
 let authorizeUrl: string;

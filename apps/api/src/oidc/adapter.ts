@@ -157,6 +157,8 @@ export interface AdapterHooks {
    * (sequential reuse); the race is seen here.
    */
   onConcurrentReuse?(grantId: string): Promise<unknown>;
+  /** A client that is not a partner site: a wallet the operator registered (modules/wallet/clients.ts). */
+  findOtherClient?(clientId: string): Promise<AdapterPayload | undefined>;
 }
 
 /**
@@ -195,7 +197,8 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
         WHERE s.client_id = :clientId AND s.deleted_at IS NULL`,
       { clientId },
     );
-    if (!site || !toBool(site.is_active) || site.partner_status !== 'active') return undefined;
+    if (!site) return hooks.findOtherClient?.(clientId);
+    if (!toBool(site.is_active) || site.partner_status !== 'active') return undefined;
     const confidential = site.client_type === 'confidential';
     const redirectUris = JSON.parse(site.redirect_uris) as string[];
     const allowedScopes = JSON.parse(site.allowed_scopes) as string[];

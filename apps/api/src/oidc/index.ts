@@ -6,6 +6,7 @@ import { createAuditService } from '../modules/audit/service';
 import { createGrantService } from '../modules/grants/service';
 import { clientSecretMatches } from '../modules/sites/service';
 import { createWallet, type Wallet } from '../modules/wallet';
+import { isWalletClient } from '../modules/wallet/issuer';
 import { createFindAccount, pairwiseSubject } from './account';
 import { cacheClientLookups, createAdapterFactory } from './adapter';
 import { attachProviderEvents } from './events';
@@ -69,10 +70,11 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
   const ttl: OidcTtl = { ...DEFAULT_TTL, ...options.ttl };
   const audit = createAuditService(deps);
   const grants = createGrantService(deps, { audit });
+  const wallet = createWallet(deps, { issuer, audit });
   const adapter = createAdapterFactory(deps, {
     onConcurrentReuse: (grantId) => grants.revoke(grantId, 'token_reuse_detected'),
+    findOtherClient: wallet.findClient,
   });
-  const wallet = createWallet(deps, { issuer, audit });
   const findAccount = createFindAccount(deps, wallet.presentations.account);
 
   await ensureSigningKeys(deps);
@@ -112,6 +114,11 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
         ttl,
         extend: wallet.providerConfiguration,
         async loadExistingGrant(ctx) {
+          // A wallet is asked every time: the consent screen applies the issuing policy (modules/wallet).
+          if (isWalletClient(ctx.oidc.client as never)) {
+            const decided = ctx.oidc.result?.consent?.grantId;
+            return decided ? ctx.oidc.provider.Grant.find(decided) : undefined;
+          }
           const accountId = ctx.oidc.session?.accountId;
           const clientId = ctx.oidc.client?.clientId;
           // Consent is remembered per user and site (not per browser session): look the live grant up first.

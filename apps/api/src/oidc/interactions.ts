@@ -13,6 +13,7 @@ import type { AuditService } from '../modules/audit/service';
 import type { GrantService } from '../modules/grants/service';
 import type { RequestOrigin } from '../modules/sessions/service';
 import { siteIconPath } from '../lib/site-icons';
+import { createWalletAuthorization } from '../modules/wallet/authorization';
 import { provenScopes } from './account';
 import type { Oidc } from './index';
 
@@ -39,6 +40,15 @@ export function createInteractions(
   { grants, audit }: { grants: GrantService; audit: AuditService },
 ) {
   const { User, Site, Partner } = deps.db.models;
+  // Registered wallets asking for credentials (OpenID4VCI authorization code flow) share these screens.
+  const wallets = createWalletAuthorization({
+    oidc,
+    clients: oidc.wallet.clients,
+    policy: oidc.wallet.policy,
+    credentialDays: oidc.wallet.credentialDays,
+    audit,
+    clock: deps.clock,
+  });
 
   async function load(ctx: Context, uid: string): Promise<Interaction> {
     let interaction: Interaction;
@@ -83,8 +93,19 @@ export function createInteractions(
 
   async function details(ctx: Context, uid: string): Promise<InteractionDetails> {
     const interaction = await load(ctx, uid);
-    const { site, partnerName } = await siteOf(interaction);
     const accountId = interaction.session?.accountId;
+    const wallet = await wallets.clientOf(interaction);
+    if (wallet) {
+      const user = accountId ? await User.findByPk(accountId) : null;
+      return {
+        uid,
+        prompt: interaction.prompt.name === 'login' ? 'login' : 'consent',
+        reasons: interaction.prompt.reasons,
+        ...(await wallets.details(interaction, wallet)),
+        user: user ? { email: user.email, full_name: user.full_name } : null,
+      };
+    }
+    const { site, partnerName } = await siteOf(interaction);
     const user = accountId ? await User.findByPk(accountId) : null;
     const proven = user ? provenScopes(user, deps.clock.now()) : null;
     const grant = interaction.grantId ? await oidc.provider.Grant.find(interaction.grantId) : undefined;
@@ -115,7 +136,16 @@ export function createInteractions(
       unproven_scopes: unproven,
       user: user ? { email: user.email, full_name: user.full_name } : null,
       verify_url: unproven.length ? `/verification?return_to=${encodeURIComponent(consentPath)}` : null,
+      wallet: null,
     };
+  }
+
+  /** A registered wallet's consent (modules/wallet/authorization.ts); 404 for a partner site's request. */
+  async function walletConsent(ctx: Context, uid: string, origin: RequestOrigin): Promise<string> {
+    const interaction = await load(ctx, uid);
+    const wallet = await wallets.clientOf(interaction);
+    if (!wallet) throw expired();
+    return wallets.consent(ctx, interaction, wallet, origin);
   }
 
   async function login(ctx: Context, uid: string, accountId: string, remember: boolean): Promise<string> {
@@ -225,7 +255,7 @@ export function createInteractions(
       ...origin,
       details: {
         site_id: site?.id ?? null,
-        client_id: site?.client_id ?? null,
+        client_id: String(interaction.params.client_id ?? '') || null,
         prompt: interaction.prompt.name,
       },
     });
@@ -238,6 +268,6 @@ export function createInteractions(
     );
   }
 
-  return { details, login, consent, abort };
+  return { details, login, consent, walletConsent, abort };
 }
 export type Interactions = ReturnType<typeof createInteractions>;

@@ -98,7 +98,8 @@ function baseConfiguration(config: Config, hooks: ProviderHooks): Configuration 
     subjectTypes: ['public', 'pairwise'],
     pairwiseIdentifier: (ctx, accountId, client) =>
       hooks.pairwiseIdentifier(ctx, accountId, client as { partner_id?: unknown }),
-    extraClientMetadata: { properties: ['partner_id', 'site_id'] },
+    // wallet_client marks a wallet the operator registered (modules/wallet/clients.ts).
+    extraClientMetadata: { properties: ['partner_id', 'site_id', 'wallet_client'] },
     // Sector identifiers are derived from a site's declared domain (adapter.ts) and pairwise subjects are computed per
     // partner, so there is no sector document to fetch.
     sectorIdentifierUriValidate: () => false,

@@ -133,6 +133,14 @@ export const interactionDetailsSchema = v.object({
   unproven_scopes: v.array(scope),
   user: v.nullable(v.object({ email: v.string(), full_name: v.string() })),
   verify_url: v.nullable(v.string()),
+  wallet: v.nullable(
+    v.object({
+      credentials: v.array(v.object({ id: v.string(), name: v.string() })),
+      age_over: v.nullable(v.record(v.string(), v.boolean())),
+      valid_until: v.nullable(v.string()),
+      refused: v.nullable(v.string()),
+    }),
+  ),
 });
 
 export const interactionRedirectSchema = v.object({

@@ -41,6 +41,13 @@ export const oauthApi = {
       body: { scopes },
       auth: 'none',
     }),
+  /** A registered wallet's credential request (OpenID4VCI authorization code flow): 403 with the policy's reason. */
+  walletConsent: (uid: string) =>
+    apiFetch<InteractionRedirect>(`/oauth/interactions/${encodeURIComponent(uid)}/wallet-consent`, {
+      method: 'POST',
+      body: {},
+      auth: 'none',
+    }),
   abort: (uid: string) =>
     apiFetch<InteractionRedirect>(`/oauth/interactions/${encodeURIComponent(uid)}/abort`, {
       method: 'POST',

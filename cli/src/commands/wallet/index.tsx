@@ -194,9 +194,117 @@ const root = defineCommand(
   },
 );
 
+/** Wallets registered for the authorization code flow (apps/api/src/modules/wallet/clients.ts). */
+async function walletClients(context: CommandContext) {
+  const { createWalletClients } = await import('../../../../apps/api/src/modules/wallet/clients');
+  return createWalletClients({ db: context.deps.db, clock: context.deps.clock });
+}
+
+const clientsAdd = defineCommand(
+  'add',
+  (command) =>
+    examples(
+      command
+        .argument('<client-id>', 'the client id the wallet uses (its provider publishes it)')
+        .description(
+          'Let a wallet obtain credentials through the authorization code flow: the user picks Attestly in the wallet, signs in here and consents. A public client (no secret); PKCE is required and redirect URIs must match exactly. It may ask only for credential configurations (scope proof_of_age and/or age_sd_jwt).',
+        )
+        .requiredOption(
+          '--redirect-uri <uri...>',
+          "the wallet's redirect URIs: claimed https, a private-use scheme, or http on a loopback address",
+        )
+        .option('--name <text>', 'the name the consent screen shows (defaults to the client id)'),
+      [
+        'attestly wallet clients add eu.europa.ec.eudi.wallet --redirect-uri eudi-openid4ci://authorize --name "EU Wallet"',
+      ],
+    ),
+  async (io, options: { redirectUri: string[]; name?: string }, [clientId = '']) => {
+    const added = await withContext(io, async (context) => {
+      const { WalletClientError } = await import('../../../../apps/api/src/modules/wallet/clients');
+      let client;
+      try {
+        client = await (
+          await walletClients(context)
+        ).add({
+          clientId,
+          name: options.name,
+          redirectUris: options.redirectUri,
+        });
+      } catch (error) {
+        if (error instanceof WalletClientError)
+          throw new UserError(error.message, 'see `attestly wallet clients add --help`');
+        throw error;
+      }
+      await audit(context, 'wallet.client_added', {
+        client_id: client.clientId,
+        name: client.name,
+        redirect_uris: client.redirectUris,
+      });
+      return client;
+    });
+    io.result(
+      { ok: true, client_id: added.clientId, name: added.name, redirect_uris: added.redirectUris },
+      <Text color="green">{`✔ Wallet ${added.clientId} registered (${added.redirectUris.length} redirect URI(s)).`}</Text>,
+    );
+  },
+);
+
+const clientsList = defineCommand(
+  'list',
+  (command) =>
+    examples(command.description('List the wallets registered for the authorization code flow'), [
+      'attestly wallet clients list --json',
+    ]),
+  async (io) => {
+    const clients = await withContext(io, async (context) =>
+      (await (await walletClients(context)).list()).map((client) => ({
+        client_id: client.clientId,
+        name: client.name,
+        redirect_uris: client.redirectUris,
+        created_at: client.createdAt.toISOString(),
+      })),
+    );
+    io.result({ clients }, () => (
+      <Table
+        columns={['CLIENT ID', 'NAME', 'REDIRECT URIS', 'ADDED']}
+        rows={clients.map((client) => [
+          client.client_id,
+          client.name,
+          client.redirect_uris.join(' '),
+          client.created_at.slice(0, 10),
+        ])}
+        empty="No wallets registered: wallets use the offers of “Add to wallet”. Register one with `attestly wallet clients add`."
+      />
+    ));
+  },
+);
+
+const clientsRemove = defineCommand(
+  'remove',
+  (command) =>
+    examples(
+      command
+        .argument('<client-id>', 'a client id from `attestly wallet clients list`')
+        .description(
+          'Unregister a wallet: its sign-ins and tokens stop working (within two seconds on every replica)',
+        ),
+      ['attestly wallet clients remove eu.europa.ec.eudi.wallet'],
+    ),
+  async (io, _options, [clientId = '']) => {
+    await withContext(io, async (context) => {
+      if (!(await (await walletClients(context)).remove(clientId)))
+        throw new UserError(`no wallet client ${clientId}`, 'list them with `attestly wallet clients list`');
+      await audit(context, 'wallet.client_removed', { client_id: clientId });
+    });
+    io.result({ ok: true, removed: clientId }, <Text color="green">{`✔ Wallet ${clientId} removed.`}</Text>);
+  },
+);
+
 export function walletCommand(): Command {
   return new Command('wallet')
-    .description('Wallet credentials: the credential root, document signers and trusted issuers')
+    .description(
+      'Wallet credentials: the credential root, document signers, trusted issuers and registered wallets',
+    )
     .addCommand(list)
     .addCommand(rotate)
     .addCommand(importSigner)
@@ -205,6 +313,13 @@ export function walletCommand(): Command {
         .description('Issuers whose wallet credentials partners accept')
         .addCommand(trustAdd)
         .addCommand(trustRemove),
+    )
+    .addCommand(
+      new Command('clients')
+        .description('Wallets that may obtain credentials through the authorization code flow')
+        .addCommand(clientsAdd)
+        .addCommand(clientsList)
+        .addCommand(clientsRemove),
     )
     .addCommand(root);
 }

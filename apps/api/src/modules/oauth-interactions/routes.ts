@@ -152,6 +152,28 @@ export function oauthInteractionRoutes(
   );
 
   router.post(
+    '/oauth/interactions/:uid/wallet-consent',
+    describeRoute({
+      tag: 'OAuth',
+      summary: 'Let a registered wallet receive the requested credentials',
+      description:
+        'For an OpenID4VCI authorization request from a wallet the operator registered: grants it the credential configurations it asked for. 403 with the reason when the issuing policy refuses this user (as for offers).',
+      responses: {
+        200: ok('Where to continue', interactionRedirectSchema),
+        403: ok('No current age verification of an accepted kind'),
+        404: ok('No such pending wallet request in this browser'),
+      },
+    }),
+    params,
+    async (ctx) => {
+      const redirect: InteractionRedirect = {
+        redirect_to: await interactions.walletConsent(ctx, uidOf(ctx), origin(ctx)),
+      };
+      ctx.body = redirect;
+    },
+  );
+
+  router.post(
     '/oauth/interactions/:uid/abort',
     describeRoute({
       tag: 'OAuth',

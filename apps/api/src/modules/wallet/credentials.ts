@@ -31,6 +31,18 @@ export function ageFacts(provenMinAge: number): AgeFacts {
   return Object.fromEntries(AGE_THRESHOLDS.map((threshold) => [threshold, provenMinAge >= threshold]));
 }
 
+const DAY_MS = 86_400_000;
+
+/** The last day (YYYY-MM-DD) credentials issued now would be valid: the configured days, never past the proof. */
+export function credentialsValidUntil(now: Date, credentialDays: number, proofUntil: Date): string {
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  const lastDay = Math.min(
+    today + credentialDays * DAY_MS,
+    Math.floor(proofUntil.getTime() / DAY_MS) * DAY_MS,
+  );
+  return new Date(lastDay - DAY_MS).toISOString().slice(0, 10);
+}
+
 export interface CredentialInput {
   issuer: string;
   facts: AgeFacts;

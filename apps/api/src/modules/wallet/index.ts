@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { deriveKey } from '../../lib/crypto';
+import { createWalletClients, walletClientMetadata } from './clients';
 import type { WalletConfig } from './config';
 import { walletProviderConfiguration, type IssuanceAudit } from './issuer';
 import { createIssuingPolicy } from './issuing-policy';
@@ -27,6 +28,7 @@ export function createWallet(deps: WalletDeps, { issuer, audit }: { issuer: stri
     { issuer, credentialDays: config.wallet.credentialDays, country: config.wallet.country },
   );
   const policy = createIssuingPolicy(deps, config.wallet.issuingMethods);
+  const clients = createWalletClients(deps);
   const presentations = createPresentationService({
     db: deps.db,
     clock: deps.clock,
@@ -40,6 +42,13 @@ export function createWallet(deps: WalletDeps, { issuer, audit }: { issuer: stri
     issuer,
     keys,
     policy,
+    credentialDays: config.wallet.credentialDays,
+    clients,
+    /** The provider's client metadata of a registered wallet (oidc/adapter.ts asks when no site has the id). */
+    async findClient(clientId: string) {
+      const client = await clients.find(clientId);
+      return client ? walletClientMetadata(client) : undefined;
+    },
     presentations,
     providerConfiguration: walletProviderConfiguration({
       issuer,

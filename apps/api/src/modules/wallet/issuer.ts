@@ -12,6 +12,7 @@ import {
   issueCredentialOf,
   type CredentialConfigurationId,
 } from './credentials';
+import { richAuthorizationRequests } from './authorization-details';
 import type { IssuingPolicy } from './issuing-policy';
 import { IssuingRefused } from './issuing-policy';
 import type { WalletKeyStore } from './key-store';
@@ -30,6 +31,10 @@ export const BATCH_SIZE = 30;
 export const CREDENTIAL_SCOPE = CREDENTIAL_CONFIGURATIONS.join(' ');
 
 const DAY_MS = 86_400_000;
+
+/** A client that may be issued credentials: the offers' public client, or a wallet client the operator registered. */
+export const isWalletClient = (client: { clientId?: string; wallet_client?: unknown } | undefined) =>
+  client?.clientId === WALLET_CLIENT_ID || client?.wallet_client === true;
 const startOfDay = (time: Date) => new Date(Math.floor(time.getTime() / DAY_MS) * DAY_MS);
 
 /** The audit trail of issuance: counts only, never credential material (research §5.5). */
@@ -173,10 +178,10 @@ export function walletProviderConfiguration(options: WalletIssuerOptions): Parti
         enabled: true,
         // Partner sites never get a resource: their tokens stay as they were (userinfo, no audience).
         defaultResource: async (_ctx, client, oneOf) =>
-          oneOf ?? (client?.clientId === WALLET_CLIENT_ID ? issuer : undefined),
+          oneOf ?? (isWalletClient(client) ? issuer : undefined),
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx, resource, client) => {
-          if (resource !== issuer || client?.clientId !== WALLET_CLIENT_ID) throw new errors.InvalidTarget();
+          if (resource !== issuer || !isWalletClient(client)) throw new errors.InvalidTarget();
           return {
             scope: CREDENTIAL_SCOPE,
             audience: issuer,
@@ -185,12 +190,17 @@ export function walletProviderConfiguration(options: WalletIssuerOptions): Parti
           };
         },
       },
+      richAuthorizationRequests: richAuthorizationRequests(issuer, (client) =>
+        isWalletClient(client as Parameters<typeof isWalletClient>[0]),
+      ),
       openid4vci: {
         enabled: true,
         ack: 'experimental-01',
         nonceSecret: options.nonceSecret,
         preAuthorizedCodeGrant: true,
         metadata: {
+          // This provider is the authorization server for both grants (OID4VCI §12.2.4); its metadata lists them.
+          authorization_servers: [issuer],
           batch_credential_issuance: { batch_size: BATCH_SIZE },
           display: [{ name: 'Attestly', locale: 'en' }],
         },

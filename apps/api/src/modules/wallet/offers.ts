@@ -5,7 +5,7 @@ import type { WalletOffer } from '@attestly/contracts';
 import type { Clock } from '../../lib/clock';
 import { deriveKey, randomDigits } from '../../lib/crypto';
 import { AppError } from '../../errors';
-import { ageFacts, CREDENTIAL_CONFIGURATIONS } from './credentials';
+import { ageFacts, CREDENTIAL_CONFIGURATIONS, credentialsValidUntil } from './credentials';
 import type { IssuanceAudit } from './issuer';
 import { CREDENTIAL_SCOPE, PRE_AUTHORIZED_GRANT, WALLET_CLIENT_ID } from './issuer';
 import type { IssuingPolicy } from './issuing-policy';
@@ -17,7 +17,6 @@ import type { IssuingPolicy } from './issuing-policy';
  * stored besides the provider's own code and grant, and any replica can answer it.
  */
 export const OFFER_TTL_SECONDS = 10 * 60;
-const DAY_MS = 86_400_000;
 
 export interface OfferOptions {
   /** The provider of this moment (it is rebuilt when signing keys rotate). */
@@ -87,11 +86,6 @@ export function createOfferService(options: OfferOptions) {
     const expiresAt = new Date(Date.now() + OFFER_TTL_SECONDS * 1000);
     const uri = offerUri(sealOffer({ code, tx: !!txCode, exp: Math.floor(expiresAt.getTime() / 1000) }));
     const offerUrl = `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(uri)}`;
-    const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
-    const lastDay = Math.min(
-      today + options.credentialDays * DAY_MS,
-      Math.floor(backing.until.getTime() / DAY_MS) * DAY_MS,
-    );
     await options.audit.recordSafely({
       event: 'wallet.offer_created',
       userId,
@@ -105,7 +99,7 @@ export function createOfferService(options: OfferOptions) {
       tx_code: txCode,
       expires_at: expiresAt.toISOString(),
       credential_configuration_ids: [...CREDENTIAL_CONFIGURATIONS],
-      credentials_valid_until: new Date(lastDay - DAY_MS).toISOString().slice(0, 10),
+      credentials_valid_until: credentialsValidUntil(now, options.credentialDays, backing.until),
       age_over: Object.fromEntries(
         Object.entries(ageFacts(backing.provenMinAge)).map(([age, value]) => [String(age), value]),
       ),

@@ -35,6 +35,7 @@ function interaction(scopes: InteractionDetails['scopes'], sandbox = false): Int
     unproven_scopes: [],
     user: { email: 'alex@example.com', full_name: 'Alex' },
     verify_url: null,
+    wallet: null,
   } as InteractionDetails;
   details.site.sandbox = sandbox;
   return details;
@@ -106,5 +107,70 @@ describe('/oauth/consent (issue 15 item 4: name and e-mail are optional)', () =>
     await renderApp('/oauth/consent?uid=uid-1234567890');
     expect(await screen.findByRole('checkbox', { name: /Basic information/ })).toBeChecked();
     expect(screen.queryByText(/Test site/)).toBeNull();
+  });
+});
+
+describe('/oauth/consent for a registered wallet (issue 24 item 3)', () => {
+  const walletInteraction = (wallet: NonNullable<InteractionDetails['wallet']>): InteractionDetails => ({
+    ...interaction([]),
+    site: {
+      client_id: 'eu.example.wallet',
+      site_name: 'Example Wallet',
+      domain: 'Wallet app',
+      icon_url: null,
+      partner_name: 'registered by the operator of this Attestly',
+      redirect_host: 'eudi-openid4ci://authorize',
+      sandbox: false,
+    },
+    verify_url: wallet.refused ? '/verification?return_to=x' : null,
+    wallet,
+  });
+
+  it('shows the credentials asked for and what they will state, and adds them on the wallet consent', async () => {
+    const calls = fakeApi({
+      'GET /api/v1/oauth/interactions/uid-1234567890': {
+        body: walletInteraction({
+          credentials: [{ id: 'proof_of_age', name: 'Proof of age (ISO mdoc, EU age verification)' }],
+          age_over: { '12': true, '16': true, '18': true, '21': false },
+          valid_until: '2027-02-24',
+          refused: null,
+        }),
+      },
+      'POST /api/v1/oauth/interactions/uid-1234567890/wallet-consent': {
+        body: { redirect_to: 'https://attestly.test/oauth2/authorize/resume' },
+      },
+    });
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    await renderApp('/oauth/consent?uid=uid-1234567890');
+    expect(await screen.findByText('Proof of age (ISO mdoc, EU age verification)')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Add to your wallet' })).toBeInTheDocument();
+    expect(screen.getByTestId('wallet-claims')).toHaveTextContent('over 18, not over 21');
+    expect(screen.getByTestId('wallet-claims')).toHaveTextContent('Valid until 2027-02-24');
+    expect(screen.queryByRole('checkbox')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add to wallet' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://attestly.test/oauth2/authorize/resume'));
+    expect(calls.some((call) => call.method === 'POST' && call.url.endsWith('/wallet-consent'))).toBe(true);
+  });
+
+  it('tells a user the issuing policy refuses why, and offers only Cancel and verifying', async () => {
+    fakeApi({
+      'GET /api/v1/oauth/interactions/uid-1234567890': {
+        body: walletInteraction({
+          credentials: [{ id: 'proof_of_age', name: 'Proof of age (ISO mdoc, EU age verification)' }],
+          age_over: null,
+          valid_until: null,
+          refused: 'Wallet credentials need an age proven with an identity document.',
+        }),
+      },
+    });
+    await renderApp('/oauth/consent?uid=uid-1234567890');
+    expect(
+      await screen.findByText('Wallet credentials need an age proven with an identity document.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add to wallet' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Verify now' })).toBeInTheDocument();
   });
 });

@@ -7,6 +7,7 @@ import { errorMessage } from '../../api/client';
 import { interactionQueryOptions, oauthApi } from '../../api/oauth';
 import { AuthCard } from '../../components/auth/auth-card';
 import { SiteHeader } from '../../components/oauth/site-header';
+import { WalletConsentForm } from '../../components/oauth/wallet-consent';
 import { Button } from '../../components/ui/button';
 import { FormError } from '../../components/ui/field';
 import { QueryState } from '../../components/ui/query-state';
@@ -24,19 +25,34 @@ function OAuthConsentPage() {
   const { uid } = Route.useSearch();
   const details = useQuery(interactionQueryOptions(uid));
   const navigate = useNavigate();
+  // A registered wallet asking for credentials (issue 24 item 3) rather than a partner site.
+  const wallet = !!details.data?.wallet;
 
   useEffect(() => {
     if (details.data?.prompt === 'login') void navigate({ to: '/oauth/login', search: { uid } });
   }, [details.data, navigate, uid]);
 
   return (
-    <AuthCard title="Share your verification" subtitle="Choose what this site may learn about you.">
+    <AuthCard
+      title={wallet ? 'Add to your wallet' : 'Share your verification'}
+      subtitle={
+        wallet
+          ? 'A wallet asks for proof of your age to keep and show.'
+          : 'Choose what this site may learn about you.'
+      }
+    >
       <QueryState
         query={details}
         loadingLabel="Loading the request…"
         errorFallback="This sign-in request has expired."
       >
-        {(interaction) => <ConsentForm uid={uid} interaction={interaction} />}
+        {(interaction) =>
+          interaction.wallet ? (
+            <WalletConsentForm uid={uid} interaction={interaction} wallet={interaction.wallet} />
+          ) : (
+            <ConsentForm uid={uid} interaction={interaction} />
+          )
+        }
       </QueryState>
     </AuthCard>
   );
