@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from '../migrator';
+import type { Migration } from '../migration';
 
 /**
  * Wallet clients the operator registers (issue 24 item 3): public OAuth clients that may run the OpenID4VCI
