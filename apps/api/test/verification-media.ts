@@ -200,3 +200,15 @@ export async function stored(t: TestApp) {
     media: await t.db.models.VerificationMedia.count(),
   };
 }
+
+/** Starts a video check: the liveness challenge (issue 23) that the next video of this user must answer. */
+export async function newChallenge(t: TestApp, token: string) {
+  const response = await t.request.post('/api/v1/age-verification/challenges').set(bearer(token)).expect(201);
+  return response.body as {
+    id: string;
+    steps: Array<{ action: string; prompt: string; start_seconds: number; end_seconds: number }>;
+    recording_seconds: number;
+    tolerance_seconds: number;
+    expires_at: string;
+  };
+}

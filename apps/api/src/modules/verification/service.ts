@@ -15,6 +15,7 @@ import type { RequestOrigin } from '../sessions/service';
 import { presentVerification } from './presenters';
 import { createCardVerification } from './credit-card';
 import { createDocumentVerification } from './document';
+import { createChallengeService } from './challenge';
 import { createFacialVerification } from './facial';
 import { createGeoLocator, createLocationVerification } from './location';
 import {
@@ -452,10 +453,12 @@ export function createVerificationModule(
 ) {
   const core = createVerificationService(deps, services);
   const geo = createGeoLocator(deps.config.geoipDir);
+  const challenges = createChallengeService(deps);
   return {
     ...core,
-    facial: createFacialVerification(deps, core),
-    document: createDocumentVerification(deps, core),
+    challenges,
+    facial: createFacialVerification(deps, core, challenges),
+    document: createDocumentVerification(deps, core, challenges),
     card: createCardVerification(deps, core),
     location: { ...createLocationVerification(deps, core, geo), subdivisionsOf: geo.subdivisionsOf },
   };
