@@ -1,15 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CHALLENGE_PROMPTS as MODEL_PROMPTS,
   checkChallenge,
   createVisionEngine,
   defaultChallengeCheckOptions,
-  ffmpegPath,
   type VisionEngine,
 } from '@attestly/models';
 import { CHALLENGE_PROMPTS, LIVENESS_CHALLENGE } from '@attestly/contracts';
@@ -20,6 +14,7 @@ import {
   ADULT_MALE_40S,
   bearer,
   fixture,
+  genuineRecording,
   haveFaceFixtures,
   newChallenge,
   newUser,
@@ -30,36 +25,10 @@ import {
 /**
  * Liveness challenges chosen by the server (issue 23 item 1) through the real app and the real engine: issuing,
  * binding to the user, expiry on an injected clock, single use, and an approval of a genuine recording of a real
- * person (../shared/data/live-videos) whose motions answer the challenge asked. The app draws its challenges from
+ * person (../shared/data/live-videos, see genuineRecording) whose motions answer the challenge asked. The app draws its challenges from
  * a seeded source so that the recorded clip's motions can be the ones asked (the appliance has no such switch).
  */
-const here = path.dirname(fileURLToPath(import.meta.url));
-const LIVE_VIDEOS = path.resolve(here, '../../../../shared/data/live-videos');
-/**
- * labels.csv: live_022 shows a woman who looks to one side, blinks and looks to the other within its first five
- * seconds (actions wink;expressions;look_down;turn_left;turn_right). Cut to those five seconds, as the camera screen
- * records them; nothing else is changed.
- */
-const GENUINE = { file: 'live_022.mp4', actions: ['turn_left', 'turn_right'] };
-
-function genuineClip(): Buffer | null {
-  const labels = path.join(LIVE_VIDEOS, 'labels.csv');
-  if (!fs.existsSync(labels) || !fs.existsSync(path.join(LIVE_VIDEOS, GENUINE.file))) return null;
-  const row = fs
-    .readFileSync(labels, 'utf8')
-    .split('\n')
-    .find((line) => line.startsWith(`${GENUINE.file},`));
-  if (!row || !GENUINE.actions.every((action) => row.includes(action))) return null;
-  const out = path.join(fs.mkdtempSync(path.join(tmpdir(), 'attestly-live-')), 'clip.mp4');
-  execFileSync(ffmpegPath(), [
-    ...['-loglevel', 'error', '-y', '-i', path.join(LIVE_VIDEOS, GENUINE.file), '-t', '5', '-an'],
-    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', out],
-  ]);
-  return fs.readFileSync(out);
-}
-
-const genuine = genuineClip();
-if (!genuine) console.warn(`Skipping the genuine-clip approval: ${GENUINE.file} not found in ${LIVE_VIDEOS}`);
+const genuine = genuineRecording?.clip ?? null;
 
 let engine: VisionEngine;
 let t: TestApp;
@@ -119,6 +88,17 @@ describe('liveness challenges', () => {
       .expect(429);
     expect(refused.body.detail).toMatch(/Too many video checks/);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('purges challenges past their minute and keeps live ones (hourly job)', async () => {
+    const { token } = await newUser(t);
+    const old = await newChallenge(t, token);
+    t.clock.advance(61_000);
+    const fresh = await newChallenge(t, token);
+    const job = t.services.verifications.challenges;
+    expect(await job.purgeExpired()).toBeGreaterThanOrEqual(1);
+    expect(await t.db.models.LivenessChallenge.findByPk(old.id)).toBeNull();
+    expect(await t.db.models.LivenessChallenge.findByPk(fresh.id)).not.toBeNull();
   });
 });
 

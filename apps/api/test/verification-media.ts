@@ -1,8 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { ffmpegPath } from '@attestly/models';
 import {
   adultFemale30sLandmarks,
   headTurnAndBlink,
@@ -211,4 +214,42 @@ export async function newChallenge(t: TestApp, token: string) {
     tolerance_seconds: number;
     expires_at: string;
   };
+}
+
+/**
+ * Genuine recordings of real people (../shared/data/live-videos; research/test use only, never copied into the
+ * repository). labels.csv: live_022 shows a woman who looks to one side, blinks and looks to the other within its
+ * first five seconds (actions wink;expressions;look_down;turn_left;turn_right). The tests that need an approved
+ * video use its first five seconds, cut as the camera screen records them (nothing else changed), and a frame of
+ * it as the portrait of her test passport. Null (tests skip) when the folder or the clip is absent.
+ */
+export const LIVE_VIDEOS = path.resolve(here, '../../../../shared/data/live-videos');
+const GENUINE = { file: 'live_022.mp4', actions: ['turn_left', 'turn_right'], portraitAt: '2.6' };
+
+function cutGenuine(): { clip: Buffer; portrait: Buffer } | null {
+  const labels = path.join(LIVE_VIDEOS, 'labels.csv');
+  const source = path.join(LIVE_VIDEOS, GENUINE.file);
+  if (!fs.existsSync(labels) || !fs.existsSync(source)) return null;
+  const row = fs
+    .readFileSync(labels, 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith(`${GENUINE.file},`));
+  if (!row || !GENUINE.actions.every((action) => row.includes(action))) return null;
+  const dir = fs.mkdtempSync(path.join(tmpdir(), 'attestly-live-'));
+  const clip = path.join(dir, 'clip.mp4');
+  const portrait = path.join(dir, 'portrait.jpg');
+  const quiet = ['-loglevel', 'error', '-y'];
+  execFileSync(ffmpegPath(), [
+    ...quiet,
+    ...['-i', source, '-t', '5', '-an', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', clip],
+  ]);
+  execFileSync(ffmpegPath(), [...quiet, '-ss', GENUINE.portraitAt, '-i', source, '-frames:v', '1', portrait]);
+  const out = { clip: fs.readFileSync(clip), portrait: fs.readFileSync(portrait) };
+  fs.rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
+export const genuineRecording = cutGenuine();
+if (!genuineRecording) {
+  console.warn(`Skipping approvals of a genuine video: ${GENUINE.file} not found in ${LIVE_VIDEOS}`);
 }

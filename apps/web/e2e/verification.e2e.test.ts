@@ -10,7 +10,9 @@ import { createVisionEngine, ffmpegPath, type VisionEngine } from '@attestly/mod
 import {
   ageVerificationResultSchema,
   documentAnswerSchema,
+  livenessChallengeSchema,
   type AgeVerificationResult,
+  type LivenessChallenge,
 } from '@attestly/contracts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import * as v from 'valibot';
@@ -157,6 +159,15 @@ async function watchOverlay(page: Page): Promise<void> {
 const overlayTexts = (page: Page) =>
   page.evaluate(() => (window as unknown as { overlayTexts: string[] }).overlayTexts);
 
+/** The liveness challenge the server issues for the next recording (issue 23). */
+async function challengeIssued(page: Page): Promise<LivenessChallenge> {
+  const response = await page.waitForResponse((r) => r.url().endsWith('/api/v1/age-verification/challenges'));
+  expect(response.status()).toBe(201);
+  const body = (await response.json()) as LivenessChallenge;
+  expect(v.safeParse(livenessChallengeSchema, body).issues).toBeUndefined();
+  return body;
+}
+
 /** Clicks "Verify my age" and returns what the server answered, for comparing with what the screen shows. */
 async function verifyAndRead(page: Page): Promise<AgeVerificationResult> {
   const answer = page.waitForResponse(
@@ -231,7 +242,7 @@ describe('verification screen with the real vision engine', () => {
     await context.close();
   }, 60_000);
 
-  it('records a 5-second video after a countdown with the challenge prompts, can stop early, and rejects a still picture as not live', async () => {
+  it('records a 5-second video after a countdown with the server’s challenge prompts in order, can stop early, and rejects a still picture as not live', async () => {
     const { context, page } = await signedInOnVerification('Video');
     // Video is the default capture.
     expect(await page.getByRole('radio', { name: '5-second video (recommended)' }).isChecked()).toBe(true);
@@ -239,36 +250,48 @@ describe('verification screen with the real vision engine', () => {
     // The face guide shows where to put the face while the camera is on.
     await page.getByRole('img', { name: /Face guide/ }).waitFor();
     await watchOverlay(page);
+    let asked = challengeIssued(page);
     await page.getByRole('button', { name: 'Start recording' }).click();
-    // Stop early: as soon as the first prompt shows, well before the 5 s are up.
-    await page.getByText(/^Turn your head slowly to one side and back · \d s$/).waitFor();
+    const first = await asked;
+    // Stop early: as soon as the first step's prompt shows, well before the 5 s are up.
+    await page.getByText(first.steps[0]!.prompt, { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Stop recording' }).click();
     await page.getByRole('button', { name: 'Re-record' }).waitFor();
     await page.getByLabel('Recorded video').waitFor();
     const stoppedEarly = await overlayTexts(page);
     expect(stoppedEarly.slice(0, 3)).toEqual(['3', '2', '1']);
-    expect(stoppedEarly.some((text) => text.startsWith('Turn your head slowly'))).toBe(true);
-    expect(stoppedEarly.some((text) => text.startsWith('Now blink twice'))).toBe(false);
+    expect(stoppedEarly).toContain(first.steps[0]!.prompt);
+    expect(stoppedEarly).not.toContain(first.steps.at(-1)!.prompt);
 
-    // Re-record and let the recorder stop by itself after 5 s, with both challenge prompts on the way.
+    // Re-record: a fresh challenge, whose prompts come one by one, in its order, while the recorder runs 5 s.
     await page.getByRole('button', { name: 'Re-record' }).click();
     await watchOverlay(page);
+    asked = challengeIssued(page);
     await page.getByRole('button', { name: 'Start recording' }).click();
+    const challenge = await asked;
+    expect(challenge.id).not.toBe(first.id);
     const started = Date.now();
-    await page.getByText(/^Now blink twice · \d s$/).waitFor();
+    await page.getByText(`Step 1 of ${challenge.steps.length}`, { exact: false }).waitFor();
     await shot(page, 'verification-video-recording');
     await page.getByRole('button', { name: 'Verify my age' }).waitFor({ timeout: 15_000 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(3000 + 5000 - 500);
     const full = await overlayTexts(page);
     expect(full.slice(0, 3)).toEqual(['3', '2', '1']);
-    const prompts = full.slice(3).map((text) => text.replace(/ · \d s$/, ''));
-    expect([...new Set(prompts)]).toEqual(['Turn your head slowly to one side and back', 'Now blink twice']);
-    expect(full.slice(3).map((text) => text.slice(-3))).toEqual(
-      expect.arrayContaining(['5 s', '4 s', '3 s', '2 s', '1 s']),
-    );
+    const prompts = full.slice(3);
+    const stepPrompts = challenge.steps.map((step) => step.prompt);
+    // Before the first window the screen asks to look at the camera; then each step's prompt in the server's order.
+    expect(prompts[0]).toBe('Look at the camera');
+    expect(prompts.filter((text) => stepPrompts.includes(text))).toEqual(stepPrompts);
+    expect(prompts.at(-1)).toMatch(/^Look at the camera/);
 
+    // The video carries the challenge it answered.
+    const sent = page.waitForRequest((request) =>
+      request.url().endsWith('/api/v1/age-verification/verify-age'),
+    );
     const answer = await verifyAndRead(page);
+    expect((await sent).postDataBuffer()?.toString('latin1')).toContain(challenge.id);
     expect(answer).toMatchObject({ status: 'rejected', is_live: false });
+    expect(answer.extracted_data.challenge).toMatchObject({ id: challenge.id, passed: false });
     expect(answer.message).toMatch(/live recording/);
     expect(answer.video_duration).toBeGreaterThan(4);
     expect(answer.frames_analyzed).toBeGreaterThan(10);

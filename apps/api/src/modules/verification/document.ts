@@ -19,7 +19,7 @@ import { requireEngine, runAnalysis } from './vision';
 export interface DocumentUpload {
   bytes: Uint8Array;
   mime: string;
-  /** The live challenge video recorded in the same flow (5 s, head turn and blink). */
+  /** The live video recorded in the same flow (5 s), answering the challenge named by challengeId. */
   video?: { bytes: Uint8Array; mime: string } | null;
   /** The liveness challenge the video answers (challenge.ts); required with a video. */
   challengeId?: string;

@@ -28,8 +28,9 @@ export function photoPolicyMessage(threshold: number): string {
 
 /**
  * Facial age verification (DESIGN.md §5, spec 01 §3 "Age verification result"). The engine decides whether the
- * face clears the calibrated cut-off for T; this applies the liveness policy: a video must pass the active
- * challenge (head turn and blink), and a photo may approve only where configuration allows it, because one
+ * face clears the calibrated cut-off for T; this applies the liveness policy: a video must answer the fresh
+ * challenge the server issued for it (challenge.ts: its motions in order inside their windows, which include a head
+ * turn and a blink), and a photo may approve only where configuration allows it, because one
  * frame cannot show a live person. Media is analysed in memory and never kept: nothing here needs a reviewer.
  */
 export function createFacialVerification(
