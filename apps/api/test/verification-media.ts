@@ -6,13 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { ffmpegPath } from '@attestly/models';
-import {
-  adultFemale30sLandmarks,
-  headTurnAndBlink,
-  stillVideo as modelsStillVideo,
-  passportPage,
-  syntheticChallengeVideo,
-} from '../../../models/test/media';
+import { stillVideo as modelsStillVideo, passportPage } from '../../../models/test/media';
 import type { TestApp } from './helpers';
 
 /**
@@ -154,23 +148,6 @@ export const passportWithPortrait = (
   portrait: Buffer | null,
   printed?: string[],
 ): Promise<Buffer> => passportPage(lines, { portrait, printed });
-
-/**
- * A 5-s "live" challenge clip synthesised from the FairFace woman (ADULT_FEMALE_30S): the face warped as if the head
- * turned, the eyes painted shut for a blink (models/test/media.ts). Only her landmarks are measured for this.
- */
-export const challengeVideo = (): Promise<Buffer> =>
-  syntheticChallengeVideo(fixture(ADULT_FEMALE_30S), adultFemale30sLandmarks, headTurnAndBlink);
-
-/**
- * Liveness settings for engines fed synthetic challenge clips: the 2-D warp moves Human's yaw estimate by only ~11°
- * and the painted blink reaches ~0.72 of the open-eye ratio (MODEL_CARD.md), so the turn asked for is 8° and a blink
- * counts at 0.78. Still photos still fail (no turn, no blink at all).
- */
-export const SYNTHETIC_CLIP_LIVENESS = {
-  minYawSpanDeg: 8,
-  blink: { closedRatio: 0.78, openRatio: 0.85, maxBlinkSeconds: 0.8 },
-};
 
 /**
  * Signs up and signs in a user. Sign-ups are limited per address, so each user arrives from its own
