@@ -25,3 +25,17 @@ export type { DecisionConfig } from './decision';
 export { assessActiveLiveness, countBlinks, eyeAspectRatio } from './liveness-signals';
 export { cosineSimilarity, humanSimilarity, decideFaceMatch, defaultFaceMatchConfig } from './face-match';
 export type { FaceMatchConfig, FaceMatchResult } from './face-match';
+export {
+  CHALLENGE_PROMPTS,
+  challengeMessage,
+  checkChallenge,
+  defaultChallengeCheckOptions,
+} from './challenge';
+export type {
+  ChallengeAction,
+  ChallengeStep,
+  ChallengeCheckOptions,
+  ChallengeCheckResult,
+  ChallengeStepResult,
+} from './challenge';
+export type { ChallengeTrackPoint } from './types';

@@ -1,3 +1,4 @@
+import type { ChallengeCheckResult, ChallengeStep } from './challenge';
 import type { QualityReason } from './errors';
 
 /** Pixel measurements of the face region (see quality.ts). */
@@ -81,6 +82,11 @@ export interface AgeRange {
 export interface VisionThresholds {
   /** Ages the caller wants decided, e.g. [18] or [12, 16, 18, 21]. Default [18, 21]. */
   thresholds?: number[];
+  /**
+   * Videos only: the server-issued challenge the clip must answer (challenge.ts). The clip is live only when the
+   * motions were seen in this order inside these windows, as well as passing the other liveness checks.
+   */
+  challenge?: readonly ChallengeStep[];
 }
 
 interface AgeDecisionFields {
@@ -142,5 +148,19 @@ export interface VideoAnalysis extends AgeDecisionFields {
   eye_measurements: EyeMeasurements;
   head_yaw_range: { min: number; max: number; span: number };
   blinks: number;
+  /**
+   * The per-frame track (seconds from the clip start, yaw in degrees, eye aspect ratio; null where the frame had no
+   * single face) that a server-issued challenge is checked against (challenge.ts). Not part of the API answer.
+   */
+  track?: ChallengeTrackPoint[];
+  /** The check against VisionThresholds.challenge; absent when no challenge was given. */
+  challenge?: ChallengeCheckResult;
   timings_ms: { total: number; decode: number };
+}
+
+/** One sampled frame of a clip as the challenge checker reads it. */
+export interface ChallengeTrackPoint {
+  t: number;
+  yaw: number | null;
+  ear: number | null;
 }

@@ -10,6 +10,7 @@ import {
   type DocumentReading,
 } from './document/read-document';
 import { median } from './calibration';
+import { challengeMessage, checkChallenge, defaultChallengeCheckOptions } from './challenge';
 import { VisionInputError } from './errors';
 import {
   cosineSimilarity,
@@ -287,17 +288,33 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
       decision,
     );
     const live = assessActiveLiveness(obs.frames, liveness);
+    const track = obs.frames.map((f) => ({
+      t: f.timeSeconds,
+      yaw: f.faces === 1 ? f.yawDeg : null,
+      ear: f.faces === 1 ? f.eyeAspectRatio : null,
+    }));
+    // The server's challenge is checked with the engine's own blink rule, so both agree on what a blink is.
+    const challenge = opts.challenge
+      ? checkChallenge(track, opts.challenge, { ...defaultChallengeCheckOptions, blink: liveness.blink })
+      : undefined;
+    const passed = live.passed && (challenge?.passed ?? true);
+    const reasons =
+      challenge && !challenge.passed ? [...live.reasons, 'challenge_not_answered'] : live.reasons;
     const analysis: VideoAnalysis = {
       media_type: 'video',
       age: d.age,
       confidence: round3(best.o.detectionScore * best.q.score),
       age_range: d.age_range,
-      approved_thresholds: live.passed ? d.approved_thresholds : [],
+      approved_thresholds: passed ? d.approved_thresholds : [],
       threshold_decisions: d.threshold_decisions,
       decision_mode: d.decision_mode,
       quality: best.q,
-      message: live.passed ? ageMessage(d.threshold_decisions) : videoLivenessMessage(live.reasons),
-      is_live: live.passed,
+      message: passed
+        ? ageMessage(d.threshold_decisions)
+        : live.passed && challenge
+          ? challengeMessage(challenge)
+          : videoLivenessMessage(live.reasons),
+      is_live: passed,
       liveness_confidence: live.confidence,
       liveness_method: 'active_challenge',
       liveness_note: VIDEO_LIVENESS_NOTE,
@@ -305,10 +322,10 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
       video_duration: Math.round(obs.durationSeconds * 100) / 100,
       live_percentage: Math.round(live.facePresence * 1000) / 10,
       video_liveness: {
-        passed: live.passed,
+        passed,
         head_turn: live.headTurn,
         blink: live.blink,
-        reasons: live.reasons,
+        reasons,
       },
       eye_measurements: {
         baseline_ear: live.ear.baseline,
@@ -317,6 +334,8 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
       },
       head_yaw_range: live.yaw,
       blinks: live.blinks,
+      track,
+      ...(challenge ? { challenge } : {}),
       timings_ms: { total: Math.round(performance.now() - t0), decode: Math.round(obs.decodeMs) },
     };
     return { analysis, usable: usable.map((a) => a.o) };

@@ -23,6 +23,12 @@ export function maintenanceJobs(services: AppServices): Job[] {
     { name: 'purge-expired-sessions', everyMs: HOUR, run: () => sessions.purgeExpired() },
     { name: 'purge-rate-limit-windows', everyMs: HOUR, run: () => limiter.purgeExpired(24 * HOUR) },
     { name: 'purge-login-failures', everyMs: HOUR, run: () => services.users.purgeLoginFailures() },
+    // Liveness challenges past their minute can answer nothing (modules/verification/challenge.ts).
+    {
+      name: 'purge-liveness-challenges',
+      everyMs: HOUR,
+      run: () => services.verifications.challenges.purgeExpired(),
+    },
     // Mail queued with its action (notifications/outbox.ts): what a crash or an SMTP outage left unsent, retried.
     // Rows are claimed with a conditional update, so replicas never send one twice.
     { name: 'deliver-mail', everyMs: 5_000, atStart: true, run: () => mailOutboxFor(services).deliverDue() },

@@ -29,6 +29,7 @@ describe('verification endpoints in the OpenAPI document', () => {
   it('describes every verification route under the Verification tag with a summary', async () => {
     const { body } = await t.request.get('/api/v1/openapi.json').expect(200);
     const routes: Array<[string, string]> = [
+      ['/api/v1/age-verification/challenges', 'post'],
       ['/api/v1/age-verification/verify-age', 'post'],
       ['/api/v1/users/verify/document', 'post'],
       ['/api/v1/users/verify/location', 'post'],
@@ -54,6 +55,13 @@ describe('verification endpoints in the OpenAPI document', () => {
     expect(cameraFields.required).toEqual(['media_file', 'media_type']);
     expect(cameraFields.properties.media_type).toMatchObject({ enum: ['image', 'video'] });
     expect(cameraFields.properties.age_threshold.enum).toEqual(['12', '16', '18', '21']);
+    expect(cameraFields.properties.challenge_id.description).toMatch(/POST \/age-verification\/challenges/);
+    const challenges = body.paths['/api/v1/age-verification/challenges'].post as Json;
+    expect(challenges.security).toEqual([{ bearerAuth: [] }]);
+    expect(challenges.description).toMatch(/single-use/);
+    expect(Object.keys(challenges.responses['201'].content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining(['id', 'steps', 'recording_seconds', 'tolerance_seconds', 'expires_at']),
+    );
     expect(camera.description).toMatch(/Please log in to verify your age/);
     expect(Object.keys(camera.responses)).toEqual(
       expect.arrayContaining(['200', '401', '413', '415', '422', '429', '503']),

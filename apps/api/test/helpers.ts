@@ -12,6 +12,7 @@ import { createLogger } from '../src/logger';
 import { bootstrap } from '../src/bootstrap';
 import { createApp, type AppOptions } from '../src/app';
 import { ManualClock } from '../src/lib/clock';
+import type { RandomSource } from '../src/lib/random';
 import { createServer, type Server } from 'node:http';
 import { createOidc, type OidcOptions } from '../src/oidc';
 import { describeMismatches, responseConformance } from '../src/modules/docs/conformance';
@@ -129,6 +130,8 @@ export interface TestAppOptions extends AppOptions {
   withOidc?: boolean | OidcOptions;
   /** The app's clock; by default a manual clock at the real time. */
   clock?: ManualClock;
+  /** A seeded random source for liveness challenges (so a recorded clip's motions are the ones asked). */
+  random?: RandomSource;
 }
 
 /**
@@ -160,7 +163,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
   });
   const clock = options.clock ?? new ManualClock(new Date());
   const logger = createLogger(config, logs.stream);
-  const deps = await bootstrap(config, logger, { clock });
+  const booted = await bootstrap(config, logger, { clock });
+  const deps = options.random ? { ...booted, random: options.random } : booted;
   const oidc = options.withOidc
     ? await createOidc(deps, {
         keyCheckIntervalMs: 0,

@@ -9,6 +9,7 @@ import {
   corrupt,
   fixture,
   haveFaceFixtures,
+  newChallenge,
   newUser,
   noFaceImage,
   stillVideo,
@@ -147,12 +148,14 @@ describe.skipIf(!haveFaceFixtures)('age verification by camera: photos', () => {
 
 describe.skipIf(!haveFaceFixtures)('age verification by camera: videos', () => {
   it('rejects a 5-second video of a still photo as not live, with every video field', async () => {
+    const challenge = await newChallenge(t, token);
     const response = await verifyAge(
       t,
       token,
       stillVideo(fixture(ADULT_MALE_40S), 5),
       'video',
       'verification.webm',
+      { challenge_id: challenge.id },
     ).expect(200);
     expect(response.body).toMatchObject({ status: 'rejected', is_live: false });
     expect(response.body.message).toMatch(/live recording/);
@@ -164,6 +167,11 @@ describe.skipIf(!haveFaceFixtures)('age verification by camera: videos', () => {
     expect(response.body.video_liveness).toMatchObject({ passed: false, blink: false });
     expect(response.body.eye_measurements.ear_series.length).toBeGreaterThan(0);
     expect(response.body.age_range).toEqual({ min: expect.any(Number), max: expect.any(Number) });
+    // The challenge was checked too, and none of its steps was seen in a still.
+    expect(response.body.extracted_data.challenge).toMatchObject({ id: challenge.id, passed: false });
+    expect(response.body.extracted_data.challenge.steps.map((s: { action: string }) => s.action)).toEqual(
+      challenge.steps.map((s) => s.action),
+    );
   }, 120_000);
 });
 
@@ -178,7 +186,9 @@ describe.skipIf(!haveFaceFixtures)('age verification by camera: bad input', () =
     const pdfAsJpeg = await verifyAge(t, token, textPdf(), 'image', 'verification.jpg').expect(415);
     expect(pdfAsJpeg.body.detail).toBe('Please send a JPEG, PNG or WebP photo, or a WebM or MP4 video');
 
-    const photoAsVideo = await verifyAge(t, token, jpeg, 'video', 'verification.webm').expect(415);
+    const photoAsVideo = await verifyAge(t, token, jpeg, 'video', 'verification.webm', {
+      challenge_id: (await newChallenge(t, token)).id,
+    }).expect(415);
     expect(photoAsVideo.body.detail).toMatch(/media_type is video, but the file is a photo/);
 
     const truncated = await verifyAge(
@@ -201,13 +211,17 @@ describe.skipIf(!haveFaceFixtures)('age verification by camera: bad input', () =
     );
     expect(two.body.code).toBe('verification.multiple_faces');
 
-    const long = await verifyAge(t, token, stillVideo(jpeg, 7, 5), 'video', 'verification.webm').expect(422);
+    const long = await verifyAge(t, token, stillVideo(jpeg, 7, 5), 'video', 'verification.webm', {
+      challenge_id: (await newChallenge(t, token)).id,
+    }).expect(422);
     expect(long.body).toMatchObject({
       code: 'verification.video_too_long',
       detail: expect.stringMatching(/longer than 5 seconds/),
     });
 
-    const broken = await verifyAge(t, token, corrupt(stillVideo(jpeg, 2, 5)), 'video', 'verification.webm');
+    const broken = await verifyAge(t, token, corrupt(stillVideo(jpeg, 2, 5)), 'video', 'verification.webm', {
+      challenge_id: (await newChallenge(t, token)).id,
+    });
     expect(broken.status).toBe(422);
     expect(broken.body.code).toMatch(/verification\.(unreadable_video|no_face)/);
 

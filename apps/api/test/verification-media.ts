@@ -1,15 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import {
-  adultFemale30sLandmarks,
-  headTurnAndBlink,
-  stillVideo as modelsStillVideo,
-  passportPage,
-  syntheticChallengeVideo,
-} from '../../../models/test/media';
+import { ffmpegPath } from '@attestly/models';
+import { stillVideo as modelsStillVideo, passportPage } from '../../../models/test/media';
 import type { TestApp } from './helpers';
 
 /**
@@ -153,23 +150,6 @@ export const passportWithPortrait = (
 ): Promise<Buffer> => passportPage(lines, { portrait, printed });
 
 /**
- * A 5-s "live" challenge clip synthesised from the FairFace woman (ADULT_FEMALE_30S): the face warped as if the head
- * turned, the eyes painted shut for a blink (models/test/media.ts). Only her landmarks are measured for this.
- */
-export const challengeVideo = (): Promise<Buffer> =>
-  syntheticChallengeVideo(fixture(ADULT_FEMALE_30S), adultFemale30sLandmarks, headTurnAndBlink);
-
-/**
- * Liveness settings for engines fed synthetic challenge clips: the 2-D warp moves Human's yaw estimate by only ~11°
- * and the painted blink reaches ~0.72 of the open-eye ratio (MODEL_CARD.md), so the turn asked for is 8° and a blink
- * counts at 0.78. Still photos still fail (no turn, no blink at all).
- */
-export const SYNTHETIC_CLIP_LIVENESS = {
-  minYawSpanDeg: 8,
-  blink: { closedRatio: 0.78, openRatio: 0.85, maxBlinkSeconds: 0.8 },
-};
-
-/**
  * Signs up and signs in a user. Sign-ups are limited per address, so each user arrives from its own
  * documentation address (RFC 5737); the app must trust X-Forwarded-For (ATTESTLY_TRUST_PROXY=true).
  */
@@ -199,4 +179,54 @@ export async function stored(t: TestApp) {
     verifications: await t.db.models.Verification.count(),
     media: await t.db.models.VerificationMedia.count(),
   };
+}
+
+/** Starts a video check: the liveness challenge (issue 23) that the next video of this user must answer. */
+export async function newChallenge(t: TestApp, token: string) {
+  const response = await t.request.post('/api/v1/age-verification/challenges').set(bearer(token)).expect(201);
+  return response.body as {
+    id: string;
+    steps: Array<{ action: string; prompt: string; start_seconds: number; end_seconds: number }>;
+    recording_seconds: number;
+    tolerance_seconds: number;
+    expires_at: string;
+  };
+}
+
+/**
+ * Genuine recordings of real people (../shared/data/live-videos; research/test use only, never copied into the
+ * repository). labels.csv: live_022 shows a woman who looks to one side, blinks and looks to the other within its
+ * first five seconds (actions wink;expressions;look_down;turn_left;turn_right). The tests that need an approved
+ * video use its first five seconds, cut as the camera screen records them (nothing else changed), and a frame of
+ * it as the portrait of her test passport. Null (tests skip) when the folder or the clip is absent.
+ */
+export const LIVE_VIDEOS = path.resolve(here, '../../../../shared/data/live-videos');
+const GENUINE = { file: 'live_022.mp4', actions: ['turn_left', 'turn_right'], portraitAt: '2.6' };
+
+function cutGenuine(): { clip: Buffer; portrait: Buffer } | null {
+  const labels = path.join(LIVE_VIDEOS, 'labels.csv');
+  const source = path.join(LIVE_VIDEOS, GENUINE.file);
+  if (!fs.existsSync(labels) || !fs.existsSync(source)) return null;
+  const row = fs
+    .readFileSync(labels, 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith(`${GENUINE.file},`));
+  if (!row || !GENUINE.actions.every((action) => row.includes(action))) return null;
+  const dir = fs.mkdtempSync(path.join(tmpdir(), 'attestly-live-'));
+  const clip = path.join(dir, 'clip.mp4');
+  const portrait = path.join(dir, 'portrait.jpg');
+  const quiet = ['-loglevel', 'error', '-y'];
+  execFileSync(ffmpegPath(), [
+    ...quiet,
+    ...['-i', source, '-t', '5', '-an', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', clip],
+  ]);
+  execFileSync(ffmpegPath(), [...quiet, '-ss', GENUINE.portraitAt, '-i', source, '-frames:v', '1', portrait]);
+  const out = { clip: fs.readFileSync(clip), portrait: fs.readFileSync(portrait) };
+  fs.rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
+export const genuineRecording = cutGenuine();
+if (!genuineRecording) {
+  console.warn(`Skipping approvals of a genuine video: ${GENUINE.file} not found in ${LIVE_VIDEOS}`);
 }

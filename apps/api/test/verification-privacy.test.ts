@@ -11,6 +11,7 @@ import {
   bearer,
   fixture,
   haveFaceFixtures,
+  newChallenge,
   newUser,
   passportImage,
   stillVideo,
@@ -88,6 +89,7 @@ describe.skipIf(!haveFaceFixtures)('on-box analysis', () => {
       .post('/api/v1/age-verification/verify-age')
       .set(bearer(token))
       .field('media_type', 'video')
+      .field('challenge_id', (await newChallenge(t, token)).id)
       .attach('media_file', stillVideo(fixture(ADULT_MALE_40S), 3), 'verification.webm')
       .expect(200);
     const now = t.clock.now();
@@ -104,6 +106,7 @@ describe.skipIf(!haveFaceFixtures)('on-box analysis', () => {
       .post('/api/v1/users/verify/document')
       .set(bearer(token))
       .field('document_type', 'passport')
+      .field('challenge_id', (await newChallenge(t, token)).id)
       .attach('file', await passportImage(mrz), 'passport.jpg')
       .attach('selfie_video', stillVideo(fixture(ADULT_MALE_40S), 3), 'selfie.webm')
       .expect(201);

@@ -55,10 +55,54 @@ const thresholdField = v.optional(
   String(DEFAULT_AGE_THRESHOLD),
 );
 
+/**
+ * The liveness challenge a video must answer (issue 23 item 1): issued by `POST /age-verification/challenges`,
+ * single-use, bound to the user, expiring after `ttlSeconds`. Its steps come in random order and direction, each
+ * with a timing window inside a recording of `recordingSeconds`; a motion counts up to `toleranceSeconds` outside
+ * its window (the offset between the prompt schedule and the recording's first frame, plus reaction time).
+ */
+export const LIVENESS_CHALLENGE = {
+  recordingSeconds: 5,
+  ttlSeconds: 60,
+  toleranceSeconds: 0.5,
+  missingMessage:
+    'A video must answer a fresh liveness challenge: request one from POST /api/v1/age-verification/challenges and send its challenge_id with the video.',
+  unknownMessage:
+    'This liveness challenge is not valid for your account. Please start the video check again.',
+  expiredMessage:
+    'This liveness challenge has expired (a challenge lasts 60 seconds). Please start the video check again.',
+  usedMessage: 'This liveness challenge has already been used. Please start the video check again.',
+} as const;
+
+export const CHALLENGE_ACTIONS = ['turn_left', 'turn_right', 'blink'] as const;
+export type ChallengeAction = (typeof CHALLENGE_ACTIONS)[number];
+
+/** What the camera screen shows for each step. */
+export const CHALLENGE_PROMPTS: Record<ChallengeAction, string> = {
+  turn_left: 'Turn your head to the left',
+  turn_right: 'Turn your head to the right',
+  blink: 'Blink',
+};
+
+const challengeIdField = v.optional(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.check(
+      (value) =>
+        value === '' || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value),
+      'challenge_id is not a liveness challenge id',
+    ),
+  ),
+  '',
+);
+
 /** Text fields of `POST /age-verification/verify-age` (spec 01 §7 "Age verification by camera"). */
 export const ageVerificationFields = v.object({
   media_type: v.optional(v.picklist(['image', 'video'], 'media_type must be image or video'), '' as 'image'),
   age_threshold: thresholdField,
+  /** Required with a video (LIVENESS_CHALLENGE); photos need none. */
+  challenge_id: challengeIdField,
 });
 
 /** Text fields of `POST /users/verify/document`. `verification_type` identity sends the case to a reviewer. */
@@ -72,6 +116,8 @@ export const documentVerificationFields = v.object({
     v.picklist(['age', 'identity'], 'verification_type must be age or identity'),
     'age',
   ),
+  /** Required with a `selfie_video` (LIVENESS_CHALLENGE). */
+  challenge_id: challengeIdField,
 });
 
 /**

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,9 @@ import { createVisionEngine, ffmpegPath, type VisionEngine } from '@attestly/mod
 import {
   ageVerificationResultSchema,
   documentAnswerSchema,
+  livenessChallengeSchema,
   type AgeVerificationResult,
+  type LivenessChallenge,
 } from '@attestly/contracts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import * as v from 'valibot';
@@ -21,7 +23,7 @@ import { loadConfig } from '../../api/src/config';
 import type { Deps } from '../../api/src/core/deps';
 import { createLogger } from '../../api/src/logger';
 import { photoPolicyMessage } from '../../api/src/modules/verification/facial';
-import { passportImage, td3, yymmdd } from '../../api/test/verification-media';
+import { passportImage, stillVideo, td3, yymmdd } from '../../api/test/verification-media';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
 import { expectAccessible, screenshot, uniqueEmail } from './support';
 
@@ -157,6 +159,15 @@ async function watchOverlay(page: Page): Promise<void> {
 const overlayTexts = (page: Page) =>
   page.evaluate(() => (window as unknown as { overlayTexts: string[] }).overlayTexts);
 
+/** The liveness challenge the server issues for the next recording (issue 23). */
+async function challengeIssued(page: Page): Promise<LivenessChallenge> {
+  const response = await page.waitForResponse((r) => r.url().endsWith('/api/v1/age-verification/challenges'));
+  expect(response.status()).toBe(201);
+  const body = (await response.json()) as LivenessChallenge;
+  expect(v.safeParse(livenessChallengeSchema, body).issues).toBeUndefined();
+  return body;
+}
+
 /** Clicks "Verify my age" and returns what the server answered, for comparing with what the screen shows. */
 async function verifyAndRead(page: Page): Promise<AgeVerificationResult> {
   const answer = page.waitForResponse(
@@ -231,7 +242,7 @@ describe('verification screen with the real vision engine', () => {
     await context.close();
   }, 60_000);
 
-  it('records a 5-second video after a countdown with the challenge prompts, can stop early, and rejects a still picture as not live', async () => {
+  it('records a 5-second video after a countdown with the server’s challenge prompts in order, can stop early, and rejects a still picture as not live', async () => {
     const { context, page } = await signedInOnVerification('Video');
     // Video is the default capture.
     expect(await page.getByRole('radio', { name: '5-second video (recommended)' }).isChecked()).toBe(true);
@@ -239,36 +250,44 @@ describe('verification screen with the real vision engine', () => {
     // The face guide shows where to put the face while the camera is on.
     await page.getByRole('img', { name: /Face guide/ }).waitFor();
     await watchOverlay(page);
+    let asked = challengeIssued(page);
     await page.getByRole('button', { name: 'Start recording' }).click();
-    // Stop early: as soon as the first prompt shows, well before the 5 s are up.
-    await page.getByText(/^Turn your head slowly to one side and back · \d s$/).waitFor();
+    const first = await asked;
+    // Stop early: as soon as the first step's prompt shows, well before the 5 s are up.
+    await page.getByText(first.steps[0]!.prompt, { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Stop recording' }).click();
     await page.getByRole('button', { name: 'Re-record' }).waitFor();
     await page.getByLabel('Recorded video').waitFor();
     const stoppedEarly = await overlayTexts(page);
     expect(stoppedEarly.slice(0, 3)).toEqual(['3', '2', '1']);
-    expect(stoppedEarly.some((text) => text.startsWith('Turn your head slowly'))).toBe(true);
-    expect(stoppedEarly.some((text) => text.startsWith('Now blink twice'))).toBe(false);
+    expect(stoppedEarly).toContain(first.steps[0]!.prompt);
+    expect(stoppedEarly).not.toContain(first.steps.at(-1)!.prompt);
 
-    // Re-record and let the recorder stop by itself after 5 s, with both challenge prompts on the way.
+    // Re-record: a fresh challenge, whose prompts come one by one, in its order, while the recorder runs 5 s.
     await page.getByRole('button', { name: 'Re-record' }).click();
     await watchOverlay(page);
+    asked = challengeIssued(page);
     await page.getByRole('button', { name: 'Start recording' }).click();
+    const challenge = await asked;
+    expect(challenge.id).not.toBe(first.id);
     const started = Date.now();
-    await page.getByText(/^Now blink twice · \d s$/).waitFor();
+    await page.getByText(`Step 1 of ${challenge.steps.length}`, { exact: false }).waitFor();
     await shot(page, 'verification-video-recording');
     await page.getByRole('button', { name: 'Verify my age' }).waitFor({ timeout: 15_000 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(3000 + 5000 - 500);
     const full = await overlayTexts(page);
     expect(full.slice(0, 3)).toEqual(['3', '2', '1']);
-    const prompts = full.slice(3).map((text) => text.replace(/ · \d s$/, ''));
-    expect([...new Set(prompts)]).toEqual(['Turn your head slowly to one side and back', 'Now blink twice']);
-    expect(full.slice(3).map((text) => text.slice(-3))).toEqual(
-      expect.arrayContaining(['5 s', '4 s', '3 s', '2 s', '1 s']),
-    );
+    const prompts = full.slice(3);
+    const stepPrompts = challenge.steps.map((step) => step.prompt);
+    // Before the first window the screen asks to look at the camera; then each step's prompt in the server's order.
+    expect(prompts[0]).toBe('Look at the camera');
+    expect(prompts.filter((text) => stepPrompts.includes(text))).toEqual(stepPrompts);
+    expect(prompts.at(-1)).toMatch(/^Look at the camera/);
 
     const answer = await verifyAndRead(page);
     expect(answer).toMatchObject({ status: 'rejected', is_live: false });
+    // The video carried the challenge it answered, and the server checked the still against it.
+    expect(answer.extracted_data.challenge).toMatchObject({ id: challenge.id, passed: false });
     expect(answer.message).toMatch(/live recording/);
     expect(answer.video_duration).toBeGreaterThan(4);
     expect(answer.frames_analyzed).toBeGreaterThan(10);
@@ -284,6 +303,38 @@ describe('verification screen with the real vision engine', () => {
     expect(shown).toContain(`${answer.frames_analyzed} frames`);
     await page.getByRole('button', { name: 'Try again' }).waitFor();
     await shot(page, 'verification-video-rejected');
+    await context.close();
+  }, 90_000);
+
+  it('shows the prompts of a challenge as a timed list before a video recorded elsewhere is uploaded with it', async () => {
+    const { context, page } = await signedInOnVerification('Upload');
+    const asked = challengeIssued(page);
+    await page.getByRole('button', { name: 'No camera here? Upload a video instead' }).click();
+    const challenge = await asked;
+    const list = page.getByRole('list', { name: 'Challenge prompts' });
+    await list.waitFor();
+    const items = await list.getByRole('listitem').allInnerTexts();
+    expect(items).toHaveLength(challenge.steps.length);
+    for (const [index, step] of challenge.steps.entries()) {
+      expect(items[index]).toBe(
+        `${step.prompt} between ${step.start_seconds.toFixed(1)} s and ${step.end_seconds.toFixed(1)} s`,
+      );
+    }
+    await page.getByLabel(/Your video/).setInputFiles({
+      name: 'my-video.webm',
+      mimeType: 'video/webm',
+      buffer: stillVideo(readFileSync(FACE), 3),
+    });
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/v1/age-verification/verify-age'), {
+      timeout: 45_000,
+    });
+    await page.getByRole('button', { name: 'Send this video' }).click();
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    const answer = (await response.json()) as AgeVerificationResult;
+    // The upload answered the challenge shown (a still picture answers none of its steps).
+    expect(answer.extracted_data.challenge).toMatchObject({ id: challenge.id, passed: false });
+    await resultPanel(page).waitFor();
     await context.close();
   }, 90_000);
 

@@ -3,6 +3,7 @@ import type { VisionEngine } from '@attestly/models';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import type { Clock } from '../lib/clock';
+import type { RandomSource } from '../lib/random';
 import type { Mailer, PhoneNotifier } from './notifications';
 
 /**
@@ -18,4 +19,6 @@ export interface Deps {
   phone: PhoneNotifier;
   /** On-box face and document models; absent where they are not loaded (facial and document routes → 503). */
   vision?: VisionEngine | null;
+  /** Unpredictable choices (liveness challenges); the CSPRNG unless a test injects a seeded source. */
+  random?: RandomSource;
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import {
   AGE_THRESHOLDS,
+  CHALLENGE_ACTIONS,
   DOCUMENT_TYPES,
   VERIFICATION_METHODS,
   VERIFICATION_STATUSES,
@@ -177,6 +178,12 @@ export const ageVerificationUploadSchema = v.object({
   ),
   media_type: v.picklist(['image', 'video']),
   age_threshold: thresholdField,
+  challenge_id: v.pipe(
+    v.optional(v.string()),
+    v.description(
+      'Required with a video: the id of a fresh challenge from POST /age-verification/challenges, whose motions the video shows in order inside their windows. Single-use; photos need none.',
+    ),
+  ),
 });
 
 /** Multipart fields of POST /users/verify/document. */
@@ -197,7 +204,33 @@ export const documentUploadSchema = v.object({
     v.optional(v.picklist(['age', 'identity'])),
     v.description('age by default; identity is approved through the same document + live video + face match'),
   ),
+  challenge_id: v.pipe(
+    v.optional(v.string()),
+    v.description(
+      'Required with selfie_video: the id of a fresh challenge from POST /age-verification/challenges that the video answers. Single-use.',
+    ),
+  ),
 });
+
+/** `POST /age-verification/challenges`: the motions a video must show, in order, each inside its window. */
+export const livenessChallengeSchema = v.object({
+  id: v.pipe(uuid, v.description('Send as challenge_id with the video; usable once')),
+  steps: v.array(
+    v.object({
+      action: v.picklist(CHALLENGE_ACTIONS),
+      prompt: v.pipe(v.string(), v.description('What the camera screen shows while the step is due')),
+      start_seconds: v.pipe(v.number(), v.description('From the start of the recording')),
+      end_seconds: v.number(),
+    }),
+  ),
+  recording_seconds: v.pipe(v.number(), v.description('How long to record')),
+  tolerance_seconds: v.pipe(
+    v.number(),
+    v.description('How far outside its window a motion still counts (recording start offset, reaction time)'),
+  ),
+  expires_at: v.pipe(isoDate, v.description('A challenge lasts 60 seconds')),
+});
+export type LivenessChallenge = v.InferOutput<typeof livenessChallengeSchema>;
 
 agree<Same<v.InferOutput<typeof documentAnalysisSchema>, DocumentAnalysis>>(true);
 agree<Same<v.InferOutput<typeof verificationSummarySchema>, VerificationSummary>>(true);

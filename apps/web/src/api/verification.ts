@@ -7,6 +7,7 @@ import {
   type CardCheckStart,
   type DocumentAnalysis,
   type DocumentType,
+  type LivenessChallenge,
   type VerificationStatusAnswer,
   type VerificationSummary,
 } from '@attestly/contracts';
@@ -112,26 +113,37 @@ export const verificationApi = {
     file: File,
     fields: { document_type: DocumentType; verification_type: 'age' | 'identity' },
     onProgress?: (fraction: number) => void,
-    /** The live challenge video recorded in the same flow (binds the document to its holder). */
-    selfieVideo?: Blob | null,
+    /** The live video recorded in the same flow (binds the document to its holder) and the challenge it answers. */
+    selfie?: { video: Blob; challengeId: string } | null,
   ) => {
     const form = new FormData();
     form.append('document_type', fields.document_type);
     form.append('verification_type', fields.verification_type);
     form.append('file', file);
-    if (selfieVideo) {
+    if (selfie) {
+      form.append('challenge_id', selfie.challengeId);
       form.append(
         'selfie_video',
-        selfieVideo,
-        selfieVideo.type.includes('mp4') ? 'selfie.mp4' : 'selfie.webm',
+        selfie.video,
+        selfie.video.type.includes('mp4') ? 'selfie.mp4' : 'selfie.webm',
       );
     }
     return uploadWithProgress<DocumentAnswer>('/users/verify/document', form, onProgress);
   },
-  verifyAge: (media: Blob, mediaType: 'image' | 'video', threshold: AgeThreshold = 18) => {
+  /** Starts a video check: the single-use liveness challenge the video must answer within a minute (issue 23). */
+  challenge: () =>
+    apiFetch<LivenessChallenge>('/age-verification/challenges', { method: 'POST', auth: 'user' }),
+  verifyAge: (
+    media: Blob,
+    mediaType: 'image' | 'video',
+    threshold: AgeThreshold = 18,
+    /** Required with a video: the challenge it answers. */
+    challengeId?: string,
+  ) => {
     const form = new FormData();
     form.append('media_type', mediaType);
     form.append('age_threshold', String(threshold));
+    if (challengeId) form.append('challenge_id', challengeId);
     form.append(
       'media_file',
       media,

@@ -4,6 +4,7 @@ import { AdminBackupCode } from './AdminBackupCode';
 import { UserFlag } from './UserFlag';
 import { ApiKey } from './ApiKey';
 import { CardCheck } from './CardCheck';
+import { LivenessChallenge } from './LivenessChallenge';
 import { AuditLog } from './AuditLog';
 import { EventOutbox } from './EventOutbox';
 import { NewsletterSubscriber } from './NewsletterSubscriber';
@@ -50,6 +51,7 @@ export function initModels(sequelize: Sequelize) {
     PartnerSubscription: PartnerSubscription.initModel(sequelize),
     ApiKey: ApiKey.initModel(sequelize),
     CardCheck: CardCheck.initModel(sequelize),
+    LivenessChallenge: LivenessChallenge.initModel(sequelize),
   };
 }
 export type Models = ReturnType<typeof initModels>;

@@ -38,6 +38,8 @@ export interface OAuthInteractionSteps {
   details(ctx: Context, uid: string): Promise<InteractionDetails>;
   login(ctx: Context, uid: string, accountId: string, remember: boolean): Promise<string>;
   consent(ctx: Context, uid: string, chosenScopes: Scope[], origin: RequestOrigin): Promise<string>;
+  /** A registered wallet's credential request, under the issuing policy (throws its refusal). */
+  walletConsent(ctx: Context, uid: string, origin: RequestOrigin): Promise<string>;
   abort(ctx: Context, uid: string, origin: RequestOrigin): Promise<string>;
 }
 

@@ -10,6 +10,7 @@ import type {
 } from '@attestly/contracts';
 import type { Deps } from '../../core/deps';
 import { deriveKey, hmacSha256 } from '../../lib/crypto';
+import type { ChallengeService } from './challenge';
 import { ownerDocumentAnalysis, reuseReason } from './document-reuse';
 import { presentVerification } from './presenters';
 import { DocumentClaimedError, type VerificationOrigin, type VerificationService } from './service';
@@ -18,8 +19,10 @@ import { requireEngine, runAnalysis } from './vision';
 export interface DocumentUpload {
   bytes: Uint8Array;
   mime: string;
-  /** The live challenge video recorded in the same flow (5 s, head turn and blink). */
+  /** The live video recorded in the same flow (5 s), answering the challenge named by challengeId. */
   video?: { bytes: Uint8Array; mime: string } | null;
+  /** The liveness challenge the video answers (challenge.ts); required with a video. */
+  challengeId?: string;
   documentType: DocumentType;
   threshold: AgeThreshold;
   verificationType: 'age' | 'identity';
@@ -231,7 +234,11 @@ function holderSummary(reading: DocumentReading, binding: HolderBinding, problem
  * with the reasons recorded, and only then are the document and the video kept — encrypted — until the review or
  * the retention limit.
  */
-export function createDocumentVerification(deps: Deps, verifications: VerificationService) {
+export function createDocumentVerification(
+  deps: Deps,
+  verifications: VerificationService,
+  challenges: ChallengeService,
+) {
   const { db, config } = deps;
 
   /**
@@ -264,10 +271,14 @@ export function createDocumentVerification(deps: Deps, verifications: Verificati
   ): Promise<{ verification: VerificationSummary; document_analysis: DocumentAnalysis; message: string }> {
     const engine = requireEngine(deps.vision, 'Document verification');
     const video = upload.video ?? null;
+    // The live video answers a challenge spent before the analysis (issue 23 item 1); no video, no challenge.
+    const challenge = video ? await challenges.consume(userId, upload.challengeId ?? '') : null;
     const [reading, holder] = await Promise.all([
       runAnalysis(() => engine.readDocument(upload.bytes, upload.mime)),
-      video
-        ? runAnalysis(() => engine.checkHolder(upload.bytes, video.bytes, { thresholds: [upload.threshold] }))
+      video && challenge
+        ? runAnalysis(() =>
+            engine.checkHolder(upload.bytes, video.bytes, { thresholds: [upload.threshold], challenge }),
+          )
         : Promise.resolve(null),
     ]);
     const now = deps.clock.now();

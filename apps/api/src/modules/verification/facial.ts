@@ -2,6 +2,7 @@ import type { PhotoAnalysis, VideoAnalysis } from '@attestly/models';
 import type { AgeThreshold, AgeVerificationResult } from '@attestly/contracts';
 import type { Deps } from '../../core/deps';
 import type { RequestOrigin } from '../sessions/service';
+import type { ChallengeService } from './challenge';
 import type { VerificationService } from './service';
 import { requireEngine, runAnalysis } from './vision';
 
@@ -11,6 +12,8 @@ export interface FaceMedia {
   mime: string;
   mediaType: 'image' | 'video';
   threshold: AgeThreshold;
+  /** The liveness challenge a video answers (challenge.ts); photos need none. */
+  challengeId?: string;
 }
 
 const DOCUMENT_ROUTE_HINT = 'You can verify your age with an identity document instead.';
@@ -25,11 +28,16 @@ export function photoPolicyMessage(threshold: number): string {
 
 /**
  * Facial age verification (DESIGN.md §5, spec 01 §3 "Age verification result"). The engine decides whether the
- * face clears the calibrated cut-off for T; this applies the liveness policy: a video must pass the active
- * challenge (head turn and blink), and a photo may approve only where configuration allows it, because one
+ * face clears the calibrated cut-off for T; this applies the liveness policy: a video must answer the fresh
+ * challenge the server issued for it (challenge.ts: its motions in order inside their windows, which include a head
+ * turn and a blink), and a photo may approve only where configuration allows it, because one
  * frame cannot show a live person. Media is analysed in memory and never kept: nothing here needs a reviewer.
  */
-export function createFacialVerification(deps: Deps, verifications: VerificationService) {
+export function createFacialVerification(
+  deps: Deps,
+  verifications: VerificationService,
+  challenges: ChallengeService,
+) {
   const { config } = deps;
 
   async function verify(
@@ -39,10 +47,13 @@ export function createFacialVerification(deps: Deps, verifications: Verification
   ): Promise<AgeVerificationResult> {
     const engine = requireEngine(deps.vision, 'Facial age verification');
     const T = media.threshold;
+    // Spent before the analysis, whatever its outcome: a clip answers one challenge once (issue 23 item 1).
+    const challenge =
+      media.mediaType === 'video' ? await challenges.consume(userId, media.challengeId ?? '') : null;
     const analysis = await runAnalysis<PhotoAnalysis | VideoAnalysis>(() =>
-      media.mediaType === 'image'
-        ? engine.analyzePhoto(media.bytes, { thresholds: [T] })
-        : engine.analyzeVideo(media.bytes, { thresholds: [T] }),
+      challenge
+        ? engine.analyzeVideo(media.bytes, { thresholds: [T], challenge })
+        : engine.analyzePhoto(media.bytes, { thresholds: [T] }),
     );
     const clears = analysis.approved_thresholds.includes(T);
     let approved: boolean;
@@ -86,6 +97,9 @@ export function createFacialVerification(deps: Deps, verifications: Verification
     if (analysis.media_type === 'video') {
       extracted.head_yaw_range = analysis.head_yaw_range;
       extracted.blinks = analysis.blinks;
+      extracted.challenge = analysis.challenge
+        ? { id: media.challengeId, passed: analysis.challenge.passed, steps: analysis.challenge.steps }
+        : null;
     }
     const row = await verifications.record(
       {

@@ -1,6 +1,7 @@
 import type { Deps } from '../../core/deps';
 import type { AuditService } from '../audit/service';
 import { createCardVerification } from './credit-card';
+import { createChallengeService } from './challenge';
 import { createDocumentVerification } from './document';
 import { createFacialVerification } from './facial';
 import { createGeoLocator, createLocationVerification } from './location';
@@ -13,10 +14,12 @@ export function createVerificationModule(
 ) {
   const core = createVerificationService(deps, services);
   const geo = createGeoLocator(deps.config.geoipDir);
+  const challenges = createChallengeService(deps);
   return {
     ...core,
-    facial: createFacialVerification(deps, core),
-    document: createDocumentVerification(deps, core),
+    challenges,
+    facial: createFacialVerification(deps, core, challenges),
+    document: createDocumentVerification(deps, core, challenges),
     card: createCardVerification(deps, core),
     location: { ...createLocationVerification(deps, core, geo), subdivisionsOf: geo.subdivisionsOf },
   };

@@ -11,6 +11,7 @@ import {
   documentAnswerSchema,
   documentUploadSchema,
   errorEnvelopeSchema,
+  livenessChallengeSchema,
   paging,
   verifyBody,
   verificationAnswerSchema,
@@ -83,12 +84,35 @@ export function verificationRoutes(services: VerificationRoutesServices): Router
   });
 
   router.post(
+    '/age-verification/challenges',
+    describeRoute({
+      tag: 'Verification',
+      summary: 'Start a video check: get the liveness challenge the video must answer',
+      description:
+        'Issue 23: a single-use challenge for the signed-in user, kept in the database (any replica can check it) and expiring after 60 seconds. `steps` are two or three motions (`turn_left`, `turn_right`, `blink`; left and right are the person’s own) in random order, each with a window in seconds from the start of a recording of `recording_seconds`. Show each `prompt` while its window runs, record, and send the video with `challenge_id` to /age-verification/verify-age or, as `selfie_video`, to /users/verify/document. A motion counts up to `tolerance_seconds` outside its window (the offset between the prompt schedule and the first recorded frame, and reaction time). Photos need no challenge.',
+      responses: {
+        201: ok('The challenge', livenessChallengeSchema),
+      },
+    }),
+    requireUserForAge,
+    perUser(
+      'liveness-challenge:user',
+      30,
+      'Too many video checks started in the last hour. Please try again later or use a document.',
+    ),
+    async (ctx) => {
+      ctx.status = 201;
+      ctx.body = await verifications.challenges.issue(userId(ctx));
+    },
+  );
+
+  router.post(
     '/age-verification/verify-age',
     describeRoute({
       tag: 'Verification',
       summary: 'Verify your age with a photo or a 5-second video',
       description:
-        'Multipart fields `media_file` and `media_type` (spec 01 §7 "Age verification by camera"). The face must clear a calibrated cut-off for the threshold (default 18); a video must also pass the active liveness challenge (a head turn and a blink). A single photo cannot show that a live person is present, so unless the operator allows it (`ATTESTLY_PHOTO_CAN_APPROVE`) a photo is rejected with a message pointing to video or document. Without a token the answer is 401 "Please log in to verify your age". The media is never stored.',
+        'Multipart fields `media_file` and `media_type` (spec 01 §7 "Age verification by camera"). The face must clear a calibrated cut-off for the threshold (default 18); a video must also answer a fresh liveness challenge from POST /age-verification/challenges (its `challenge_id`; the motions in order inside their windows) as well as showing a head turn and a blink. A single photo cannot show that a live person is present, so unless the operator allows it (`ATTESTLY_PHOTO_CAN_APPROVE`) a photo is rejected with a message pointing to video or document. Without a token the answer is 401 "Please log in to verify your age". The media is never stored.',
       body: ageVerificationUploadSchema,
       multipart: true,
       responses: {
@@ -97,7 +121,7 @@ export function verificationRoutes(services: VerificationRoutesServices): Router
           ageVerificationResultSchema,
         ),
         422: ok(
-          'Missing or unreadable file, no face, several faces, or a video over 5 seconds; `detail` says what to do',
+          'Missing or unreadable file, no face, several faces, a video over 5 seconds, or a video without a fresh challenge of yours (`verification.challenge_required`, `challenge_invalid`, `challenge_expired`, `challenge_used`); `detail` says what to do',
           errorEnvelopeSchema,
         ),
         503: ok(
@@ -149,7 +173,13 @@ export function verificationRoutes(services: VerificationRoutesServices): Router
       }
       ctx.body = await verifications.facial.verify(
         userId(ctx),
-        { bytes: file.bytes, mime: file.mime, mediaType: input.media_type, threshold: input.age_threshold },
+        {
+          bytes: file.bytes,
+          mime: file.mime,
+          mediaType: input.media_type,
+          threshold: input.age_threshold,
+          challengeId: input.challenge_id,
+        },
         verificationOrigin(ctx),
       );
     },
@@ -161,12 +191,15 @@ export function verificationRoutes(services: VerificationRoutesServices): Router
       tag: 'Verification',
       summary: 'Verify your age or identity with a passport or ID card',
       description:
-        'Multipart fields `file`, `selfie_video` and `document_type`. The ICAO 9303 machine-readable zone is read on the box; check digits, expiry and age are checked. A claim is approved automatically only when the document is also bound to its holder: a portrait face is found on the document, the live video passes its challenge and matches the portrait, the printed dates agree with the MRZ where readable, and the document (known only by a keyed hash of its number) is not proving another account. Anything short of that waits for a reviewer (status `pending`, `needs_manual_review`, `document_analysis.holder_binding.review_reasons`) and only then are the document and the video kept, encrypted, until the review or the retention limit. Authenticity features are not checked (`authentic` is null).',
+        'Multipart fields `file`, `selfie_video` (with the `challenge_id` it answers, from POST /age-verification/challenges) and `document_type`. The ICAO 9303 machine-readable zone is read on the box; check digits, expiry and age are checked. A claim is approved automatically only when the document is also bound to its holder: a portrait face is found on the document, the live video passes its challenge and matches the portrait, the printed dates agree with the MRZ where readable, and the document (known only by a keyed hash of its number) is not proving another account. Anything short of that waits for a reviewer (status `pending`, `needs_manual_review`, `document_analysis.holder_binding.review_reasons`) and only then are the document and the video kept, encrypted, until the review or the retention limit. Authenticity features are not checked (`authentic` is null).',
       body: documentUploadSchema,
       multipart: true,
       responses: {
         201: ok('The decision and the document analysis', documentAnswerSchema),
-        422: ok('No file, or an invalid field', errorEnvelopeSchema),
+        422: ok(
+          'No file, an invalid field, or a selfie_video without a fresh challenge of yours (`verification.challenge_*`)',
+          errorEnvelopeSchema,
+        ),
         503: ok(
           'The document reader is starting, busy or turned off; retry after the Retry-After header',
           errorEnvelopeSchema,
@@ -212,6 +245,7 @@ export function verificationRoutes(services: VerificationRoutesServices): Router
           documentType: input.document_type,
           threshold: input.age_threshold,
           verificationType: input.verification_type,
+          challengeId: input.challenge_id,
         },
         verificationOrigin(ctx),
       );

@@ -37,14 +37,14 @@ export function DocumentForm({ onDone }: { onDone: () => void }) {
   const fileId = useId();
   const [step, setStep] = useState<Step>('document');
   const [file, setFile] = useState<File | null>(null);
-  const [video, setVideo] = useState<Blob | null>(null);
+  const [video, setVideo] = useState<{ video: Blob; challengeId: string } | null>(null);
   const [documentType, setDocumentType] = useState<DocumentType>('passport');
   const [purpose, setPurpose] = useState<'age' | 'identity'>('age');
   const [problem, setProblem] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<DocumentAnswer | null>(null);
   const upload = useMutation({
-    mutationFn: ({ chosen, selfie }: { chosen: File; selfie: Blob }) =>
+    mutationFn: ({ chosen, selfie }: { chosen: File; selfie: { video: Blob; challengeId: string } }) =>
       verificationApi.document(
         chosen,
         { document_type: documentType, verification_type: purpose },
@@ -166,8 +166,8 @@ export function DocumentForm({ onDone }: { onDone: () => void }) {
           <FacialCapture
             onDone={() => undefined}
             selfie={{
-              onRecorded: (recorded) => {
-                setVideo(recorded);
+              onRecorded: (recorded, challengeId) => {
+                setVideo({ video: recorded, challengeId });
                 setStep('send');
               },
             }}

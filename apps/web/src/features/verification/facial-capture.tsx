@@ -1,10 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { AgeVerificationResult } from '@attestly/contracts';
+import type { AgeVerificationResult, LivenessChallenge } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { verificationApi } from '../../api/verification';
 import { Button } from '../../components/ui/button';
 import { ResultPanel } from './result-panel';
+import { VideoUpload } from './video-upload';
 
 /** spec 01 §9: ideal 640×480, JPEG 0.8; video 5 s after a 3-s countdown, 1 Mbps in 1-s chunks, VP8 WebM first. */
 export const CAPTURE = {
@@ -23,11 +24,22 @@ export function pickRecorderType(isSupported: (type: string) => boolean): string
   return CAPTURE.recorderTypes.find((type) => isSupported(type)) ?? null;
 }
 
-/** The active liveness challenge the server checks: a head turn, then a blink (models: liveness-signals). */
-export function challengePrompt(elapsedSeconds: number): string {
-  return elapsedSeconds < CAPTURE.videoSeconds / 2
-    ? 'Turn your head slowly to one side and back'
-    : 'Now blink twice';
+/**
+ * What to show at a moment of the recording: the prompt of the challenge step whose window is running (issue 23:
+ * the server chose the steps and their windows and checks the clip against them), with its place in the sequence.
+ */
+export function challengePrompt(
+  challenge: Pick<LivenessChallenge, 'steps'>,
+  elapsedSeconds: number,
+): { prompt: string; step: number | null } {
+  const index = challenge.steps.findIndex(
+    (step) => elapsedSeconds >= step.start_seconds && elapsedSeconds < step.end_seconds,
+  );
+  if (index >= 0)
+    return { prompt: (challenge.steps[index] as LivenessChallenge['steps'][number]).prompt, step: index + 1 };
+  const first = challenge.steps[0];
+  if (first && elapsedSeconds < first.start_seconds) return { prompt: 'Look at the camera', step: null };
+  return { prompt: 'Look at the camera and hold still', step: null };
 }
 
 type Mode = 'photo' | 'video';
@@ -71,7 +83,7 @@ export function FacialCapture({
   selfie,
 }: {
   onDone: () => void;
-  selfie?: { onRecorded: (video: Blob) => void };
+  selfie?: { onRecorded: (video: Blob, challengeId: string) => void };
 }) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
@@ -86,6 +98,8 @@ export function FacialCapture({
   const [countdown, setCountdown] = useState(0);
   const [elapsed, setElapsed] = useState(0);
   const [result, setResult] = useState<AgeVerificationResult | null>(null);
+  // The challenge the recording answers; a fresh one for every recording (single-use, 60 s).
+  const [challenge, setChallenge] = useState<LivenessChallenge | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
   const clearTimers = () => {
@@ -169,7 +183,16 @@ export function FacialCapture({
     );
   };
 
-  const record = () => {
+  const record = async () => {
+    setError(null);
+    let asked: LivenessChallenge;
+    try {
+      asked = await verificationApi.challenge();
+    } catch (reason) {
+      setError(errorMessage(reason, 'Failed to start recording.'));
+      return;
+    }
+    setChallenge(asked);
     const stream = streamRef.current;
     const type =
       typeof MediaRecorder === 'undefined' ? null : pickRecorderType((t) => MediaRecorder.isTypeSupported(t));
@@ -232,7 +255,7 @@ export function FacialCapture({
       const clock = window.setInterval(() => {
         const seconds = (Date.now() - started) / 1000;
         setElapsed(seconds);
-        if (seconds >= CAPTURE.videoSeconds && recorder.state === 'recording') recorder.stop();
+        if (seconds >= asked.recording_seconds && recorder.state === 'recording') recorder.stop();
       }, 100);
       timersRef.current.push(clock);
     }, 1000);
@@ -244,7 +267,10 @@ export function FacialCapture({
   };
 
   const verify = useMutation({
-    mutationFn: (blob: Blob) => verificationApi.verifyAge(blob, mode === 'photo' ? 'image' : 'video'),
+    mutationFn: ({ blob, challengeId }: { blob: Blob; challengeId?: string }) =>
+      challengeId
+        ? verificationApi.verifyAge(blob, 'video', 18, challengeId)
+        : verificationApi.verifyAge(blob, 'image'),
     onMutate: () => {
       setPhase('verifying');
       setFailure(null);
@@ -293,7 +319,7 @@ export function FacialCapture({
       <p className="text-sm text-slate-700">
         {mode === 'photo'
           ? 'A single photo can estimate your age but cannot prove that a live person is in front of the camera, so it may not be enough on its own.'
-          : 'After a 3-second countdown, look at the camera, turn your head slowly to one side and back, then blink.'}{' '}
+          : 'After a 3-second countdown, look at the camera and do what each prompt asks as it appears (turn your head to the left or right, or blink). The prompts change with every recording.'}{' '}
         {selfie
           ? 'The video is sent with your document and compared with its photo on this server.'
           : 'Your face is analysed on this server and the image is not kept.'}
@@ -332,16 +358,11 @@ export function FacialCapture({
             >
               {countdown}
             </p>
-            <p className="mt-2 text-sm">Put your face inside the oval</p>
+            <p className="mt-2 text-sm">Put your face inside the oval and follow the prompts</p>
           </div>
         ) : null}
-        {phase === 'recording' ? (
-          <p
-            className="absolute inset-x-0 bottom-0 bg-black/60 p-3 text-center text-base font-semibold text-white"
-            aria-live="polite"
-          >
-            {challengePrompt(elapsed)} · {Math.max(0, CAPTURE.videoSeconds - Math.floor(elapsed))} s
-          </p>
+        {phase === 'recording' && challenge ? (
+          <ChallengePrompt challenge={challenge} elapsed={elapsed} />
         ) : null}
         {phase === 'idle' && !captured ? (
           <p className="absolute inset-0 flex items-center justify-center p-6 text-center text-sm text-slate-200">
@@ -364,7 +385,7 @@ export function FacialCapture({
           </Button>
         ) : null}
         {phase === 'capturing' && mode === 'video' ? (
-          <Button onClick={record} disabled={!previewReady}>
+          <Button onClick={() => void record()} disabled={!previewReady}>
             Start recording
           </Button>
         ) : null}
@@ -375,7 +396,9 @@ export function FacialCapture({
         ) : null}
         {phase === 'captured' && captured && selfie ? (
           <>
-            <Button onClick={() => selfie.onRecorded(captured.blob)}>Use this video</Button>
+            <Button onClick={() => challenge && selfie.onRecorded(captured.blob, challenge.id)}>
+              Use this video
+            </Button>
             <Button variant="secondary" onClick={reset}>
               Re-record
             </Button>
@@ -383,7 +406,16 @@ export function FacialCapture({
         ) : null}
         {phase === 'captured' && captured && !selfie ? (
           <>
-            <Button onClick={() => verify.mutate(captured.blob)}>Verify my age</Button>
+            <Button
+              onClick={() =>
+                verify.mutate({
+                  blob: captured.blob,
+                  challengeId: mode === 'video' ? challenge?.id : undefined,
+                })
+              }
+            >
+              Verify my age
+            </Button>
             <Button variant="secondary" onClick={reset}>
               {mode === 'photo' ? 'Retake' : 'Re-record'}
             </Button>
@@ -396,6 +428,17 @@ export function FacialCapture({
           </Button>
         ) : null}
       </div>
+
+      {mode === 'video' && (phase === 'idle' || phase === 'capturing') && !captured ? (
+        <VideoUpload
+          busy={verify.isPending}
+          onChosen={(file, challengeId) => {
+            stopCamera();
+            if (selfie) selfie.onRecorded(file, challengeId);
+            else verify.mutate({ blob: file, challengeId });
+          }}
+        />
+      ) : null}
 
       {phase === 'result' && result ? (
         <ResultPanel
@@ -416,6 +459,26 @@ export function FacialCapture({
       {phase === 'result' && failure ? (
         <ResultPanel status="failed" title="Verification failed" message={failure} />
       ) : null}
+    </div>
+  );
+}
+
+/** The prompt of the running challenge step over the preview, with the step's place and the seconds left. */
+function ChallengePrompt({ challenge, elapsed }: { challenge: LivenessChallenge; elapsed: number }) {
+  const { prompt, step } = challengePrompt(challenge, elapsed);
+  return (
+    <div
+      className="absolute inset-x-0 bottom-0 bg-black/60 p-3 text-center text-white"
+      data-testid="challenge-prompt"
+      data-step={step ?? ''}
+    >
+      <p className="text-lg font-semibold" aria-live="assertive">
+        {prompt}
+      </p>
+      <p className="text-xs">
+        {step ? `Step ${step} of ${challenge.steps.length} · ` : ''}
+        {Math.max(0, challenge.recording_seconds - Math.floor(elapsed))} s
+      </p>
     </div>
   );
 }

@@ -80,9 +80,29 @@ describe('camera capture settings (spec 01 §9)', () => {
     expect(pickRecorderType(() => false)).toBeNull();
   });
 
-  it('asks for a head turn first and a blink in the second half', () => {
-    expect(challengePrompt(0.5)).toMatch(/Turn your head/);
-    expect(challengePrompt(3.5)).toMatch(/blink/);
+  it('shows the prompt of the challenge step whose window is running, in the order the server chose', () => {
+    const challenge = {
+      steps: [
+        { action: 'blink' as const, prompt: 'Blink', start_seconds: 0.4, end_seconds: 1.9 },
+        {
+          action: 'turn_right' as const,
+          prompt: 'Turn your head to the right',
+          start_seconds: 1.9,
+          end_seconds: 3.3,
+        },
+        {
+          action: 'turn_left' as const,
+          prompt: 'Turn your head to the left',
+          start_seconds: 3.3,
+          end_seconds: 4.8,
+        },
+      ],
+    };
+    expect(challengePrompt(challenge, 0.1)).toEqual({ prompt: 'Look at the camera', step: null });
+    expect(challengePrompt(challenge, 0.5)).toEqual({ prompt: 'Blink', step: 1 });
+    expect(challengePrompt(challenge, 2)).toEqual({ prompt: 'Turn your head to the right', step: 2 });
+    expect(challengePrompt(challenge, 4.7)).toEqual({ prompt: 'Turn your head to the left', step: 3 });
+    expect(challengePrompt(challenge, 4.9).step).toBeNull();
   });
 });
 

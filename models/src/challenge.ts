@@ -1,0 +1,205 @@
+import { defaultBlinkOptions, percentile, type BlinkOptions } from './liveness-signals';
+import type { ChallengeTrackPoint } from './types';
+
+/**
+ * The server-issued liveness challenge (issue 23 item 1): an ordered list of motions, each to be made inside its
+ * own timing window of the recording. The API draws the challenge at random and stores it; this pure checker
+ * decides whether a clip's per-frame track (VideoAnalysis.track) shows those motions, in that order, in those
+ * windows. A replayed clip recorded for another challenge, or a fixed recipe played in a loop, answers the wrong
+ * sequence or the wrong times.
+ */
+export type ChallengeAction = 'turn_left' | 'turn_right' | 'blink';
+
+export interface ChallengeStep {
+  action: ChallengeAction;
+  /** Seconds from the start of the recording. */
+  start_seconds: number;
+  end_seconds: number;
+}
+
+export interface ChallengeCheckOptions {
+  /**
+   * How far (seconds) a motion may fall outside its window and still count. It absorbs the offset between the
+   * prompt schedule and the recording's first frame (MediaRecorder starts a little after its start event, and
+   * the clip is sampled at 8 frames per second) plus a person's reaction time.
+   */
+  toleranceSeconds: number;
+  /**
+   * A turn counts when the yaw moves this far (degrees) in the asked direction inside its window. Deliberate turns
+   * in the genuine clips of shared/data/live-videos measure 8–26° on Human's pose estimate from one side's rest.
+   */
+  minTurnDeg: number;
+  blink: BlinkOptions;
+  /**
+   * Sign of Human's yaw when the person turns to their own left. The browser records the camera as it sees the
+   * person (the preview is mirrored, the recording is not), so the person's left is the right of the image.
+   */
+  leftYawSign: 1 | -1;
+}
+
+export const defaultChallengeCheckOptions: ChallengeCheckOptions = {
+  toleranceSeconds: 0.5,
+  minTurnDeg: 8,
+  blink: defaultBlinkOptions,
+  leftYawSign: -1,
+};
+
+export type ChallengeStepProblem = 'not_seen' | 'wrong_direction' | 'out_of_order';
+
+export interface ChallengeStepResult {
+  action: ChallengeAction;
+  passed: boolean;
+  /** When the motion was seen (seconds), or null. */
+  at: number | null;
+  problem: ChallengeStepProblem | null;
+}
+
+export interface ChallengeCheckResult {
+  passed: boolean;
+  steps: ChallengeStepResult[];
+  /** The yaw (degrees) taken as the person facing the camera. */
+  neutralYaw: number | null;
+}
+
+interface BlinkEvent {
+  /** The first frame with the eyes closed. */
+  t: number;
+}
+
+/** Open → closed → open transitions with the time of each closure (the same rule as countBlinks). */
+function blinkEvents(track: readonly ChallengeTrackPoint[], options: BlinkOptions): BlinkEvent[] {
+  const valid = track.filter(
+    (p): p is ChallengeTrackPoint & { ear: number } => p.ear !== null && Number.isFinite(p.ear),
+  );
+  if (valid.length < 3) return [];
+  const baseline = percentile(
+    valid.map((p) => p.ear),
+    0.75,
+  );
+  if (!(baseline > 0)) return [];
+  const events: BlinkEvent[] = [];
+  let state: 'unknown' | 'open' | 'closed' = 'unknown';
+  let closedAt = 0;
+  for (const { t, ear } of valid) {
+    const ratio = ear / baseline;
+    if (ratio >= options.openRatio) {
+      if (state === 'closed' && t - closedAt <= options.maxBlinkSeconds) events.push({ t: closedAt });
+      state = 'open';
+    } else if (ratio < options.closedRatio && state === 'open') {
+      state = 'closed';
+      closedAt = t;
+    }
+  }
+  return events;
+}
+
+const median = (values: readonly number[]) => percentile(values, 0.5);
+
+/**
+ * The person's neutral yaw: the median over the clip. Head-pose models carry a per-person offset, so which side a
+ * turn ended on is judged from this rather than from zero.
+ */
+function neutralYaw(track: readonly ChallengeTrackPoint[]): number | null {
+  const yaws = track.map((p) => p.yaw).filter((y): y is number => y !== null);
+  return yaws.length ? median(yaws) : null;
+}
+
+/**
+ * The first frame after `after` that completes a turn: the yaw moved at least `minTurnDeg` in the asked direction
+ * since an earlier frame of the window, and ended at least half of that past the neutral pose on the asked side.
+ */
+function turnSeen(
+  window: readonly { t: number; yaw: number }[],
+  toward: (yaw: number) => number,
+  after: number,
+  minTurnDeg: number,
+): number | null {
+  let lowest = Infinity;
+  for (const p of window) {
+    if (p.t <= after) continue;
+    const value = toward(p.yaw);
+    if (value - lowest >= minTurnDeg && value >= minTurnDeg / 2) return p.t;
+    lowest = Math.min(lowest, value);
+  }
+  return null;
+}
+
+/**
+ * Checks that each step's motion happened inside its window (± tolerance) and after the previous step's motion.
+ * A turn is a movement of the head within the window: the yaw moves at least `minTurnDeg` in the asked direction
+ * and ends at least half of that past the neutral pose, so a head held turned throughout does not count and
+ * neither does a return to the middle from the other side. A blink is a closure of both eyes below
+ * the open-eye level that reopens within `maxBlinkSeconds`.
+ */
+export function checkChallenge(
+  track: readonly ChallengeTrackPoint[],
+  steps: readonly ChallengeStep[],
+  options: ChallengeCheckOptions = defaultChallengeCheckOptions,
+): ChallengeCheckResult {
+  const frames = [...track].sort((a, b) => a.t - b.t);
+  const neutral = neutralYaw(frames);
+  const blinks = blinkEvents(frames, options.blink);
+  const tol = options.toleranceSeconds;
+  const results: ChallengeStepResult[] = [];
+  let previous = -Infinity;
+  for (const step of steps) {
+    const from = step.start_seconds - tol;
+    const to = step.end_seconds + tol;
+    const inWindow = (t: number) => t >= from && t <= to;
+    let at: number | null = null;
+    let problem: ChallengeStepProblem | null = null;
+    if (step.action === 'blink') {
+      const seen = blinks.filter((b) => inWindow(b.t));
+      at = seen.find((b) => b.t > previous)?.t ?? null;
+      if (at === null) problem = seen.length ? 'out_of_order' : 'not_seen';
+    } else {
+      const direction = (step.action === 'turn_left' ? 1 : -1) * options.leftYawSign;
+      const window = frames.filter(
+        (p): p is ChallengeTrackPoint & { yaw: number } => p.yaw !== null && inWindow(p.t),
+      );
+      const toward = (yaw: number) => direction * (yaw - (neutral ?? 0));
+      const away = (yaw: number) => -toward(yaw);
+      if (neutral !== null) at = turnSeen(window, toward, previous, options.minTurnDeg);
+      if (at === null) {
+        if (neutral !== null && turnSeen(window, toward, -Infinity, options.minTurnDeg) !== null)
+          problem = 'out_of_order';
+        else if (neutral !== null && turnSeen(window, away, -Infinity, options.minTurnDeg) !== null)
+          problem = 'wrong_direction';
+        else problem = 'not_seen';
+      }
+    }
+    results.push({ action: step.action, passed: at !== null, at, problem });
+    if (at !== null) previous = at;
+  }
+  const round = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
+  return {
+    passed: results.length > 0 && results.every((r) => r.passed),
+    steps: results.map((r) => ({ ...r, at: round(r.at) })),
+    neutralYaw: round(neutral),
+  };
+}
+
+/** The words the camera screen shows for each step (apps/web), and that messages quote back. */
+export const CHALLENGE_PROMPTS: Record<ChallengeAction, string> = {
+  turn_left: 'Turn your head to the left',
+  turn_right: 'Turn your head to the right',
+  blink: 'Blink',
+};
+
+/** What to tell a person whose clip did not answer the challenge: the first step that was not seen, and why. */
+export function challengeMessage(result: ChallengeCheckResult): string {
+  const missed = result.steps.find((s) => !s.passed);
+  const what = missed
+    ? `We did not see "${CHALLENGE_PROMPTS[missed.action]}" ${
+        missed.problem === 'wrong_direction'
+          ? '(the head turned the other way)'
+          : missed.problem === 'out_of_order'
+            ? 'in the order asked'
+            : 'when it was asked'
+      }.`
+    : 'The recording did not answer its challenge.';
+  return (
+    `We could not confirm that this was a live recording. ${what} Please start again and follow each prompt as it ` +
+    'appears, or verify your age with an identity document.'
+  );
+}
