@@ -1,5 +1,20 @@
 import { defaultBlinkOptions, percentile, type BlinkOptions } from './liveness-signals';
-import type { ChallengeTrackPoint } from './types';
+import type {
+  ChallengeAction,
+  ChallengeCheckResult,
+  ChallengeStep,
+  ChallengeStepProblem,
+  ChallengeStepResult,
+  ChallengeTrackPoint,
+} from './types';
+
+export type {
+  ChallengeAction,
+  ChallengeCheckResult,
+  ChallengeStep,
+  ChallengeStepProblem,
+  ChallengeStepResult,
+} from './types';
 
 /**
  * The server-issued liveness challenge (issue 23 item 1): an ordered list of motions, each to be made inside its
@@ -8,15 +23,6 @@ import type { ChallengeTrackPoint } from './types';
  * windows. A replayed clip recorded for another challenge, or a fixed recipe played in a loop, answers the wrong
  * sequence or the wrong times.
  */
-export type ChallengeAction = 'turn_left' | 'turn_right' | 'blink';
-
-export interface ChallengeStep {
-  action: ChallengeAction;
-  /** Seconds from the start of the recording. */
-  start_seconds: number;
-  end_seconds: number;
-}
-
 export interface ChallengeCheckOptions {
   /**
    * How far (seconds) a motion may fall outside its window and still count. It absorbs the offset between the
@@ -43,23 +49,6 @@ export const defaultChallengeCheckOptions: ChallengeCheckOptions = {
   blink: defaultBlinkOptions,
   leftYawSign: -1,
 };
-
-export type ChallengeStepProblem = 'not_seen' | 'wrong_direction' | 'out_of_order';
-
-export interface ChallengeStepResult {
-  action: ChallengeAction;
-  passed: boolean;
-  /** When the motion was seen (seconds), or null. */
-  at: number | null;
-  problem: ChallengeStepProblem | null;
-}
-
-export interface ChallengeCheckResult {
-  passed: boolean;
-  steps: ChallengeStepResult[];
-  /** The yaw (degrees) taken as the person facing the camera. */
-  neutralYaw: number | null;
-}
 
 interface BlinkEvent {
   /** The first frame with the eyes closed. */

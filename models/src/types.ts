@@ -1,4 +1,3 @@
-import type { ChallengeCheckResult, ChallengeStep } from './challenge';
 import type { QualityReason } from './errors';
 
 /** Pixel measurements of the face region (see quality.ts). */
@@ -163,4 +162,31 @@ export interface ChallengeTrackPoint {
   t: number;
   yaw: number | null;
   ear: number | null;
+}
+
+/** Server-issued liveness challenges (challenge.ts checks a clip against one). */
+export type ChallengeAction = 'turn_left' | 'turn_right' | 'blink';
+
+export interface ChallengeStep {
+  action: ChallengeAction;
+  /** Seconds from the start of the recording. */
+  start_seconds: number;
+  end_seconds: number;
+}
+
+export type ChallengeStepProblem = 'not_seen' | 'wrong_direction' | 'out_of_order';
+
+export interface ChallengeStepResult {
+  action: ChallengeAction;
+  passed: boolean;
+  /** When the motion was seen (seconds), or null. */
+  at: number | null;
+  problem: ChallengeStepProblem | null;
+}
+
+export interface ChallengeCheckResult {
+  passed: boolean;
+  steps: ChallengeStepResult[];
+  /** The yaw (degrees) taken as the person facing the camera. */
+  neutralYaw: number | null;
 }
