@@ -216,6 +216,10 @@ describe('verification screen with the real vision engine', () => {
     expect(shown).toMatch(/5-second video/);
     expect(shown).toMatch(/identity document/);
     expect(shown).toContain(`Estimated age ${answer.age}`);
+    // The estimate never stands beside the rejection without its reason (issue 25 item 12).
+    expect(await page.getByTestId('rejection-reason').innerText()).toMatch(
+      new RegExp(`^Estimated age ${answer.age} \\(range \\d+–\\d+\\): .*(photo|cut-off)`),
+    );
     await page.getByRole('button', { name: 'Try again' }).waitFor();
     await page.getByText('Camera · age 18+').first().waitFor();
     await expectAccessible(page, 'verification photo result');
@@ -281,9 +285,15 @@ describe('verification screen with the real vision engine', () => {
     expect(shown).not.toMatch(/liveness passed/i);
     expect(shown).toContain(answer.message);
     expect(shown).toMatch(/document/);
-    expect(shown).toContain(`${answer.frames_analyzed} frames`);
+    expect(await page.getByTestId('rejection-reason').innerText()).toMatch(
+      new RegExp(`^Estimated age ${answer.age} \\(range \\d+–\\d+\\)`),
+    );
     await page.getByRole('button', { name: 'Try again' }).waitFor();
     await shot(page, 'verification-video-rejected');
+    // The next step offered is the document route, and it opens it.
+    await panel.getByRole('button', { name: 'Verify with a document instead' }).click();
+    expect(await page.getByRole('tab', { name: /^Document/ }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('button', { name: 'Next: record a short video' }).waitFor();
     await context.close();
   }, 90_000);
 
@@ -353,13 +363,18 @@ describe('verification screen with the real vision engine', () => {
         holder_binding: { portrait_found: false, live_video: 'failed', bound: false },
       },
     });
-    const panel = page.getByRole('status').filter({ hasText: 'Sent for review' });
+    const panel = page.getByRole('status').filter({ hasText: 'In review' });
     await panel.waitFor();
     const shown = await panel.innerText();
     expect(shown).toContain('could not confirm automatically that it belongs to you');
-    expect(shown).toContain('What the reviewer will look at:');
-    expect(shown).toContain('no portrait face found on the document');
-    expect(shown).toContain('did not pass the liveness challenge');
+    expect(shown).toContain('What a reviewer will check:');
+    expect(shown).toContain('We could not find the photo of your face on the document.');
+    expect(shown).toContain('Your video did not clearly show a head turn and a blink.');
+    // The reviewers' wording with its internal codes stays in the back office (issue 25 item 12).
+    expect(shown).not.toMatch(/\([a-z]+_[a-z_]+\)|no portrait face found/);
+    // Sent is sent: no button invites sending the same document again.
+    expect(await page.getByRole('button', { name: 'Send document and video' }).count()).toBe(0);
+    expect(await panel.getByRole('button').count()).toBe(0);
     await expectAccessible(page, 'verification document review');
     await shot(page, 'verification-document-review');
 

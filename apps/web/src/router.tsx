@@ -31,7 +31,7 @@ export function createAppRouter(
     defaultPreloadStaleTime: 0,
     defaultPendingComponent: () => <LoadingState />,
     scrollRestoration: true,
-    // Unknown paths anywhere go to the root's not-found handling (a redirect to /, spec 01 §2).
+    // Unknown paths anywhere go to the root's not-found page (components/layout/not-found-page.tsx).
     notFoundMode: 'root',
   });
   configureApiClient({

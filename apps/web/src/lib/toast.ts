@@ -34,10 +34,26 @@ export const toast = {
   info: (message: string) => show('info', message),
 };
 
+/**
+ * How many in-page toast regions are mounted (components/ui/toaster.tsx). While one is, toasts take their own room
+ * in the page under its header instead of floating over it, so they never cover the page's actions.
+ */
+let regions = 0;
+
 export const toastStore = {
   subscribe(listener: Listener) {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
   snapshot: () => items,
+  regionCount: () => regions,
+  /** Registers an in-page region; returns its unregister function. */
+  addRegion(): () => void {
+    regions += 1;
+    emit();
+    return () => {
+      regions -= 1;
+      emit();
+    };
+  },
 };
