@@ -404,15 +404,8 @@ const VISITS: Record<Role, Visit[]> = {
   ],
   partner: [
     { route: '/partner/dashboard', heading: 'Dashboard' },
-    { route: '/partner/sites', heading: 'Site management' },
-    {
-      route: '/partner/api-keys',
-      heading: 'Site management',
-      open: async (page) => {
-        await page.goto('/partner/api-keys');
-        await page.getByRole('dialog', { name: 'API keys' }).waitFor();
-      },
-    },
+    { route: '/partner/sites', heading: 'Sites' },
+    { route: '/partner/api-keys', heading: 'API keys' },
     { route: '/partner/management', heading: 'Site management' },
     { route: '/partner/integration', heading: 'Integration' },
     { route: '/partner/demo', heading: 'Integration demo' },
