@@ -28,6 +28,27 @@ export function ask(label: string, options: { mask?: boolean; placeholder?: stri
   return nextLine();
 }
 
+/**
+ * A new password, asked twice on a terminal so that a typo cannot lock the account out; a mismatch or an empty answer
+ * asks again (three tries). Without a terminal the caller reads standard input instead (`--password-stdin`).
+ */
+export async function askNewPassword(label = 'Password:'): Promise<string> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const first = await ask(label, { mask: true });
+    if (!first) {
+      process.stderr.write('The password is empty. Try again.\n');
+      continue;
+    }
+    const again = await ask('Repeat the password:', { mask: true });
+    if (again === first) return first;
+    process.stderr.write('The two passwords differ. Try again.\n');
+  }
+  throw new UserError(
+    'no matching password after three tries',
+    'Run the command again, or pipe the password in with its --password-stdin flag.',
+  );
+}
+
 let lines: Interface | null = null;
 const buffered: string[] = [];
 const waiting: Array<{ resolve: (line: string) => void; reject: (error: Error) => void }> = [];
