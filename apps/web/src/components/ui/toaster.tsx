@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { dismissToast, toastStore, type Toast, type ToastKind } from '../../lib/toast';
 
 const STYLES: Record<ToastKind, string> = {
@@ -73,8 +73,15 @@ export function ToastRegion({
   /** False on screens without a sticky header (the sign-in card): the region sticks to the top of the screen. */
   underHeader?: boolean;
 }) {
-  const items = useSyncExternalStore(toastStore.subscribe, toastStore.snapshot, toastStore.snapshot);
-  useEffect(() => toastStore.addRegion(), []);
+  const all = useSyncExternalStore(toastStore.subscribe, toastStore.snapshot, toastStore.snapshot);
+  const active = useSyncExternalStore(toastStore.subscribe, toastStore.activeRegion, toastStore.activeRegion);
+  const [id, setId] = useState<number | null>(null);
+  useEffect(() => {
+    const region = toastStore.addRegion();
+    setId(region.id);
+    return region.remove;
+  }, []);
+  const items = id !== null && active === id ? all : [];
   return (
     <div
       data-testid="toast-region"
