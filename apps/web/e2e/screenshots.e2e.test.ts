@@ -350,6 +350,16 @@ const VISITS: Record<Role, Visit[]> = {
       },
     },
     { route: '/partner/login', heading: 'Partner sign in' },
+    { route: '/partner/register', heading: 'Register your company' },
+    // The page a registration ends on, opened as the registration leaves it (with the address it names).
+    {
+      route: '/partner/registered',
+      heading: 'Check your inbox',
+      open: async (page) => {
+        await page.goto('/partner/registered?email=new.partner%40example.com');
+      },
+      path: '/partner/registered',
+    },
     { route: '/partner/forgot-password', heading: 'Reset your partner password' },
     {
       route: '/partner/reset-password',

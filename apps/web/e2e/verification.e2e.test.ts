@@ -23,7 +23,7 @@ import { createLogger } from '../../api/src/logger';
 import { photoPolicyMessage } from '../../api/src/modules/verification/facial';
 import { passportImage, td3, yymmdd } from '../../api/test/verification-media';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
-import { expectAccessible, screenshot, uniqueEmail } from './support';
+import { MOBILE, expectAccessible, horizontalOverflow, screenshot, uniqueEmail } from './support';
 
 /**
  * The /verification screen end to end: Chromium's fake camera plays a FairFace still (CC BY 4.0, attribution in
@@ -290,6 +290,12 @@ describe('verification screen with the real vision engine', () => {
     );
     await page.getByRole('button', { name: 'Try again' }).waitFor();
     await shot(page, 'verification-video-rejected');
+    // At 360 px the explanation and the next step fit the screen.
+    await page.setViewportSize(MOBILE);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    const next = (await panel.getByRole('button', { name: 'Verify with a document instead' }).boundingBox())!;
+    expect(next.x + next.width).toBeLessThanOrEqual(MOBILE.width);
+    await shot(page, 'verification-video-rejected-360');
     // The next step offered is the document route, and it opens it.
     await panel.getByRole('button', { name: 'Verify with a document instead' }).click();
     expect(await page.getByRole('tab', { name: /^Document/ }).getAttribute('aria-selected')).toBe('true');
@@ -375,6 +381,10 @@ describe('verification screen with the real vision engine', () => {
     // Sent is sent: no button invites sending the same document again.
     expect(await page.getByRole('button', { name: 'Send document and video' }).count()).toBe(0);
     expect(await panel.getByRole('button').count()).toBe(0);
+    await page.setViewportSize(MOBILE);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await shot(page, 'verification-document-review-360');
+    await page.setViewportSize({ width: 1280, height: 900 });
     await expectAccessible(page, 'verification document review');
     await shot(page, 'verification-document-review');
 
