@@ -32,16 +32,20 @@ export function ask(label: string, options: { mask?: boolean; placeholder?: stri
  * A new password, asked twice on a terminal so that a typo cannot lock the account out; a mismatch or an empty answer
  * asks again (three tries). Without a terminal the caller reads standard input instead (`--password-stdin`).
  */
-export async function askNewPassword(label = 'Password:'): Promise<string> {
+export async function askNewPassword(
+  label = 'Password:',
+  prompt: typeof ask = ask,
+  say: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Promise<string> {
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const first = await ask(label, { mask: true });
+    const first = await prompt(label, { mask: true });
     if (!first) {
-      process.stderr.write('The password is empty. Try again.\n');
+      say('The password is empty. Try again.');
       continue;
     }
-    const again = await ask('Repeat the password:', { mask: true });
+    const again = await prompt('Repeat the password:', { mask: true });
     if (again === first) return first;
-    process.stderr.write('The two passwords differ. Try again.\n');
+    say('The two passwords differ. Try again.');
   }
   throw new UserError(
     'no matching password after three tries',
