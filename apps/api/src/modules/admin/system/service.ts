@@ -200,7 +200,8 @@ export function createAdminSystemService(deps: Deps) {
       ),
     );
     const failing = num(stuck?.n);
-    if (failing > 0) return { status: 'degraded', error: `${failing} mail(s) failing to send`, details: { failing } };
+    if (failing > 0)
+      return { status: 'degraded', error: `${failing} mail(s) failing to send`, details: { failing } };
     if (!config.smtpUrl) {
       const folder = path.join(config.dataDir, 'outbox');
       return {
