@@ -56,6 +56,10 @@ docker-compose -f compose.yaml --env-file .env.example config -q
 docker-compose -f compose.yaml --env-file .env.example --profile postgres config -q
 services=$(docker-compose -f compose.yaml --env-file .env.example --profile postgres config --services | sort | tr '\n' ' ')
 [ "$services" = "attestly attestly-pg postgres proxy " ] || fail "unexpected compose services: $services"
+# No default database password (the postgres service refuses to start without one), each service's own public URL
+# from .env.example, and the HTTPS ports documented (issue 25 item 10).
+docker-compose -f compose.yaml --env-file .env.example --profile postgres config \
+  | node appliance/compose/check-compose.mjs "$tools/node_modules" >/dev/null
 
 step "shellcheck appliance/*.sh"
 shellcheck appliance/*.sh

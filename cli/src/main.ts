@@ -26,7 +26,6 @@ export function buildProgram(): Command {
     .option('--debug', 'verbose logs on stderr, and the stack trace of unexpected errors')
     .option('--data-dir <dir>', 'data directory (overrides ATTESTLY_DATA_DIR)')
     .option('--database-url <url>', 'database URL (overrides DATABASE_URL)')
-    .showHelpAfterError('(run with --help for usage)')
     .addHelpText(
       'after',
       `
@@ -60,12 +59,43 @@ Exit codes: 0 ok, 1 the operator's error (with a hint), 2 a bug (rerun with --de
   return program;
 }
 
+/** `attestly admin create`, from the command object (the root is `attestly`). */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+/** The next step after a usage error, by Commander's error code. */
+export function commanderHint(error: CommanderError, command: Command): string {
+  const path = commandPath(command);
+  switch (error.code) {
+    case 'commander.unknownCommand':
+      return `Run \`${path} --help\` for the list of commands.`;
+    case 'commander.unknownOption':
+      return `Run \`${path} --help\` for its options; global options such as --data-dir go before the command name.`;
+    case 'commander.missingMandatoryOptionValue':
+    case 'commander.optionMissingArgument':
+    case 'commander.missingArgument':
+      return `Run \`${path} --help\` to see what it needs.`;
+    case 'commander.invalidArgument':
+      return `Run \`${path} --help\` for the accepted values.`;
+    default:
+      return `Run \`${path} --help\` for usage.`;
+  }
+}
+
 /** Runs the CLI and resolves with the exit code (main.ts never calls process.exit itself; bin does). */
 export async function run(argv: string[]): Promise<number> {
   const program = buildProgram();
-  // Commander would call process.exit itself; every level throws instead, so this function owns the exit code.
+  // Commander would call process.exit itself; every level throws instead, so this function owns the exit code. The
+  // command whose parsing failed is kept: the hint names its own --help.
+  let failed: Command = program;
   const override = (command: Command): void => {
-    command.exitOverride();
+    command.exitOverride((error) => {
+      failed = command;
+      throw error;
+    });
     command.commands.forEach(override);
   };
   override(program);
@@ -74,11 +104,20 @@ export async function run(argv: string[]): Promise<number> {
     // Commands that report a failure as their result (doctor, backup verify) set the exit code themselves.
     return Number(process.exitCode ?? 0);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version "fail" with exit code 0; usage errors were already printed by commander.
-      return error.exitCode === 0 ? 0 : EXIT_USER;
-    }
     const json = argv.includes('--json');
+    if (error instanceof CommanderError) {
+      // --help and --version "fail" with exit code 0. Usage errors were printed by commander ("error: …"); the hint
+      // line follows, in the same shape as every other operator error (issue 25 item 9).
+      if (error.exitCode === 0) return 0;
+      const hint = commanderHint(error, failed);
+      if (json) {
+        process.stdout.write(
+          `${JSON.stringify({ ok: false, error: { message: error.message.replace(/^error: /, ''), hint } }, null, 2)}\n`,
+        );
+      }
+      process.stderr.write(`Hint: ${hint}\n`);
+      return EXIT_USER;
+    }
     const debug = argv.includes('--debug');
     const userError = asUserError(error);
     if (userError) {

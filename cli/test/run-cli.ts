@@ -18,11 +18,17 @@ export interface CliResult {
 /** Runs `attestly …` as its own process (the built bin), optionally feeding stdin, and collects its output. */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    input?: string;
+    timeoutMs?: number;
+    /** Where the command runs (the repository root by default). */
+    cwd?: string;
+  } = {},
 ): Promise<CliResult> {
   const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ATTESTLY_PASSWORD_COST: '10', ...options.env },
-    cwd: root,
+    cwd: options.cwd ?? root,
   });
   let stdout = '';
   let stderr = '';

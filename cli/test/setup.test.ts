@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -65,6 +65,67 @@ describe('attestly setup (non-interactive)', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ master_key_created: false });
     expect(readFileSync(report.master_key_file, 'utf8')).toBe(key);
+  });
+
+  it('prints next steps that, run as printed from anywhere, reach the same installation', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'attestly-next-'));
+    cleanups.push(() => rmSync(base, { recursive: true, force: true }));
+    const dataDir = path.join(base, 'chosen data');
+    const elsewhere = path.join(base, 'elsewhere');
+    mkdirSync(elsewhere);
+    const env = { ATTESTLY_DATA_DIR: '', DATABASE_URL: '' };
+    const setup = await runCli(
+      ['--data-dir', dataDir, 'setup', '--yes', '--public-url', 'https://next.example.com'],
+      { env },
+    );
+    expect(setup.code, setup.stderr).toBe(0);
+    const printed = setup.stdout.slice(setup.stdout.indexOf('Next:')).split('\n').slice(1);
+    const steps = printed.map((line) => line.trim()).filter((line) => line.startsWith('attestly '));
+    // A path with a space is quoted for the shell; every step names the same, absolute data directory.
+    const flag = `attestly --data-dir '${dataDir}' `;
+    expect(steps).toEqual([`${flag}admin create --email you@example.com`, `${flag}doctor`, `${flag}serve`]);
+    const key = readFileSync(path.join(dataDir, 'master.key'), 'utf8');
+    /** The printed line as a shell would split it (one single-quoted word at most, as printed here). */
+    const argsOf = (line: string) =>
+      [...line.replace(/^attestly /, '').matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+
+    // doctor, run as printed from another directory without ATTESTLY_DATA_DIR: this installation's config.
+    const doctor = await runCli(argsOf(steps[1]!), { env, cwd: elsewhere });
+    expect(doctor.stdout).toMatch(/public URL https:\/\/next\.example\.com/);
+    // admin create as printed (the password piped in, as a script would): the administrator lands here.
+    const created = await runCli([...argsOf(steps[0]!), '--password-stdin'], {
+      env,
+      cwd: elsewhere,
+      input: 'Correct-Horse-9-battery',
+    });
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain(`Next: \`${flag}admin 2fa bootstrap --email you@example.com\``);
+    const admins = await runCli(['--data-dir', dataDir, 'admin', 'list', '--json'], { env });
+    expect(JSON.parse(admins.stdout).admins).toEqual([expect.objectContaining({ email: 'you@example.com' })]);
+    // No second installation appeared, and the master key is the one setup made.
+    expect(existsSync(path.join(elsewhere, 'data'))).toBe(false);
+    expect(readFileSync(path.join(dataDir, 'master.key'), 'utf8')).toBe(key);
+    // The same steps come in the JSON report for scripts.
+    const json = await runCli(['--data-dir', dataDir, 'setup', '--yes', '--json'], { env });
+    expect(JSON.parse(json.stdout).next_steps).toEqual(steps);
+  });
+
+  it('follows a usage error with a hint line naming the command’s own --help', async () => {
+    const unknown = await runCli(['admin', 'create', '--email', 'a@example.com', '--nmae', 'Ada']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^error: unknown option '--nmae'/m);
+    expect(unknown.stderr).toMatch(/^Hint: Run `attestly admin create --help` for its options/m);
+    const missing = await runCli(['admin', 'create', '--json']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout)).toEqual({
+      ok: false,
+      error: {
+        message: "required option '--email <email>' not specified",
+        hint: 'Run `attestly admin create --help` to see what it needs.',
+      },
+    });
+    const command = await runCli(['serv']);
+    expect(command.stderr).toMatch(/^Hint: Run `attestly --help` for the list of commands\.$/m);
   });
 
   it('tests a PostgreSQL URL live and stores it', async () => {

@@ -179,6 +179,8 @@ describe('the review queue', () => {
     expect(after).toMatchObject({ age_verified: true, proven_min_age: 18 });
     const mail = await t.smtp.waitFor(user.email, /approved/);
     expect(mail.text).toContain('age verification');
+    // The result mail links back to the appliance (issue 25 item 12).
+    expect(mail.text).toContain(`See your verifications: ${t.deps.config.publicUrl}/verification`);
     // A decided case cannot be decided again.
     expect(
       (await as(`/verifications/${waiting.id}/reject`).post({ rejection_reason: 'x', reviewer_notes: 'y' }))
@@ -208,6 +210,7 @@ describe('the review queue', () => {
     expect((await status(user.token)).body.age_verified).toBe(false);
     const mail = await t.smtp.waitFor(user.email, /not approved/);
     expect(mail.text).toContain('Document is a photocopy');
+    expect(mail.text).toContain(`${t.deps.config.publicUrl}/verification`);
     const entry = await t.db.models.AuditLog.findOne({
       where: { event_type: 'verification_rejected', user_id: user.user.id },
     });

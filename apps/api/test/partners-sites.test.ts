@@ -71,6 +71,38 @@ describe('partner accounts', () => {
     });
   });
 
+  it('takes a website typed without https:// as https, and still refuses other schemes', async () => {
+    await t.request
+      .post('/api/v1/partners/register')
+      .send({
+        email: 'bare-website@example.com',
+        password: 'partner password 1',
+        company_name: 'Bare Website Ltd',
+        website: 'shop.example.com',
+      })
+      .expect(201);
+    const login = await t.request
+      .post('/api/v1/partners/login')
+      .send({ email: 'bare-website@example.com', password: 'partner password 1' })
+      .expect(200);
+    expect(login.body.partner.website).toBe('https://shop.example.com');
+    const bearer = { Authorization: `Bearer ${login.body.access_token}` };
+    const updated = await t.request
+      .put('/api/v1/partners/profile')
+      .set(bearer)
+      .send({ company_name: 'Bare Website Ltd', website: 'www.example.org/shop' })
+      .expect(200);
+    expect(updated.body.website).toBe('https://www.example.org/shop');
+    const refused = await t.request
+      .put('/api/v1/partners/profile')
+      .set(bearer)
+      .send({ company_name: 'Bare Website Ltd', website: 'javascript:alert(1)' })
+      .expect(422);
+    expect(refused.body.errors).toEqual([
+      { path: 'website', message: 'Enter a website address such as shop.example.com' },
+    ]);
+  });
+
   it('validates registration: required fields and known business types', async () => {
     const missing = await t.request
       .post('/api/v1/partners/register')

@@ -186,6 +186,11 @@ describe('DELETE /users/account', () => {
 
     await t.request.get('/api/v1/users/profile').set(bearer(token)).expect(401);
     await t.request.get('/api/v1/users/profile').set(bearer(second)).expect(401);
+    // A confirmation goes to the address the account had, with the way back to this appliance and no personal data.
+    const confirmation = await t.smtp.waitFor(email, /Your Attestly account has been deleted/);
+    expect(confirmation.text).toContain(`${t.deps.config.publicUrl}/register`);
+    expect(confirmation.text).toMatch(/was deleted on \d{4}-\d{2}-\d{2}/);
+    expect(confirmation.text).not.toMatch(/Private Person|Oakland|15551234567/);
     const refused = await login(email, password).expect(401);
     expect(refused.body.detail).toBe('Invalid email or password');
     await t.request.get(photo.body.profile_image_url).expect(404);

@@ -789,11 +789,17 @@ export interface AdminSystemStats {
   generated_at: string;
 }
 
-export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy' | 'not_configured';
+/**
+ * `off`: a supported mode in which the service is deliberately not used (billing without Stripe); it needs no fix and
+ * counts as working. `not_configured`: something this installation should have and does not have yet.
+ */
+export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy' | 'not_configured' | 'off';
 
 export interface AdminServiceHealth {
   status: HealthStatus;
   error: string | null;
+  /** How the service runs, when that is worth saying but is no problem (mail to the outbox, billing off). */
+  note?: string;
   details?: Record<string, unknown>;
 }
 

@@ -160,8 +160,17 @@ export type UpdateSiteBody = v.InferInput<typeof updateSiteBody>;
 
 export const siteIdParams = v.object({ id: v.pipe(v.string(), v.uuid('Site not found')) });
 
+/**
+ * A company's website. People type `shop.example.com` far more often than the scheme (issue 25 item 13), so an
+ * address without one is taken as https://; one with another scheme (ftp://, javascript:) is still refused.
+ */
+export function withWebScheme(value: string): string {
+  return /^[a-z][a-z0-9+.-]*:/i.test(value) && !/^[^:/]+:\d+(\/|$)/.test(value) ? value : `https://${value}`;
+}
+
 const website = v.pipe(
   optionalText(300),
+  v.transform((value) => (value === null ? null : withWebScheme(value))),
   v.check((value) => {
     if (value === null) return true;
     try {
@@ -169,7 +178,7 @@ const website = v.pipe(
     } catch {
       return false;
     }
-  }, 'Website must be a URL starting with http:// or https://'),
+  }, 'Enter a website address such as shop.example.com'),
 );
 
 /** spec 01 §3 "Partner registration payload"; spec 01 §5: email, password and company_name required. */

@@ -32,21 +32,36 @@ describe('partner portal, from sign-up to a verified user in the statistics', ()
     await page.getByRole('link', { name: 'For businesses' }).first().click();
     await expect.poll(() => pathOf(page)).toBe('/partner/login');
 
-    // Registration, then sign-in with the e-mail prefilled (spec 01 §2, §8).
-    await page.getByRole('button', { name: 'Register your company' }).click();
+    // Registration at its own address, a success page, then sign-in with the e-mail prefilled (spec 01 §2, §8;
+    // issue 25 item 13). The website is typed as people type it, without https://.
+    await page.getByRole('link', { name: 'Register your company' }).click();
+    await expect.poll(() => pathOf(page)).toBe('/partner/register');
     await page.getByLabel('Work email').fill(partnerEmail);
     await page.getByLabel('Password').fill(PARTNER_PASSWORD);
     await page.getByLabel('Company name').fill('Acme Games');
+    await page.getByLabel('Website (optional)').fill('games.example.com');
     await page.getByRole('button', { name: 'Create partner account' }).click();
     await page
       .getByText('Registration successful! Please check your email to verify your account.')
       .waitFor();
+    await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+    expect(pathOf(page)).toBe('/partner/registered');
+    await page.getByText(partnerEmail).waitFor();
+    await page.getByRole('link', { name: 'Go to partner sign-in' }).click();
     await page.getByRole('heading', { name: 'Partner sign in' }).waitFor();
     expect(await page.getByLabel('Email').inputValue()).toBe(partnerEmail);
     await page.getByLabel('Password').fill(PARTNER_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => pathOf(page)).toBe('/partner/dashboard');
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const profile = await page.evaluate(async () => {
+      const token = sessionStorage.getItem('partnerToken') ?? localStorage.getItem('partnerToken');
+      const answer = await fetch('/api/v1/partners/profile', {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      return (await answer.json()) as { website: string | null };
+    });
+    expect(profile.website).toBe('https://games.example.com');
 
     // E-mail verification through the mailed link.
     const mail = await waitForMail(partnerEmail, /Confirm your e-mail address/);

@@ -107,7 +107,7 @@ describe('public site', () => {
     await page.getByRole('heading', { level: 1, name: relatedTitle ?? '' }).waitFor();
   });
 
-  it('shows Post Not Found for an unknown article id, and sends unknown paths home', async () => {
+  it('shows Post Not Found for an unknown article id, and a not-found page for unknown paths', async () => {
     for (const path of ['/news/9999', '/news/abc']) {
       await page.goto(path);
       await page.getByRole('heading', { name: 'Post Not Found' }).waitFor();
@@ -116,6 +116,9 @@ describe('public site', () => {
     }
     await screenshot(page, 'post-not-found');
     await page.goto('/definitely/not/a/page');
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    expect(pathname()).toBe('/definitely/not/a/page');
+    await page.getByRole('link', { name: 'Home page' }).click();
     await expect.poll(pathname).toBe('/');
   });
 

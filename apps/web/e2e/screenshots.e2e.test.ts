@@ -350,6 +350,16 @@ const VISITS: Record<Role, Visit[]> = {
       },
     },
     { route: '/partner/login', heading: 'Partner sign in' },
+    { route: '/partner/register', heading: 'Register your company' },
+    // The page a registration ends on, opened as the registration leaves it (with the address it names).
+    {
+      route: '/partner/registered',
+      heading: 'Check your inbox',
+      open: async (page) => {
+        await page.goto('/partner/registered?email=new.partner%40example.com');
+      },
+      path: '/partner/registered',
+    },
     { route: '/partner/forgot-password', heading: 'Reset your partner password' },
     {
       route: '/partner/reset-password',
@@ -404,15 +414,8 @@ const VISITS: Record<Role, Visit[]> = {
   ],
   partner: [
     { route: '/partner/dashboard', heading: 'Dashboard' },
-    { route: '/partner/sites', heading: 'Site management' },
-    {
-      route: '/partner/api-keys',
-      heading: 'Site management',
-      open: async (page) => {
-        await page.goto('/partner/api-keys');
-        await page.getByRole('dialog', { name: 'API keys' }).waitFor();
-      },
-    },
+    { route: '/partner/sites', heading: 'Sites' },
+    { route: '/partner/api-keys', heading: 'API keys' },
     { route: '/partner/management', heading: 'Site management' },
     { route: '/partner/integration', heading: 'Integration' },
     { route: '/partner/demo', heading: 'Integration demo' },

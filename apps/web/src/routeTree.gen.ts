@@ -45,6 +45,8 @@ import { Route as PartnerPortalRouteImport } from './routes/partner/_portal'
 import { Route as PartnerDemoCallbackRouteImport } from './routes/partner/demo-callback'
 import { Route as PartnerForgotPasswordRouteImport } from './routes/partner/forgot-password'
 import { Route as PartnerLoginRouteImport } from './routes/partner/login'
+import { Route as PartnerRegisterRouteImport } from './routes/partner/register'
+import { Route as PartnerRegisteredRouteImport } from './routes/partner/registered'
 import { Route as PartnerResetPasswordRouteImport } from './routes/partner/reset-password'
 import { Route as PartnerVerifyEmailRouteImport } from './routes/partner/verify-email'
 import { Route as BackofficeAdminIndexRouteImport } from './routes/backoffice/_admin/index'
@@ -244,6 +246,16 @@ const PartnerLoginRoute = PartnerLoginRouteImport.update({
   path: '/partner/login',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PartnerRegisterRoute = PartnerRegisterRouteImport.update({
+  id: '/partner/register',
+  path: '/partner/register',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PartnerRegisteredRoute = PartnerRegisteredRouteImport.update({
+  id: '/partner/registered',
+  path: '/partner/registered',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PartnerResetPasswordRoute = PartnerResetPasswordRouteImport.update({
   id: '/partner/reset-password',
   path: '/partner/reset-password',
@@ -384,6 +396,8 @@ export interface FileRoutesByFullPath {
   '/partner/demo-callback': typeof PartnerDemoCallbackRoute
   '/partner/forgot-password': typeof PartnerForgotPasswordRoute
   '/partner/login': typeof PartnerLoginRoute
+  '/partner/register': typeof PartnerRegisterRoute
+  '/partner/registered': typeof PartnerRegisteredRoute
   '/partner/reset-password': typeof PartnerResetPasswordRoute
   '/partner/verify-email': typeof PartnerVerifyEmailRoute
   '/docs/': typeof DocsIndexRoute
@@ -439,6 +453,8 @@ export interface FileRoutesByTo {
   '/partner/demo-callback': typeof PartnerDemoCallbackRoute
   '/partner/forgot-password': typeof PartnerForgotPasswordRoute
   '/partner/login': typeof PartnerLoginRoute
+  '/partner/register': typeof PartnerRegisterRoute
+  '/partner/registered': typeof PartnerRegisteredRoute
   '/partner/reset-password': typeof PartnerResetPasswordRoute
   '/partner/verify-email': typeof PartnerVerifyEmailRoute
   '/docs': typeof DocsIndexRoute
@@ -498,6 +514,8 @@ export interface FileRoutesById {
   '/partner/demo-callback': typeof PartnerDemoCallbackRoute
   '/partner/forgot-password': typeof PartnerForgotPasswordRoute
   '/partner/login': typeof PartnerLoginRoute
+  '/partner/register': typeof PartnerRegisterRoute
+  '/partner/registered': typeof PartnerRegisteredRoute
   '/partner/reset-password': typeof PartnerResetPasswordRoute
   '/partner/verify-email': typeof PartnerVerifyEmailRoute
   '/docs/': typeof DocsIndexRoute
@@ -556,6 +574,8 @@ export interface FileRouteTypes {
     | '/partner/demo-callback'
     | '/partner/forgot-password'
     | '/partner/login'
+    | '/partner/register'
+    | '/partner/registered'
     | '/partner/reset-password'
     | '/partner/verify-email'
     | '/docs/'
@@ -611,6 +631,8 @@ export interface FileRouteTypes {
     | '/partner/demo-callback'
     | '/partner/forgot-password'
     | '/partner/login'
+    | '/partner/register'
+    | '/partner/registered'
     | '/partner/reset-password'
     | '/partner/verify-email'
     | '/docs'
@@ -669,6 +691,8 @@ export interface FileRouteTypes {
     | '/partner/demo-callback'
     | '/partner/forgot-password'
     | '/partner/login'
+    | '/partner/register'
+    | '/partner/registered'
     | '/partner/reset-password'
     | '/partner/verify-email'
     | '/docs/'
@@ -721,6 +745,8 @@ export interface RootRouteChildren {
   PartnerDemoCallbackRoute: typeof PartnerDemoCallbackRoute
   PartnerForgotPasswordRoute: typeof PartnerForgotPasswordRoute
   PartnerLoginRoute: typeof PartnerLoginRoute
+  PartnerRegisterRoute: typeof PartnerRegisterRoute
+  PartnerRegisteredRoute: typeof PartnerRegisteredRoute
   PartnerResetPasswordRoute: typeof PartnerResetPasswordRoute
   PartnerVerifyEmailRoute: typeof PartnerVerifyEmailRoute
   DocsIndexRoute: typeof DocsIndexRoute
@@ -981,6 +1007,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PartnerLoginRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/partner/register': {
+      id: '/partner/register'
+      path: '/partner/register'
+      fullPath: '/partner/register'
+      preLoaderRoute: typeof PartnerRegisterRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/partner/registered': {
+      id: '/partner/registered'
+      path: '/partner/registered'
+      fullPath: '/partner/registered'
+      preLoaderRoute: typeof PartnerRegisteredRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/partner/reset-password': {
       id: '/partner/reset-password'
       path: '/partner/reset-password'
@@ -1238,6 +1278,8 @@ const rootRouteChildren: RootRouteChildren = {
   PartnerDemoCallbackRoute: PartnerDemoCallbackRoute,
   PartnerForgotPasswordRoute: PartnerForgotPasswordRoute,
   PartnerLoginRoute: PartnerLoginRoute,
+  PartnerRegisterRoute: PartnerRegisterRoute,
+  PartnerRegisteredRoute: PartnerRegisteredRoute,
   PartnerResetPasswordRoute: PartnerResetPasswordRoute,
   PartnerVerifyEmailRoute: PartnerVerifyEmailRoute,
   DocsIndexRoute: DocsIndexRoute,

@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { createRouter } from '@tanstack/react-router';
 import { ApiError, configureApiClient } from './api/client';
 import { LOGIN_PATHS } from './auth/account-kind';
+import { partnerLoginHref } from './auth/guards';
 import { LoadingState } from './components/ui/query-state';
 import { routeTree } from './routeTree.gen';
 
@@ -31,7 +32,7 @@ export function createAppRouter(
     defaultPreloadStaleTime: 0,
     defaultPendingComponent: () => <LoadingState />,
     scrollRestoration: true,
-    // Unknown paths anywhere go to the root's not-found handling (a redirect to /, spec 01 §2).
+    // Unknown paths anywhere go to the root's not-found page (components/layout/not-found-page.tsx).
     notFoundMode: 'root',
   });
   configureApiClient({
@@ -39,7 +40,10 @@ export function createAppRouter(
     onUnauthorized: (kind) => {
       queryClient.removeQueries({ queryKey: ['users'] });
       const target = LOGIN_PATHS[kind];
-      if (router.state.location.pathname !== target) void router.navigate({ href: target, replace: true });
+      if (router.state.location.pathname === target) return;
+      // A partner whose session ran out comes back to the page they were on after signing in again.
+      const href = kind === 'partner' ? partnerLoginHref(router.state.location.href) : target;
+      void router.navigate({ href, replace: true });
     },
   });
   return router;

@@ -19,6 +19,11 @@ export function Question({
   const [value, setValue] = useState('');
   // What was typed, read at Enter: the field's own callback can hold an earlier render's value.
   const typed = useRef('');
+  const submit = (answer: string) => {
+    typed.current = '';
+    setValue('');
+    onSubmit(answer);
+  };
   return (
     <Box flexDirection="column">
       <Box gap={1}>
@@ -27,15 +32,17 @@ export function Question({
         <TextInput
           value={value}
           onChange={(next) => {
+            // A paste arrives as one chunk, Enter included ("secret\r"), and the field would keep the line break as
+            // a character of the answer (issue 25 item 9): the line ends there and is submitted, as typed Enter does.
+            const end = next.search(/[\r\n]/);
+            if (end >= 0) {
+              submit(next.slice(0, end));
+              return;
+            }
             typed.current = next;
             setValue(next);
           }}
-          onSubmit={() => {
-            const submitted = typed.current;
-            typed.current = '';
-            setValue('');
-            onSubmit(submitted);
-          }}
+          onSubmit={() => submit(typed.current)}
           {...(mask ? { mask: '*' } : {})}
           {...(placeholder ? { placeholder } : {})}
         />

@@ -28,6 +28,31 @@ export function ask(label: string, options: { mask?: boolean; placeholder?: stri
   return nextLine();
 }
 
+/**
+ * A new password, asked twice on a terminal so that a typo cannot lock the account out; a mismatch or an empty answer
+ * asks again (three tries). Without a terminal the caller reads standard input instead (`--password-stdin`).
+ */
+export async function askNewPassword(
+  label = 'Password:',
+  prompt: typeof ask = ask,
+  say: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Promise<string> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const first = await prompt(label, { mask: true });
+    if (!first) {
+      say('The password is empty. Try again.');
+      continue;
+    }
+    const again = await prompt('Repeat the password:', { mask: true });
+    if (again === first) return first;
+    say('The two passwords differ. Try again.');
+  }
+  throw new UserError(
+    'no matching password after three tries',
+    'Run the command again, or pipe the password in with its --password-stdin flag.',
+  );
+}
+
 let lines: Interface | null = null;
 const buffered: string[] = [];
 const waiting: Array<{ resolve: (line: string) => void; reject: (error: Error) => void }> = [];

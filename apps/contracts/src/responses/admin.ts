@@ -29,7 +29,7 @@ import { agree, isoDate, jsonObject, nullableIsoDate, share, type Same } from '.
 
 /** Answers of the back office: admin sign-in (spec 02 §7 "Admin authentication") and the /admin API. */
 const scope = v.picklist(SCOPES);
-const healthStatus = v.picklist(['healthy', 'degraded', 'unhealthy', 'not_configured']);
+const healthStatus = v.picklist(['healthy', 'degraded', 'unhealthy', 'not_configured', 'off']);
 
 // Authentication
 
@@ -361,7 +361,12 @@ export const adminSystemHealthSchema = v.object({
   }),
   services: v.record(
     v.string(),
-    v.object({ status: healthStatus, error: v.nullable(v.string()), details: v.optional(jsonObject) }),
+    v.object({
+      status: healthStatus,
+      error: v.nullable(v.string()),
+      note: v.optional(v.string()),
+      details: v.optional(jsonObject),
+    }),
   ),
   metrics: v.object({
     recent_api_calls: v.number(),

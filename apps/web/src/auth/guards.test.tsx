@@ -1,5 +1,6 @@
 import { isRedirect } from '@tanstack/react-router';
 import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PROFILE, fakeApi, renderApp } from '../test/render-app';
 import { guestOnly, partnerGuestOnly, requirePartner, requirePartnerProfile } from './guards';
@@ -46,13 +47,28 @@ describe('route guards (spec 01 §2)', () => {
     await waitFor(() => expect(second.router.state.location.pathname).toBe('/dashboard'));
   });
 
-  it('redirects any unknown path to /', async () => {
+  it('answers an unknown path with a page that says so and leads home', async () => {
     fakeApi({});
     const { router } = await renderApp('/no/such/page');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+    // The address stays as typed, so the person sees what was wrong with it.
+    expect(router.state.location.pathname).toBe('/no/such/page');
+    expect(screen.getByText('/no/such/page')).toBeInTheDocument();
+    expect(document.title).toMatch(/^Page not found/);
+    await userEvent.click(screen.getByRole('link', { name: 'Home page' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(
-      await screen.findByRole('heading', { level: 1, name: /never leaves your servers/ }),
-    ).toBeInTheDocument();
+  });
+
+  it('points an unknown partner address to the partner sign-in, and a signed-in user to the dashboard', async () => {
+    fakeApi({});
+    const partner = await renderApp('/partner/no-such-section');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Partner sign-in' })).toHaveAttribute('href', '/partner/login');
+    partner.unmount();
+    tokens.set('user', 'atu_valid', { remember: false });
+    fakeApi({ 'GET /api/v1/users/profile': { body: PROFILE } });
+    await renderApp('/dashbord');
+    expect(await screen.findByRole('link', { name: 'Your dashboard' })).toHaveAttribute('href', '/dashboard');
   });
 
   it('drops an expired token and goes to /login when the profile answers 401', async () => {

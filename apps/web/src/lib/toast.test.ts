@@ -17,3 +17,18 @@ describe('toasts (spec 01 §8)', () => {
     expect(toastStore.snapshot()).toHaveLength(0);
   });
 });
+
+describe('in-page toast regions (issue 25 item 12)', () => {
+  it('name one active region at a time, the first mounted, and hand over when it goes', () => {
+    expect(toastStore.activeRegion()).toBeNull();
+    const outer = toastStore.addRegion();
+    const inner = toastStore.addRegion();
+    expect(toastStore.regionCount()).toBe(2);
+    expect(toastStore.activeRegion()).toBe(outer.id);
+    outer.remove();
+    expect(toastStore.activeRegion()).toBe(inner.id);
+    inner.remove();
+    expect(toastStore.activeRegion()).toBeNull();
+    expect(toastStore.regionCount()).toBe(0);
+  });
+});

@@ -34,10 +34,33 @@ export const toast = {
   info: (message: string) => show('info', message),
 };
 
+/**
+ * How many in-page toast regions are mounted (components/ui/toaster.tsx). While one is, toasts take their own room
+ * in the page under its header instead of floating over it, so they never cover the page's actions.
+ */
+let regions: number[] = [];
+let nextRegion = 1;
+
 export const toastStore = {
   subscribe(listener: Listener) {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
   snapshot: () => items,
+  regionCount: () => regions.length,
+  /** The region that shows the toasts: the first mounted, so that two on one screen never show them twice. */
+  activeRegion: () => regions[0] ?? null,
+  /** Registers an in-page region; returns its id and its unregister function. */
+  addRegion(): { id: number; remove: () => void } {
+    const id = nextRegion++;
+    regions = [...regions, id];
+    emit();
+    return {
+      id,
+      remove: () => {
+        regions = regions.filter((region) => region !== id);
+        emit();
+      },
+    };
+  },
 };

@@ -1,5 +1,5 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Link, createFileRoute, useNavigate } from '@tanstack/react-router';
+import { Link, createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as v from 'valibot';
@@ -15,6 +15,8 @@ import { useDocumentTitle } from '../lib/use-document-title';
 
 export const Route = createFileRoute('/reset-password')({
   validateSearch: v.object({ token: v.optional(v.fallback(v.string(), ''), '') }),
+  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
+  search: { middlewares: [stripSearchParams({ token: '' })] },
   component: ResetPasswordPage,
 });
 

@@ -1,7 +1,8 @@
 import { Text } from 'ink';
 import { defineCommand, examples, withContext } from '../../lib/command';
 import { UserError } from '../../lib/errors';
-import { ask, closePrompts, readStdin } from '../../lib/prompt';
+import { attestlyFor, shellQuote } from '../setup/steps';
+import { askNewPassword, closePrompts, readStdin } from '../../lib/prompt';
 
 interface CreateOptions {
   email: string;
@@ -29,9 +30,7 @@ export const adminCreateCommand = defineCommand<CreateOptions>(
     if (options.passwordStdin) {
       password = await readStdin();
     } else if (process.stdin.isTTY) {
-      password = await ask('Password:', { mask: true });
-      const again = await ask('Repeat the password:', { mask: true });
-      if (again !== password) throw new UserError('the passwords do not match', 'Run the command again.');
+      password = await askNewPassword();
     } else {
       throw new UserError('no terminal to prompt for the password', 'Pipe it in with --password-stdin.');
     }
@@ -51,7 +50,7 @@ export const adminCreateCommand = defineCommand<CreateOptions>(
       { ok: true, admin },
       <Text>
         <Text color="green">✔ </Text>
-        {`Administrator ${admin.email} created. Next: \`attestly admin 2fa bootstrap --email ${admin.email}\` (or sign in to the back office and set up the authenticator there).`}
+        {`Administrator ${admin.email} created. Next: \`${attestlyFor(process.env.ATTESTLY_DATA_DIR)} admin 2fa bootstrap --email ${shellQuote(admin.email)}\` (or sign in to the back office and set up the authenticator there).`}
       </Text>,
     );
   },

@@ -1,11 +1,11 @@
-import path from 'node:path';
 import { render } from 'ink';
 import { Box, Text } from 'ink';
 import { defineCommand, examples } from '../../lib/command';
 import { UserError } from '../../lib/errors';
-import { ask, closePrompts, readStdin } from '../../lib/prompt';
+import { ask, askNewPassword, closePrompts, readStdin } from '../../lib/prompt';
 import {
   applySetup,
+  nextSteps,
   checkDatabase,
   checkPublicUrl,
   checkSmtp,
@@ -107,7 +107,7 @@ export const setupCommand = defineCommand<SetupOptions>(
       const password = options.adminPasswordStdin
         ? await readStdin()
         : process.stdin.isTTY
-          ? await ask('Password:', { mask: true })
+          ? await askNewPassword(`Password for ${adminEmail}:`)
           : (() => {
               throw new UserError('no terminal to prompt for the password', 'Pass --admin-password-stdin.');
             })();
@@ -121,7 +121,7 @@ export const setupCommand = defineCommand<SetupOptions>(
       }
     }
     closePrompts();
-    const dataDir = path.resolve(answers.dataDir);
+    const next = nextSteps(answers.dataDir, admin?.email ?? null);
     io.result(
       {
         ok: true,
@@ -131,6 +131,7 @@ export const setupCommand = defineCommand<SetupOptions>(
         database: result.database,
         migrations: result.migrations,
         admin: admin ? { email: admin.email } : null,
+        next_steps: next,
       },
       () => (
         <Box flexDirection="column">
@@ -140,13 +141,9 @@ export const setupCommand = defineCommand<SetupOptions>(
           {admin ? <Text color="green">{`✔ Administrator ${admin.email} created`}</Text> : null}
           <Text> </Text>
           <Text bold>Next:</Text>
-          {admin ? (
-            <Text>{`  attestly admin 2fa bootstrap --email ${admin.email}`}</Text>
-          ) : (
-            <Text>{'  attestly admin create --email you@example.com'}</Text>
-          )}
-          <Text>{'  attestly doctor'}</Text>
-          <Text>{`  ${dataDir === path.resolve('./data') ? '' : `ATTESTLY_DATA_DIR=${dataDir} `}attestly serve`}</Text>
+          {next.map((line) => (
+            <Text key={line}>{`  ${line}`}</Text>
+          ))}
         </Box>
       ),
     );

@@ -67,6 +67,32 @@ export function checkStripeWebhookSecret(secret: string): string | null {
   return /^whsec_/.test(secret) ? null : 'A Stripe webhook secret starts with whsec_';
 }
 
+/** A word for a POSIX shell, quoted only when it needs to be. */
+export function shellQuote(value: string): string {
+  return /^[\w/.:@%+=,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `attestly` aimed at one data directory (absolute), or plain `attestly` when none was chosen. */
+export function attestlyFor(dataDir: string | undefined): string {
+  return dataDir ? `attestly --data-dir ${shellQuote(path.resolve(dataDir))}` : 'attestly';
+}
+
+/**
+ * The commands to run after setup (issue 25 item 9). Each names the data directory setup chose, as an absolute path:
+ * run as printed, from any directory and without ATTESTLY_DATA_DIR, they reach this installation (its config file,
+ * database and master key) and never start a second, empty one under ./data.
+ */
+export function nextSteps(dataDir: string, adminEmail: string | null): string[] {
+  const attestly = attestlyFor(dataDir);
+  return [
+    adminEmail
+      ? `${attestly} admin 2fa bootstrap --email ${shellQuote(adminEmail)}`
+      : `${attestly} admin create --email you@example.com`,
+    `${attestly} doctor`,
+    `${attestly} serve`,
+  ];
+}
+
 export interface SetupResult {
   configFile: string;
   masterKeyFile: string;

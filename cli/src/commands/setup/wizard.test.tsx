@@ -1,6 +1,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { ProgressBar } from '../../components/progress-bar';
+import { Question } from '../../components/question';
 import { CheckLine, Table } from '../../components/table';
 import type { SetupAnswers } from './steps';
 import { SetupWizard } from './wizard';
@@ -69,6 +70,27 @@ describe('setup wizard', () => {
     });
     // Secrets are never echoed in the summary.
     expect(lastFrame()).not.toMatch(/sk_test_123/);
+    unmount();
+  });
+});
+
+describe('questions', () => {
+  it('ends the answer at a pasted Enter instead of keeping it as a character', async () => {
+    const answers: string[] = [];
+    const { stdin, lastFrame, unmount } = render(
+      <Question label="Password:" mask onSubmit={(value) => answers.push(value)} />,
+    );
+    screen = lastFrame;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // One chunk, as a terminal delivers a paste: the text and its line break.
+    stdin.write('s3cret-pass\r');
+    await until(() => answers.length === 1);
+    expect(answers).toEqual(['s3cret-pass']);
+    // The field is empty again and takes the next line on its own.
+    stdin.write('second\n');
+    await until(() => answers.length === 2);
+    expect(answers[1]).toBe('second');
+    expect(lastFrame()).not.toMatch(/s3cret/);
     unmount();
   });
 });

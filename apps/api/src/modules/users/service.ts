@@ -458,6 +458,18 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
       userAgent: origin.userAgent,
       details: { withdrawn_cases: withdrawn },
     });
+    // The confirmation goes to the address the account had (issue 25 item 12): the person learns it is done, and
+    // the owner of the address learns if someone else did it. It names no personal data beyond that address.
+    await sendLater(
+      user.email,
+      'Your Attestly account has been deleted',
+      `Hello,\n\nThe Attestly account for this e-mail address at ${config.publicUrl} was deleted on ` +
+        `${now.toISOString().slice(0, 10)}, as requested from a signed-in session.\n\n` +
+        'Its personal data, photos and kept verification media are erased, and every site you had connected ' +
+        'lost access at once. Records that must stay for security audits keep only an anonymous account number.\n\n' +
+        `If you did not do this, contact ${config.supportEmail}. You can create a new account at any time at ` +
+        `${config.publicUrl}/register.\n`,
+    );
   }
 
   async function sendEmailVerification(user: User, origin: RequestOrigin) {

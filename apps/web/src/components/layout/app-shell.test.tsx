@@ -31,10 +31,27 @@ describe('side navigation (spec 01 §2)', () => {
     }
   });
 
+  it('lists every partner section: sites, API keys, webhooks, demo, plans and subscription', () => {
+    const sections = navSections({ pathname: '/partner/dashboard', partnerSignedIn: true, isPartner: false });
+    expect(sections.map((section) => section.title)).toEqual([null, 'Set up', 'Billing']);
+    expect(sections.flatMap((section) => section.items.map((item) => item.to))).toEqual([
+      '/partner/dashboard',
+      '/partner/management',
+      '/partner/integration',
+      '/partner/audit-logs',
+      '/partner/sites',
+      '/partner/api-keys',
+      '/partner/webhooks',
+      '/partner/demo',
+      '/partner/plans',
+      '/partner/subscription',
+    ]);
+  });
+
   it("adds a 'User Account' section in partner mode when the profile has is_partner", () => {
     const sections = navSections({ pathname: '/partner/sites', partnerSignedIn: true, isPartner: true });
-    expect(sections.map((section) => section.title)).toEqual([null, 'User Account']);
-    expect(sections[1]?.items[0]?.to).toBe('/dashboard');
+    expect(sections.map((section) => section.title)).toEqual([null, 'Set up', 'Billing', 'User Account']);
+    expect(sections[3]?.items[0]?.to).toBe('/dashboard');
   });
 
   it('signs partners out to /partner/login, users to /login from user pages and to / elsewhere', () => {

@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { profileQueryOptions } from '../../api/users';
 import { signOut, useHasToken } from '../../auth/session';
+import { ToastRegion } from '../ui/toaster';
 import { Brand } from './brand';
 import { navSections, signOutDestination, type NavItem } from './nav-items';
 
@@ -157,6 +158,7 @@ export function AppShell({
           />
         </div>
       </header>
+      <ToastRegion />
       <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col md:flex-row md:gap-6 md:px-6">
         <nav
           aria-label="Account"

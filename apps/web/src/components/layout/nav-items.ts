@@ -15,12 +15,27 @@ export const USER_NAV: NavItem[] = [
   { to: '/security', label: 'Security' },
 ];
 
-/** spec 01 §2's four entries; plans, subscription, webhooks and the demo are reached from these pages. */
+/** spec 01 §2's four entries. */
 export const PARTNER_NAV: NavItem[] = [
   { to: '/partner/dashboard', label: 'Dashboard' },
   { to: '/partner/management', label: 'Management' },
   { to: '/partner/integration', label: 'Integration' },
   { to: '/partner/audit-logs', label: 'Audit Logs' },
+];
+
+/**
+ * Every other section of the portal (issue 25 item 13): before, plans, subscription, webhooks and the demo could
+ * only be reached through links inside other pages.
+ */
+export const PARTNER_SETUP_NAV: NavItem[] = [
+  { to: '/partner/sites', label: 'Sites' },
+  { to: '/partner/api-keys', label: 'API Keys' },
+  { to: '/partner/webhooks', label: 'Webhooks' },
+  { to: '/partner/demo', label: 'Demo' },
+];
+export const PARTNER_BILLING_NAV: NavItem[] = [
+  { to: '/partner/plans', label: 'Plans' },
+  { to: '/partner/subscription', label: 'Subscription' },
 ];
 
 /** Partner mode: the path is in the partner portal, or a partner is signed in. */
@@ -40,7 +55,11 @@ export function navSections(options: {
   isPartner: boolean;
 }): NavSection[] {
   if (!isPartnerMode(options.pathname, options.partnerSignedIn)) return [{ title: null, items: USER_NAV }];
-  const sections: NavSection[] = [{ title: null, items: PARTNER_NAV }];
+  const sections: NavSection[] = [
+    { title: null, items: PARTNER_NAV },
+    { title: 'Set up', items: PARTNER_SETUP_NAV },
+    { title: 'Billing', items: PARTNER_BILLING_NAV },
+  ];
   if (options.isPartner) sections.push({ title: 'User Account', items: USER_NAV });
   return sections;
 }

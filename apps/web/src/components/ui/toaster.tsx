@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react';
-import { dismissToast, toastStore, type ToastKind } from '../../lib/toast';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { dismissToast, toastStore, type Toast, type ToastKind } from '../../lib/toast';
 
 const STYLES: Record<ToastKind, string> = {
   success: 'border-emerald-200 bg-emerald-50 text-emerald-900',
@@ -7,18 +7,16 @@ const STYLES: Record<ToastKind, string> = {
   info: 'border-slate-200 bg-white text-slate-900',
 };
 
-/** Top-right stack; polite for news, assertive for errors so screen readers announce failures at once. */
-export function Toaster() {
-  const items = useSyncExternalStore(toastStore.subscribe, toastStore.snapshot, toastStore.snapshot);
+/** The toasts of each kind: polite for news, assertive for errors so screen readers announce failures at once. */
+function ToastStack({ items }: { items: Toast[] }) {
   return (
-    // Below the 4rem sticky header, so a toast never covers the account menu or the sign-out button.
-    <div className="pointer-events-none fixed top-20 right-4 z-[60] flex w-[min(24rem,calc(100vw-2rem))] flex-col gap-2">
+    <>
       {(['success', 'info', 'error'] as const).map((kind) => (
         <div
           key={kind}
           role={kind === 'error' ? 'alert' : 'status'}
           aria-live={kind === 'error' ? 'assertive' : 'polite'}
-          className="flex flex-col gap-2"
+          className="flex flex-col gap-2 empty:hidden"
         >
           {items
             .filter((item) => item.kind === kind)
@@ -41,6 +39,61 @@ export function Toaster() {
             ))}
         </div>
       ))}
+    </>
+  );
+}
+
+/**
+ * The root's fallback: a top-right stack (spec 01 §8) for screens without a header of their own. Screens with a
+ * header (public pages, the account and partner areas, the back office) mount a <ToastRegion /> instead, and this
+ * one then renders nothing.
+ */
+export function Toaster() {
+  const items = useSyncExternalStore(toastStore.subscribe, toastStore.snapshot, toastStore.snapshot);
+  const regions = useSyncExternalStore(toastStore.subscribe, toastStore.regionCount, toastStore.regionCount);
+  if (regions > 0) return null;
+  return (
+    <div className="pointer-events-none fixed top-20 right-4 z-[60] flex w-[min(24rem,calc(100vw-2rem))] flex-col gap-2">
+      <ToastStack items={items} />
+    </div>
+  );
+}
+
+/**
+ * Toasts in the page's own flow, right under its sticky header and aligned to the right (spec 01 §8: top-right):
+ * a toast takes room of its own and pushes the page down rather than floating over it, so it never covers the
+ * page's main actions (issue 25 item 12). Sticky, so a toast that arrives after scrolling still shows under the
+ * header; above dialogs (z-60 over their z-50 overlay), so an error from a dialog's action is seen.
+ */
+export function ToastRegion({
+  maxWidth = 'max-w-7xl',
+  underHeader = true,
+}: {
+  maxWidth?: string;
+  /** False on screens without a sticky header (the sign-in card): the region sticks to the top of the screen. */
+  underHeader?: boolean;
+}) {
+  const all = useSyncExternalStore(toastStore.subscribe, toastStore.snapshot, toastStore.snapshot);
+  const active = useSyncExternalStore(toastStore.subscribe, toastStore.activeRegion, toastStore.activeRegion);
+  const [id, setId] = useState<number | null>(null);
+  useEffect(() => {
+    const region = toastStore.addRegion();
+    setId(region.id);
+    return region.remove;
+  }, []);
+  const items = id !== null && active === id ? all : [];
+  return (
+    <div
+      data-testid="toast-region"
+      className={`pointer-events-none sticky z-[60] w-full ${underHeader ? 'top-16' : 'top-0'}`}
+    >
+      <div
+        className={`mx-auto flex ${maxWidth} flex-col items-end ${underHeader ? 'px-4 sm:px-6' : ''} ${items.length ? 'pt-3' : ''}`}
+      >
+        <div className={`flex w-full flex-col gap-2 ${underHeader ? 'sm:w-[24rem]' : ''}`}>
+          <ToastStack items={items} />
+        </div>
+      </div>
     </div>
   );
 }

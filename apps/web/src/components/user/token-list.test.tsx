@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UserToken } from '@attestly/contracts';
 import { tokens } from '../../auth/token-storage';
@@ -43,5 +44,32 @@ describe('connected sites (/tokens) in plain language', () => {
         name: 'Connected sites',
       }),
     ).toHaveAttribute('href', '/tokens');
+  });
+
+  it('names the site and what it loses before revoking, and revokes that grant', async () => {
+    tokens.set('user', 'atu_valid', { remember: false });
+    const calls = fakeApi({
+      'GET /api/v1/users/profile': { body: PROFILE },
+      'GET /api/v1/users/tokens': { body: { tokens: [grant], total_count: 1 } },
+      'DELETE /api/v1/users/tokens/grant-1': { body: { message: 'Token revoked successfully' } },
+    });
+    await renderApp('/tokens');
+    const row = await screen.findByTestId('token-row');
+    await userEvent.click(within(row).getByRole('button', { name: 'Revoke' }));
+    const dialog = await screen.findByRole('dialog', { name: "Revoke Acme Games's access" });
+    expect(dialog).toHaveTextContent('Are you sure you want to revoke this token?');
+    const consequences = within(dialog).getByTestId('revoke-consequences');
+    expect(consequences).toHaveTextContent('Acme Games (Acme Ltd) will no longer be able to check:');
+    expect(
+      within(consequences)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Basic information', 'Age 18 or over']);
+    expect(consequences).toHaveTextContent(/ask for your consent again/);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    expect(await screen.findByText('Token revoked successfully')).toBeInTheDocument();
+    expect(calls.some((call) => call.method === 'DELETE' && call.url.endsWith('/users/tokens/grant-1'))).toBe(
+      true,
+    );
   });
 });

@@ -76,10 +76,11 @@ export function TokenList({ tokens, allowRevoke = true }: { tokens: UserToken[];
       <Dialog
         open={confirming !== null}
         onOpenChange={(open) => (open ? undefined : setConfirming(null))}
-        title="Revoke token"
+        title={confirming ? `Revoke ${confirming.site_name}'s access` : 'Revoke token'}
         description="Are you sure you want to revoke this token?"
       >
-        <div className="flex justify-end gap-3">
+        {confirming ? <RevokeConsequences token={confirming} /> : null}
+        <div className="mt-4 flex justify-end gap-3">
           <Button variant="secondary" onClick={() => setConfirming(null)}>
             Cancel
           </Button>
@@ -93,6 +94,29 @@ export function TokenList({ tokens, allowRevoke = true }: { tokens: UserToken[];
         </div>
       </Dialog>
     </>
+  );
+}
+
+/**
+ * What revoking a grant takes from the site (issue 25 item 12): the facts it may no longer read, that its tokens stop
+ * at once and that it is told (DESIGN §4: revoking a grant revokes its tokens and notifies the partner by webhook).
+ */
+function RevokeConsequences({ token }: { token: UserToken }) {
+  return (
+    <div className="space-y-2 text-sm text-slate-800" data-testid="revoke-consequences">
+      <p>
+        <strong>{token.site_name}</strong> ({token.partner_name}) will no longer be able to check:
+      </p>
+      <ul className="list-disc pl-5">
+        {token.scopes.map((scope) => (
+          <li key={scope}>{SCOPE_DESCRIPTIONS[scope as Scope]?.title ?? scope}</li>
+        ))}
+      </ul>
+      <p>
+        Its access stops at once and the site is told. Your verifications stay on your account; the next time
+        you use {token.site_name} it has to ask for your consent again.
+      </p>
+    </div>
   );
 }
 

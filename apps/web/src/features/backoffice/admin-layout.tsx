@@ -5,6 +5,7 @@ import { adminProfile, adminSignOut } from '../../auth/admin-session';
 import { useHasToken } from '../../auth/session';
 import { Brand } from '../../components/layout/brand';
 import { Button } from '../../components/ui/button';
+import { ToastRegion } from '../../components/ui/toaster';
 
 /** spec 02 §2 "Admin layout": the sidebar's links, Dashboard matching /backoffice exactly. */
 export const ADMIN_NAV = [
@@ -78,6 +79,7 @@ export function AdminLayout() {
           </div>
         </div>
       </header>
+      <ToastRegion maxWidth="max-w-none" />
       <div className="flex w-full flex-1 flex-col md:flex-row">
         <nav
           id={sidebarId}

@@ -137,6 +137,7 @@ export function DashboardPage() {
                       <StatusBadge status={service.status} />
                     </div>
                     {service.error ? <p className="mt-1 text-red-800">{service.error}</p> : null}
+                    {service.note ? <p className="mt-1 text-slate-700">{service.note}</p> : null}
                   </li>
                 ))}
               </ul>
@@ -154,7 +155,7 @@ export function DashboardPage() {
                   </dd>
                 </div>
                 <div>
-                  <dt className="text-slate-700">Healthy services</dt>
+                  <dt className="text-slate-700">Services working</dt>
                   <dd className="font-semibold text-slate-900">
                     {healthData.metrics.healthy_services} / {healthData.metrics.total_services}
                   </dd>

@@ -80,6 +80,7 @@ const STATUS_TONES: Record<string, Tone> = {
   expired: 'slate',
   inactive: 'slate',
   not_configured: 'slate',
+  off: 'slate',
   unknown: 'slate',
 };
 

@@ -34,6 +34,82 @@ const LINKS: Array<{ to: string; label: string }> = [
   { to: '/partner/audit-logs', label: 'Audit logs' },
 ];
 
+/**
+ * "Recent verifications" lists verifications only (issue 25 item 13). The stats answer mixes in token revocations
+ * (spec 01 §3's recent item is "verification or token revocation"); those are a different event, so they get a short
+ * list of their own below rather than rows that read as verifications.
+ */
+export function RecentVerifications({ items }: { items: PartnerStats['recent_verifications'] }) {
+  const verifications = items.filter((item) => item.type === 'verification');
+  const revocations = items.filter((item) => item.type === 'token_revocation');
+  return (
+    <div className="space-y-6">
+      <Panel title="Recent verifications">
+        {verifications.length === 0 ? (
+          <p className="text-sm text-slate-700">
+            No verifications yet. Send people through your site&apos;s sign-in to see them here.
+          </p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="min-w-full text-left text-sm">
+              <thead className="text-xs text-slate-600 uppercase">
+                <tr>
+                  <th className="py-2 pr-4">Type</th>
+                  <th className="py-2 pr-4">User</th>
+                  <th className="py-2 pr-4">Location</th>
+                  <th className="py-2 pr-4">Status</th>
+                  <th className="py-2">Time</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {verifications.map((item) => (
+                  <tr key={item.id}>
+                    <td className="py-2 pr-4">
+                      {`${item.verification_type ?? ''} verification`}
+                      {item.sandbox ? (
+                        <>
+                          {' '}
+                          <Badge value="sandbox" />
+                        </>
+                      ) : null}
+                    </td>
+                    <td className="py-2 pr-4 font-mono text-xs" title={item.user}>
+                      {item.user.slice(0, 12)}…
+                    </td>
+                    <td className="py-2 pr-4">{item.location ?? '—'}</td>
+                    <td className="py-2 pr-4">
+                      <Badge value={item.status} label={item.status} />
+                    </td>
+                    <td className="py-2">{formatDate(item.timestamp)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Panel>
+      {revocations.length ? (
+        <Panel title="Recently revoked access">
+          <ul className="divide-y divide-slate-100 text-sm">
+            {revocations.map((item) => (
+              <li key={item.id} className="flex flex-wrap justify-between gap-2 py-2">
+                <span>
+                  User{' '}
+                  <span className="font-mono text-xs" title={item.user}>
+                    {item.user.slice(0, 12)}…
+                  </span>{' '}
+                  revoked your site&apos;s access
+                </span>
+                <span className="text-slate-700">{formatDate(item.timestamp)}</span>
+              </li>
+            ))}
+          </ul>
+        </Panel>
+      ) : null}
+    </div>
+  );
+}
+
 /** /partner/dashboard (spec 01 §2): statistics from GET /partners/stats, recent verifications, top countries. */
 export function PartnerDashboardPage() {
   useDocumentTitle('Partner dashboard');
@@ -73,52 +149,7 @@ export function PartnerDashboardPage() {
             </dl>
             <div className="grid gap-6 lg:grid-cols-3">
               <div className="lg:col-span-2">
-                <Panel title="Recent verifications">
-                  {data.recent_verifications.length === 0 ? (
-                    <p className="text-sm text-slate-700">
-                      No verifications yet. Send people through your site&apos;s sign-in to see them here.
-                    </p>
-                  ) : (
-                    <div className="overflow-x-auto">
-                      <table className="min-w-full text-left text-sm">
-                        <thead className="text-xs text-slate-600 uppercase">
-                          <tr>
-                            <th className="py-2 pr-4">Type</th>
-                            <th className="py-2 pr-4">User</th>
-                            <th className="py-2 pr-4">Location</th>
-                            <th className="py-2 pr-4">Status</th>
-                            <th className="py-2">Time</th>
-                          </tr>
-                        </thead>
-                        <tbody className="divide-y divide-slate-100">
-                          {data.recent_verifications.map((item) => (
-                            <tr key={`${item.type}-${item.id}`}>
-                              <td className="py-2 pr-4">
-                                {item.type === 'verification'
-                                  ? `${item.verification_type ?? ''} verification`
-                                  : 'Token revocation'}
-                                {item.sandbox ? (
-                                  <>
-                                    {' '}
-                                    <Badge value="sandbox" />
-                                  </>
-                                ) : null}
-                              </td>
-                              <td className="py-2 pr-4 font-mono text-xs" title={item.user}>
-                                {item.user.slice(0, 12)}…
-                              </td>
-                              <td className="py-2 pr-4">{item.location ?? '—'}</td>
-                              <td className="py-2 pr-4">
-                                <Badge value={item.status} label={item.status} />
-                              </td>
-                              <td className="py-2">{formatDate(item.timestamp)}</td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
-                    </div>
-                  )}
-                </Panel>
+                <RecentVerifications items={data.recent_verifications} />
               </div>
               <Panel title="Top countries">
                 {data.top_countries.length === 0 ? (

@@ -12,6 +12,7 @@ import {
 } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { partnerApi } from '../../api/partner';
+import { partnerNextPath } from '../../auth/guards';
 import { signInPartner } from '../../auth/partner-session';
 import { AuthCard } from '../../components/auth/auth-card';
 import {
@@ -22,35 +23,62 @@ import {
   RememberMeRow,
   SubmitButton,
 } from '../../components/forms/fields';
+import { buttonClass } from '../../components/ui/button';
 import { FormError, SelectField, TextField } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 /**
- * /partner/login (spec 01 §2): one screen toggling between sign-in and registration. A registration switches to
- * sign-in with the e-mail prefilled and the spec's toast; a sign-in goes to /partner/dashboard.
+ * /partner/login (spec 01 §2): sign-in, with the way to /partner/register (issue 25 item 13: registration has an
+ * address of its own). A sign-in goes on to `next` (the portal page asked for), else /partner/dashboard.
  */
-export function PartnerLoginPage() {
-  const [mode, setMode] = useState<'login' | 'register'>('login');
-  const [email, setEmail] = useState('');
-  useDocumentTitle(mode === 'login' ? 'Partner sign in' : 'Partner registration');
-  return mode === 'login' ? (
-    <LoginForm email={email} onRegister={() => setMode('register')} />
-  ) : (
+export function PartnerLoginPage({ next = '', email = '' }: { next?: string; email?: string }) {
+  useDocumentTitle('Partner sign in');
+  return <LoginForm email={email} next={next} />;
+}
+
+/** /partner/register: the spec's registration form; success leads to /partner/registered. */
+export function PartnerRegisterPage() {
+  useDocumentTitle('Partner registration');
+  const navigate = useNavigate();
+  return (
     <RegisterForm
-      onDone={(registered) => {
-        setEmail(registered);
-        setMode('login');
-      }}
-      onLogin={() => setMode('login')}
+      onDone={(registered) => void navigate({ to: '/partner/registered', search: { email: registered } })}
     />
+  );
+}
+
+/** After registering: what was sent where, and what to do next (a page, not just a toast). */
+export function PartnerRegisteredPage({ email }: { email: string }) {
+  useDocumentTitle('Partner registration received');
+  return (
+    <AuthCard title="Check your inbox" subtitle="Your partner account has been created.">
+      <div className="space-y-4 text-sm text-slate-800">
+        <p>
+          We sent a confirmation link to{' '}
+          {email ? <strong className="break-all">{email}</strong> : 'the address you registered with'}. Open
+          it to confirm that the address is yours.
+        </p>
+        <ol className="list-decimal space-y-1 pl-5">
+          <li>Open the link in the e-mail.</li>
+          <li>Sign in to the partner portal.</li>
+          <li>Add your first site and create an API key; the demo shows the whole flow.</li>
+        </ol>
+        <p className="text-slate-700">
+          No e-mail after a few minutes? Check your spam folder, or sign in and choose Resend e-mail.
+        </p>
+        <Link to="/partner/login" search={{ email }} className={buttonClass('primary', 'w-full')}>
+          Go to partner sign-in
+        </Link>
+      </div>
+    </AuthCard>
   );
 }
 
 const toggleClass = 'font-semibold text-indigo-700 hover:text-indigo-900';
 
-function LoginForm({ email, onRegister }: { email: string; onRegister(): void }) {
+function LoginForm({ email, next }: { email: string; next: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [failure, setFailure] = useState<string | null>(null);
@@ -64,7 +92,7 @@ function LoginForm({ email, onRegister }: { email: string; onRegister(): void })
     try {
       await signInPartner(queryClient, values);
       toast.success('Login successful!');
-      await navigate({ href: '/partner/dashboard' });
+      await navigate({ href: partnerNextPath(next) });
     } catch (error) {
       const message = errorMessage(error, 'Partner login failed');
       setFailure(message);
@@ -78,9 +106,9 @@ function LoginForm({ email, onRegister }: { email: string; onRegister(): void })
       footer={
         <>
           New to Attestly for business?{' '}
-          <button type="button" className={toggleClass} onClick={onRegister}>
+          <Link to="/partner/register" className={toggleClass}>
             Register your company
-          </button>
+          </Link>
         </>
       }
     >
@@ -99,7 +127,7 @@ function LoginForm({ email, onRegister }: { email: string; onRegister(): void })
   );
 }
 
-function RegisterForm({ onDone, onLogin }: { onDone(email: string): void; onLogin(): void }) {
+function RegisterForm({ onDone }: { onDone(email: string): void }) {
   const form = useForm<PartnerRegisterBody>({
     resolver: valibotResolver(partnerRegisterBody),
     defaultValues: {
@@ -138,9 +166,9 @@ function RegisterForm({ onDone, onLogin }: { onDone(email: string): void; onLogi
       footer={
         <>
           Already registered?{' '}
-          <button type="button" className={toggleClass} onClick={onLogin}>
+          <Link to="/partner/login" className={toggleClass}>
             Sign in
-          </button>
+          </Link>
         </>
       }
     >
@@ -166,8 +194,9 @@ function RegisterForm({ onDone, onLogin }: { onDone(email: string): void; onLogi
         <PhoneField label="Phone (optional)" error={errors.phone?.message} {...form.register('phone')} />
         <TextField
           label="Website (optional)"
-          type="url"
-          placeholder="https://shop.example.com"
+          inputMode="url"
+          autoComplete="url"
+          placeholder="shop.example.com"
           error={errors.website?.message}
           {...form.register('website')}
         />

@@ -46,13 +46,14 @@ export function PartnerSummaryCard() {
 }
 
 /**
- * The management page (spec 01 §2 "Partner site management"), also shown at /partner/sites and /partner/api-keys
- * (which opens the API key modal). Each part is a section component, so more sections (webhooks) slot in below.
+ * The management page (spec 01 §2 "Partner site management"): profile, sites, API keys (a modal) and webhooks on one
+ * screen. Each part is a section component; /partner/sites and /partner/api-keys show one part each, so that every
+ * section has a place of its own in the side navigation (issue 25 item 13).
  */
-export function ManagementPage({ openApiKeys = false }: { openApiKeys?: boolean }) {
+export function ManagementPage() {
   useDocumentTitle('Site management');
   const [addOpen, setAddOpen] = useState(false);
-  const [keysOpen, setKeysOpen] = useState(openApiKeys);
+  const [keysOpen, setKeysOpen] = useState(false);
   const [secretSite, setSecretSite] = useState<SiteView | null>(null);
   return (
     <div className="space-y-6">
@@ -76,6 +77,42 @@ export function ManagementPage({ openApiKeys = false }: { openApiKeys?: boolean 
       <Dialog open={keysOpen} onOpenChange={setKeysOpen} title="API keys" size="xl">
         <ApiKeysPanel />
       </Dialog>
+    </div>
+  );
+}
+
+/** /partner/sites: the partner's sites (OIDC clients) with Add Site. */
+export function SitesPage() {
+  useDocumentTitle('Sites');
+  const [addOpen, setAddOpen] = useState(false);
+  const [secretSite, setSecretSite] = useState<SiteView | null>(null);
+  return (
+    <div className="space-y-6">
+      <PageTitle title="Sites">
+        <Button onClick={() => setAddOpen(true)}>Add Site</Button>
+      </PageTitle>
+      <SitesSection secretSite={secretSite} onSecret={setSecretSite} />
+      <AddSiteDialog
+        open={addOpen}
+        onOpenChange={setAddOpen}
+        onCreated={(site) => {
+          setAddOpen(false);
+          if (site.client_secret) setSecretSite(site);
+        }}
+      />
+    </div>
+  );
+}
+
+/** /partner/api-keys: the API keys on a page of their own (the management page keeps its modal). */
+export function ApiKeysPage() {
+  useDocumentTitle('API keys');
+  return (
+    <div className="space-y-6">
+      <PageTitle title="API keys" />
+      <Panel title="Your API keys">
+        <ApiKeysPanel />
+      </Panel>
     </div>
   );
 }

@@ -82,7 +82,13 @@ function ProfileDialog({ partner, onClose }: { partner: PartnerProfile; onClose(
         <TextField label="Company name" {...field('company_name')} />
         <TextField label="Contact name (optional)" {...field('contact_name')} />
         <TextField label="Phone (optional)" type="tel" {...field('phone')} />
-        <TextField label="Website (optional)" type="url" {...field('website')} />
+        <TextField
+          label="Website (optional)"
+          inputMode="url"
+          autoComplete="url"
+          placeholder="shop.example.com"
+          {...field('website')}
+        />
         <SelectField label="Business type (optional)" {...field('business_type')}>
           <option value="">Choose…</option>
           {BUSINESS_TYPES.map((type) => (

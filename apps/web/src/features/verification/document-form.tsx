@@ -7,6 +7,7 @@ import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { SelectField } from '../../components/ui/field';
 import { FacialCapture } from './facial-capture';
+import { documentReviewPoints } from './document-result';
 import { ResultPanel } from './result-panel';
 
 const ACCEPTED = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'];
@@ -26,7 +27,7 @@ export function documentFileProblem(file: File | null): string | null {
   return null;
 }
 
-type Step = 'document' | 'video' | 'send';
+type Step = 'document' | 'video' | 'send' | 'sent';
 
 /**
  * Document then selfie video as one flow (issue 14): 1. the document page; 2. a 5-second live video with the head
@@ -54,6 +55,8 @@ export function DocumentForm({ onDone }: { onDone: () => void }) {
     onSuccess: (answer) => {
       toast.success('Document uploaded successfully!');
       setResult(answer);
+      // Sent: the send step (and its button) gives way to the outcome, so nothing invites sending the same twice.
+      setStep('sent');
       onDone();
     },
     onError: (error) => toast.error(errorMessage(error, 'Document upload failed')),
@@ -80,7 +83,10 @@ export function DocumentForm({ onDone }: { onDone: () => void }) {
     setVideo(null);
     setResult(null);
   };
-  const binding = result?.document_analysis.holder_binding;
+  const current: Exclude<Step, 'sent'> = step === 'sent' ? 'send' : step;
+  const inReview = result ? result.needs_manual_review || result.status === 'pending' : false;
+  const reviewPoints =
+    result && inReview ? documentReviewPoints(result.document_analysis.holder_binding) : [];
 
   return (
     <div className="space-y-4">
@@ -94,8 +100,8 @@ export function DocumentForm({ onDone }: { onDone: () => void }) {
         ).map(([key, label]) => (
           <li
             key={key}
-            aria-current={step === key ? 'step' : undefined}
-            className={`rounded-full px-3 py-1 ${step === key ? 'bg-indigo-600 text-white' : 'bg-slate-100 text-slate-800'}`}
+            aria-current={current === key ? 'step' : undefined}
+            className={`rounded-full px-3 py-1 ${current === key ? 'bg-indigo-600 text-white' : 'bg-slate-100 text-slate-800'}`}
           >
             {label}
           </li>
@@ -212,10 +218,16 @@ export function DocumentForm({ onDone }: { onDone: () => void }) {
         </div>
       ) : null}
 
-      {result ? (
+      {step === 'sent' && result ? (
         <ResultPanel
-          status={result.status}
-          title={result.needs_manual_review ? 'Sent for review' : `Document ${result.status}`}
+          status={inReview ? 'pending' : result.status}
+          title={
+            inReview
+              ? 'In review'
+              : result.status === 'approved'
+                ? 'Document approved'
+                : 'Document not accepted'
+          }
           message={result.message}
         >
           {result.document_analysis.calculated_age !== null ? (
@@ -224,14 +236,25 @@ export function DocumentForm({ onDone }: { onDone: () => void }) {
               until {result.document_analysis.expiry_date ?? 'unknown'}.
             </p>
           ) : null}
-          {binding && binding.review_reasons.length ? (
+          {inReview ? (
             <div className="mt-2 text-xs">
-              <p className="font-semibold">What the reviewer will look at:</p>
+              <p className="font-semibold">What a reviewer will check:</p>
               <ul className="list-disc pl-5">
-                {binding.review_reasons.map((reason) => (
-                  <li key={reason}>{reason}</li>
+                {reviewPoints.map((point) => (
+                  <li key={point}>{point}</li>
                 ))}
               </ul>
+              <p className="mt-2">
+                Nothing more is needed from you: we e-mail you when a reviewer has decided, and the result
+                also shows under Recent verifications.
+              </p>
+            </div>
+          ) : null}
+          {result.status === 'rejected' ? (
+            <div className="mt-3">
+              <Button variant="secondary" onClick={restart}>
+                Start again with another document
+              </Button>
             </div>
           ) : null}
         </ResultPanel>

@@ -4,6 +4,7 @@ import type { AgeVerificationResult, LivenessChallenge } from '@attestly/contrac
 import { errorMessage } from '../../api/client';
 import { verificationApi } from '../../api/verification';
 import { Button } from '../../components/ui/button';
+import { rejectionReason } from './facial-result';
 import { ResultPanel } from './result-panel';
 import { VideoUpload } from './video-upload';
 
@@ -81,9 +82,12 @@ export function resultWording(
 export function FacialCapture({
   onDone,
   selfie,
+  onUseDocument,
 }: {
   onDone: () => void;
   selfie?: { onRecorded: (video: Blob, challengeId: string) => void };
+  /** After a rejection, the next step offered: the document route (issue 25 item 12). */
+  onUseDocument?: () => void;
 }) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
@@ -449,11 +453,24 @@ export function FacialCapture({
           <p className="mt-2 text-xs">
             {resultWording({ ...result, media_type: mode === 'photo' ? 'image' : 'video' }).liveness}
           </p>
-          <p className="mt-1 text-xs">
-            Estimated age {result.age} (range {result.age_range.min}–{result.age_range.max}) · confidence{' '}
-            {Math.round(result.confidence * 100)}%
-            {result.frames_analyzed !== undefined ? ` · ${result.frames_analyzed} frames` : ''}
-          </p>
+          {result.status === 'approved' ? (
+            <p className="mt-1 text-xs">
+              Estimated age {result.age} (range {result.age_range.min}–{result.age_range.max}) · confidence{' '}
+              {Math.round(result.confidence * 100)}%
+              {result.frames_analyzed !== undefined ? ` · ${result.frames_analyzed} frames` : ''}
+            </p>
+          ) : (
+            <>
+              <p className="mt-1 text-xs" data-testid="rejection-reason">
+                {rejectionReason(result)}
+              </p>
+              {onUseDocument ? (
+                <div className="mt-3 flex flex-wrap gap-2">
+                  <Button onClick={onUseDocument}>Verify with a document instead</Button>
+                </div>
+              ) : null}
+            </>
+          )}
         </ResultPanel>
       ) : null}
       {phase === 'result' && failure ? (

@@ -85,7 +85,9 @@ export function VerificationMethods({ initial }: { initial?: string } = {}) {
           ))}
         </div>
         <div id="method-panel" role="tabpanel" aria-labelledby={`method-${current.key}`} className="mt-6">
-          {method === 'facial' ? <FacialCapture onDone={refresh} /> : null}
+          {method === 'facial' ? (
+            <FacialCapture onDone={refresh} onUseDocument={() => setMethod('document')} />
+          ) : null}
           {method === 'document' ? <DocumentForm onDone={refresh} /> : null}
           {method === 'location' ? <LocationCheck onDone={refresh} /> : null}
           {method === 'card' && cardCheck ? <CardCheck config={cardCheck} onDone={refresh} /> : null}

@@ -1,4 +1,4 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { LoginForm } from '../../components/auth/login-form';
 
@@ -10,6 +10,8 @@ const loginSearch = v.object({
 
 export const Route = createFileRoute('/_guest/login')({
   validateSearch: loginSearch,
+  // Defaults stay out of the address (issue 25 item 12: no `?email=&registered=false`).
+  search: { middlewares: [stripSearchParams({ email: '', registered: false })] },
   component: LoginPage,
 });
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { profileQueryOptions } from '../../api/users';
 import { QueryState } from '../../components/ui/query-state';
@@ -17,6 +17,8 @@ export const Route = createFileRoute('/_user/verification')({
     return_to: v.optional(v.fallback(v.string(), ''), ''),
     method: v.optional(v.fallback(v.string(), ''), ''),
   }),
+  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
+  search: { middlewares: [stripSearchParams({ return_to: '', method: '' })] },
   component: VerificationPage,
 });
 

@@ -72,8 +72,8 @@ function SdkPage() {
           </h2>
           <ol className="prose-body list-decimal pl-6">
             <li>
-              Register your company at <Link to={'/partner/login' as '/'}>/partner/login</Link> and open the
-              link in the confirmation e-mail.
+              Register your company at <Link to={'/partner/register' as '/'}>/partner/register</Link> and open
+              the link in the confirmation e-mail.
             </li>
             <li>
               In <strong>Management</strong>, add a site: its domain, the redirect URIs on that domain

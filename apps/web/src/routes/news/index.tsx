@@ -1,4 +1,4 @@
-import { Link, createFileRoute, useNavigate } from '@tanstack/react-router';
+import { Link, createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { ArticleCard } from '../../components/news/article-card';
 import { NewsletterForm } from '../../components/news/newsletter-form';
@@ -19,6 +19,8 @@ const newsSearch = v.object({
 
 export const Route = createFileRoute('/news/')({
   validateSearch: newsSearch,
+  // Defaults stay out of the address (issue 25 item 12: clean URLs, no `?category=All`).
+  search: { middlewares: [stripSearchParams({ category: 'All' as const, saved: false })] },
   component: NewsPage,
 });
 

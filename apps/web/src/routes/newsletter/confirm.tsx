@@ -1,4 +1,4 @@
-import { Link, createFileRoute } from '@tanstack/react-router';
+import { Link, createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { newsletterApi } from '../../api/newsletter';
 import { TokenActionPage } from '../../components/ui/token-action-page';
@@ -6,6 +6,8 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 
 export const Route = createFileRoute('/newsletter/confirm')({
   validateSearch: v.object({ token: v.optional(v.fallback(v.string(), ''), '') }),
+  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
+  search: { middlewares: [stripSearchParams({ token: '' })] },
   component: ConfirmPage,
 });
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { CONSENT_BASIC_INFO_REQUIRED, type InteractionDetails } from '@attestly/contracts';
@@ -17,6 +17,8 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 /** Consent step of an authorization request (DESIGN.md §4; spec 01 §5 "Consent"). */
 export const Route = createFileRoute('/oauth/consent')({
   validateSearch: v.object({ uid: v.optional(v.string(), '') }),
+  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
+  search: { middlewares: [stripSearchParams({ uid: '' })] },
   component: OAuthConsentPage,
 });
 

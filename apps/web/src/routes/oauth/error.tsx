@@ -1,4 +1,4 @@
-import { Link, createFileRoute } from '@tanstack/react-router';
+import { Link, createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { AuthCard } from '../../components/auth/auth-card';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -12,6 +12,8 @@ export const Route = createFileRoute('/oauth/error')({
     error: v.optional(v.fallback(v.string(), ''), ''),
     error_description: v.optional(v.fallback(v.string(), ''), ''),
   }),
+  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
+  search: { middlewares: [stripSearchParams({ error: '', error_description: '' })] },
   component: OAuthErrorPage,
 });
 

@@ -1,6 +1,6 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as v from 'valibot';
@@ -28,6 +28,8 @@ export const Route = createFileRoute('/oauth/login')({
     uid: v.optional(v.string(), ''),
     response_code: v.optional(v.fallback(v.string(), ''), ''),
   }),
+  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
+  search: { middlewares: [stripSearchParams({ uid: '', response_code: '' })] },
   component: OAuthLoginPage,
 });
 

@@ -2,8 +2,8 @@ import { createFileRoute } from '@tanstack/react-router';
 import { requirePartner } from '../../auth/guards';
 import { PartnerLayout } from '../../features/partner/partner-layout';
 
-/** spec 01 §2 partner guard: every signed-in partner page (no partner token → /partner/login). */
+/** spec 01 §2 partner guard: every signed-in partner page (no partner token → /partner/login, then back here). */
 export const Route = createFileRoute('/partner/_portal')({
-  beforeLoad: () => requirePartner(),
+  beforeLoad: ({ location }) => requirePartner(location.href),
   component: PartnerLayout,
 });

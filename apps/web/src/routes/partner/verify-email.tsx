@@ -1,4 +1,4 @@
-import { Link, createFileRoute } from '@tanstack/react-router';
+import { Link, createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { partnerApi } from '../../api/partner';
 import { useHasToken } from '../../auth/session';
@@ -7,6 +7,8 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 
 export const Route = createFileRoute('/partner/verify-email')({
   validateSearch: v.object({ token: v.optional(v.fallback(v.string(), ''), '') }),
+  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
+  search: { middlewares: [stripSearchParams({ token: '' })] },
   component: PartnerVerifyEmailPage,
 });
 

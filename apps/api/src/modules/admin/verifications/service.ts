@@ -189,7 +189,14 @@ export function createAdminVerificationService(
     const user = await User.findByPk(userId, { attributes: ['email', 'full_name', 'deleted_at'] });
     if (!user || user.deleted_at) return;
     try {
-      await mailer.send({ to: user.email, subject, text: `Hello ${user.full_name},\n\n${text}\n` });
+      // The mail links back to this appliance (issue 25 item 12), where the result and the next steps are.
+      await mailer.send({
+        to: user.email,
+        subject,
+        text:
+          `Hello ${user.full_name},\n\n${text}\n\n` +
+          `See your verifications: ${config.publicUrl}/verification\n`,
+      });
     } catch (error) {
       logger.error({ err: error }, 'review decision mail failed');
     }

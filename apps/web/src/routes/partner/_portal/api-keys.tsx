@@ -1,7 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ManagementPage } from '../../../features/partner/management-page';
+import { ApiKeysPage } from '../../../features/partner/management-page';
 
-/** spec 01 §2: /partner/api-keys shows the management page, with the API key modal open. */
-export const Route = createFileRoute('/partner/_portal/api-keys')({
-  component: () => <ManagementPage openApiKeys />,
-});
+/** spec 01 §2's /partner/api-keys: the API keys part of the management page, on a page of its own (issue 25 item 13). */
+export const Route = createFileRoute('/partner/_portal/api-keys')({ component: ApiKeysPage });

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ManagementPage } from '../../../features/partner/management-page';
+import { SitesPage } from '../../../features/partner/management-page';
 
-/** spec 01 §2: /partner/sites shows the management page. */
-export const Route = createFileRoute('/partner/_portal/sites')({ component: () => <ManagementPage /> });
+/** spec 01 §2's /partner/sites: the sites part of the management page, a sidebar entry of its own (issue 25 item 13). */
+export const Route = createFileRoute('/partner/_portal/sites')({ component: SitesPage });

@@ -1,0 +1,45 @@
+import type { AgeVerificationResult } from '@attestly/contracts';
+
+/** Why a threshold was not approved, as the vision engine reports it (models/src/types.ts ThresholdDecision). */
+type DecisionReason = 'approved' | 'below_cutoff' | 'not_calibrated' | 'child_guard' | 'frames_disagree';
+
+function decisionReason(result: Pick<AgeVerificationResult, 'extracted_data'>): DecisionReason | null {
+  const decision = result.extracted_data.threshold_decision as { reason?: DecisionReason } | null | undefined;
+  return decision?.reason ?? null;
+}
+
+/**
+ * What the estimated age on a camera result means (issue 25 item 12): an estimate of 32 shown beside "not 18+"
+ * without a reason reads as a broken product, so the estimate always comes with the reason this attempt fell short.
+ * Approved results return null (the estimate needs no excuse).
+ */
+export function rejectionReason(
+  result: Pick<
+    AgeVerificationResult,
+    'status' | 'age' | 'age_range' | 'age_threshold' | 'is_live' | 'extracted_data'
+  >,
+): string | null {
+  if (result.status === 'approved') return null;
+  const T = result.age_threshold;
+  const estimate = `Estimated age ${result.age} (range ${result.age_range.min}–${result.age_range.max})`;
+  const faceCleared = result.extracted_data.face_clears_threshold === true;
+  const photo = result.extracted_data.media_type === 'image';
+  if (faceCleared) {
+    return photo
+      ? `${estimate}: your face passed the ${T}+ age check, but one photo cannot show that a live person took it, so this installation does not approve from a photo.`
+      : `${estimate}: your face passed the ${T}+ age check, but the liveness check did not, and both are needed.`;
+  }
+  switch (decisionReason(result)) {
+    case 'child_guard':
+      return `${estimate}, but a second check that looks for children's faces flagged this one, and it overrides the estimate. Not approved for ${T}+.`;
+    case 'frames_disagree':
+      return `${estimate} overall, but too few of the video's frames cleared the ${T}+ cut-off on their own to be sure. Not approved for ${T}+.`;
+    case 'not_calibrated':
+      return `This installation has no calibrated camera check for ${T}+, so the estimate (${result.age}) cannot approve it.`;
+    default:
+      return (
+        `${estimate}. An estimate from a face can be years out, so a camera check approves ${T}+ only when the face ` +
+        `clears a cut-off set well above ${T} (people under ${T} must almost never pass). This one did not clear it.`
+      );
+  }
+}
