@@ -36,8 +36,21 @@ export interface Database {
    * the next group commit (sqlite-writes.ts). For short, hot batches (the audit log's group commit).
    */
   atomic: (<T>(work: (sql: SyncStatements) => T) => Promise<T>) | null;
+  /**
+   * PostgreSQL only (null on SQLite): runs several statements, separated by semicolons and with their values inlined
+   * (`pgLiteral`), in ONE round trip. PostgreSQL runs the statements of one such message as one transaction (all or
+   * none; on a failure nothing is left open), each with its own snapshot under READ COMMITTED, so a statement sees
+   * what was committed before a lock taken by an earlier one was granted. For short, hot multi-statement work that
+   * would otherwise cost BEGIN, each statement and COMMIT as round trips of their own (the audit log's append).
+   */
+  script: ((sql: string) => Promise<void>) | null;
   /** Pool figures for /metrics. SQLite has no pool: Sequelize's connection, the hot-path one, one per open transaction. */
   poolStats(): { size: number; available: number; waiting: number };
+  /**
+   * Round trips to the database server so far (every statement, BEGIN and COMMIT included, each one sent and
+   * answered before the next on its connection): PostgreSQL only; 0 on SQLite, which runs in this process.
+   */
+  roundTrips(): number;
   close(): Promise<void>;
 }
 
@@ -97,6 +110,16 @@ export function toPgStatement(sql: string, name: string): PgStatement | null {
     text += char;
   }
   return { name, text, params };
+}
+
+/** A value as an SQL literal for `Database.script` (standard-conforming strings; pg's escaping). */
+export function pgLiteral(value: string | number | Date | null): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+    return String(value);
+  }
+  return pg.escapeLiteral(value instanceof Date ? value.toISOString() : value);
 }
 
 /** A parameter as a prepared statement takes it, or undefined when only Sequelize's inlining handles it (lists). */
@@ -188,6 +211,20 @@ function preparedStatements(sequelize: Sequelize) {
   }
 
   return {
+    async script(sql: string): Promise<void> {
+      const connection = await manager.getConnection({ type: 'write' });
+      try {
+        // A string without values: pg sends it as one simple-protocol message, whatever the number of statements.
+        await (connection as unknown as { query(text: string): Promise<unknown> }).query(sql);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        // PostgreSQL refused a statement: the message's implicit transaction is rolled back, the connection is fine.
+        if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) manager.releaseConnection(connection);
+        else await manager.destroyConnection(connection).catch(() => undefined);
+        throw error;
+      }
+      manager.releaseConnection(connection);
+    },
     async read<T>(sql: string, params: Record<string, unknown>): Promise<T[]> {
       const outcome = await prepared(sql, params, 'read');
       if (outcome) return outcome.rows as T[];
@@ -200,6 +237,24 @@ function preparedStatements(sequelize: Sequelize) {
       return Number(changed);
     },
   };
+}
+
+/**
+ * The pg module as Sequelize gets it, with its connections counting their round trips (`Database.roundTrips`):
+ * every statement goes through `Client.query` (Sequelize's and the prepared ones alike), and pg sends one query's
+ * messages together and waits for its answer before sending the next.
+ */
+function countingPg(): { module: typeof pg; roundTrips(): number } {
+  let count = 0;
+  class CountingClient extends pg.Client {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's overloads, passed through unchanged
+    override query(...args: any[]): any {
+      count += 1;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      return (super.query as (...all: any[]) => any)(...args);
+    }
+  }
+  return { module: { ...pg, Client: CountingClient } as typeof pg, roundTrips: () => count };
 }
 
 export interface DatabaseOptions {
@@ -217,13 +272,16 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   let hot: { handle: BetterSqlite3.Database; statements: SyncStatements; writes: WriteBatcher } | null = null;
   let driver: ReturnType<typeof createSqliteDriver> | null = null;
   let pgStatements: ReturnType<typeof preparedStatements> | null = null;
+  let roundTrips = () => 0;
   if (options.databaseUrl && /^postgres(ql)?:/.test(options.databaseUrl)) {
     dialect = 'postgres';
     // BIGINT counts come back as strings by default; ours fit in a double.
     pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+    const counting = countingPg();
+    roundTrips = counting.roundTrips;
     sequelize = new Sequelize(options.databaseUrl, {
       dialect: 'postgres',
-      dialectModule: pg,
+      dialectModule: counting.module,
       logging,
       pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 30_000 },
     });
@@ -275,6 +333,10 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
         ? <T>(work: (sql: SyncStatements) => T): Promise<T> =>
             hot ? hot.writes.submit(work, { several: true }) : closed()
         : null,
+    script:
+      dialect === 'postgres'
+        ? (sql: string): Promise<void> => (pgStatements ? pgStatements.script(sql) : closed())
+        : null,
     poolStats() {
       if (dialect === 'sqlite') return { size: 1, available: 1, waiting: 0 };
       // sequelize-pool's figures; not part of Sequelize's typed API.
@@ -285,6 +347,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       ).pool;
       return { size: pool.size ?? 0, available: pool.available ?? 0, waiting: pool.waiting ?? 0 };
     },
+    roundTrips: () => roundTrips(),
     async close() {
       await hot?.writes.close();
       const connection = hot;
