@@ -35,7 +35,7 @@ export function createMetrics(db: Database) {
   let countedRoundTrips = 0;
   const roundTrips = new Counter({
     name: 'attestly_db_round_trips_total',
-    help: 'Statements sent to the database server and answered, one round trip each (PostgreSQL; 0 on SQLite)',
+    help: 'Round trips to the database (PostgreSQL: messages sent and answered; SQLite: calls into it)',
     registers: [registry],
     collect() {
       const now = db.roundTrips();

@@ -1,14 +1,21 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * Rows read in the same statement as an access token (its grant, its account, a refresh token with the same value),
- * kept for the rest of that one request only: each is handed out once, to the first lookup that asks for it, and
- * the whole map goes with the request (index.ts runs the provider inside `withRequestRows`). It is not a cache —
- * nothing outlives the request, so a grant revoked or an account disabled a moment later is seen by the next
- * request on every replica — it only saves the round trips of the separate reads oidc-provider makes next
- * (userinfo: token, account, grant; introspection: access token, refresh token, grant).
+ * Rows read in the same statement as the artefact a provider request starts from (its grant, its account, a refresh
+ * token with the same value), kept for the rest of that one request only: each is handed out once, to the first
+ * lookup that asks for it, and the whole map goes with the request (index.ts runs the provider inside
+ * `withRequestRows`). It is not a cache — nothing outlives the request, so a grant revoked or an account disabled a
+ * moment later is seen by the next request on every replica — it only saves the round trips of the separate reads
+ * oidc-provider makes next:
+ * - userinfo: access token, account, grant;
+ * - introspection: access token, refresh token, grant;
+ * - token: authorization code or refresh token, grant, account (for the ID token's claims);
+ * - authorization: session, account; then the user's live consent for the site with its grant (index.ts
+ *   loadExistingGrant).
  */
+export type RequestEndpoint = 'userinfo' | 'introspection' | 'token' | 'authorization';
 export interface RequestRows {
+  readonly endpoint: RequestEndpoint;
   /** Join the token's account too (userinfo, where findAccount follows). */
   readonly withAccount: boolean;
   readonly rows: Map<string, Promise<unknown>>;
@@ -16,8 +23,8 @@ export interface RequestRows {
 const requestRows = new AsyncLocalStorage<RequestRows>();
 
 /** Runs one provider request with its own set of rows read together (see RequestRows). */
-export function withRequestRows<T>(options: { withAccount: boolean }, work: () => T): T {
-  return requestRows.run({ withAccount: options.withAccount, rows: new Map() }, work);
+export function withRequestRows<T>(endpoint: RequestEndpoint, work: () => T): T {
+  return requestRows.run({ endpoint, withAccount: endpoint === 'userinfo', rows: new Map() }, work);
 }
 
 /** The row read for `key` earlier in this request, handed out once; undefined when there is none. */

@@ -86,21 +86,47 @@ export function createGrantService(
    * A plain indexed SELECT (db.read) rather than a Sequelize finder: this runs on every authorization request.
    * Revocation and expiry are judged on the row as read, so a revoked grant is never returned on any replica.
    */
-  async function activeGrantId(userId: string, clientId: string): Promise<string | null> {
-    const rows = await db.read<{ id: string; expires_at: unknown; updated_at: unknown }>(
-      `SELECT id, expires_at, updated_at FROM oauth_authorizations
-        WHERE user_id = :userId AND client_id = :clientId AND revoked_at IS NULL`,
+  /**
+   * The user's live consent for a site (the newest unexpired, unrevoked one) with, in the same statement, the stored
+   * Grant payload of that id (oauth_authorizations and the provider's Grant share the id): the authorization
+   * endpoint needs both, and on PostgreSQL each read is a round trip. `grant` is null when the payload is gone.
+   */
+  async function activeGrant(
+    userId: string,
+    clientId: string,
+  ): Promise<{
+    id: string;
+    grant: { payload: string; expires_at: unknown; consumed_at: unknown } | null;
+  } | null> {
+    const rows = await db.read<{
+      id: string;
+      expires_at: unknown;
+      updated_at: unknown;
+      g_payload: string | null;
+      g_expires_at: unknown;
+      g_consumed_at: unknown;
+    }>(
+      `SELECT a.id, a.expires_at, a.updated_at,
+          g.payload AS g_payload, g.expires_at AS g_expires_at, g.consumed_at AS g_consumed_at
+        FROM oauth_authorizations a
+        LEFT JOIN oidc_payloads g ON g.model = 'Grant' AND g.id = a.id
+        WHERE a.user_id = :userId AND a.client_id = :clientId AND a.revoked_at IS NULL`,
       { userId, clientId },
     );
     const now = clock.now().getTime();
-    let best: { id: string; updated: number } | null = null;
+    let best: { row: (typeof rows)[number]; updated: number } | null = null;
     for (const row of rows) {
       const expiresAt = toDate(row.expires_at);
       if (!expiresAt || expiresAt.getTime() <= now) continue;
       const updated = toDate(row.updated_at)?.getTime() ?? 0;
-      if (!best || updated > best.updated) best = { id: row.id, updated };
+      if (!best || updated > best.updated) best = { row, updated };
     }
-    return best?.id ?? null;
+    if (!best) return null;
+    const { id, g_payload: payload, g_expires_at: expiresAt, g_consumed_at: consumedAt } = best.row;
+    return {
+      id,
+      grant: payload === null ? null : { payload, expires_at: expiresAt, consumed_at: consumedAt },
+    };
   }
 
   /**
@@ -201,7 +227,7 @@ export function createGrantService(
 
   return {
     recordConsent,
-    activeGrantId,
+    activeGrant,
     touch,
     revoke,
     isActive,
