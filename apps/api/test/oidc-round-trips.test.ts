@@ -18,8 +18,8 @@ import {
  * `npm run bench` (docs/benchmarks.md, issue 26 item 6). The counts are the same on both databases.
  */
 const EXPECTED = {
-  // Session with its account; the live consent with its grant; the code; the session.
-  authorize: 4,
+  // Session with its account and the account's consent for the site with its grant; the code; the session.
+  authorize: 3,
   // Code with its grant and account; consuming it; the access token; the audit row (lock and append, one message).
   token: 4,
   // Access token with its grant and account.
@@ -28,6 +28,8 @@ const EXPECTED = {
   introspection: 1,
   // Refresh token with its grant and account; consuming it; the access token; the rotated refresh token; audit.
   refresh: 5,
+  // The plain API's hot read: the session with its account (sessions/service.ts authenticate).
+  profile: 1,
 };
 
 let t: TestApp;
@@ -51,8 +53,8 @@ async function roundTripsOf(work: () => Promise<unknown>): Promise<number> {
   return t.db.roundTrips() - before;
 }
 
-describe(`round trips per hot OpenID Connect operation (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
-  it('authorize, token, userinfo, introspection and refresh take the counts they are designed for', async () => {
+describe(`round trips per hot operation (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
+  it('authorize, token, userinfo, introspection, refresh and GET /users/profile take their designed counts', async () => {
     const user = await verifiedUser(t, { proven_min_age: 18 });
     const browser = new Browser();
     const first = await fullFlow(t, site, user, {
@@ -121,6 +123,16 @@ describe(`round trips per hot OpenID Connect operation (${onPostgres ? 'PostgreS
             .send({ token: accessToken })
             .expect(200);
           expect(answer.body.active).toBe(true);
+        }),
+      );
+      count(
+        'profile',
+        await roundTripsOf(async () => {
+          const answer = await t.request
+            .get('/api/v1/users/profile')
+            .set('Authorization', `Bearer ${user.token}`)
+            .expect(200);
+          expect(answer.body.email).toBe(user.email);
         }),
       );
       count(

@@ -5,9 +5,11 @@ import { toBool, toDate } from '../db/rows';
 import { publicSiteIconUrl } from '../modules/sites/presenters';
 import { ACCOUNT_COLUMNS } from './account';
 import { createArtefactCodec } from './artefacts';
+import type { ConsentRow } from '../modules/grants/service';
 import {
   keepForRequest,
   requestAccountKey,
+  requestConsentKey,
   requestRowsScope,
   takeRequestRow,
   type RequestEndpoint,
@@ -101,11 +103,31 @@ export function cacheClientLookups<C>(
  * The token's account: users.id is a UUID on PostgreSQL and oidc_payloads.account_id text, so the join casts it,
  * and only when it has a UUID's form (a cast of anything else would fail the statement); SQLite compares text.
  */
-const ACCOUNT_JOIN = {
-  sqlite: 'LEFT JOIN users u ON u.id = t.account_id',
-  postgres: `LEFT JOIN users u ON u.id = CASE WHEN t.account_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+const ACCOUNT_ID = {
+  sqlite: 't.account_id',
+  postgres: `CASE WHEN t.account_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
     THEN CAST(t.account_id AS uuid) END`,
 } as const;
+const ACCOUNT_JOIN = {
+  sqlite: `LEFT JOIN users u ON u.id = ${ACCOUNT_ID.sqlite}`,
+  postgres: `LEFT JOIN users u ON u.id = ${ACCOUNT_ID.postgres}`,
+} as const;
+
+/**
+ * The authorization endpoint's session with its account and, for the client the request names, the account's
+ * unrevoked consents with their Grant payloads (grants/service.ts activeGrant picks the live one): one row per
+ * consent, or one with null `a_*` columns when there is none.
+ */
+const sessionWithConsentSql = (dialect: 'sqlite' | 'postgres') => `SELECT t.id, t.payload, t.expires_at,
+    t.consumed_at, u.id AS u_present, ${ACCOUNT_COLUMNS.map((column) => `u.${column} AS u_${column}`).join(', ')},
+    a.id AS a_id, a.expires_at AS a_expires_at, a.updated_at AS a_updated_at,
+    ag.payload AS ag_payload, ag.expires_at AS ag_expires_at, ag.consumed_at AS ag_consumed_at
+  FROM oidc_payloads t
+  ${ACCOUNT_JOIN[dialect]}
+  LEFT JOIN oauth_authorizations a ON a.user_id = ${ACCOUNT_ID[dialect]} AND a.client_id = :clientId
+    AND a.revoked_at IS NULL
+  LEFT JOIN oidc_payloads ag ON ag.model = 'Grant' AND ag.id = a.id
+  WHERE t.model = 'Session' AND t.id = :id`;
 
 /**
  * An access token (or a refresh token with the same value: both are keyed by the value's hash), its grant and, when
@@ -350,6 +372,40 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
     }
   }
 
+  const SESSION_WITH_CONSENT = sessionWithConsentSql(deps.db.dialect);
+
+  /** The authorization endpoint's session, with its account and the account's consents for `clientId` kept. */
+  async function findSessionWithConsent(
+    scope: RequestRows,
+    id: string,
+    clientId: string,
+  ): Promise<AdapterPayload | undefined> {
+    const rows = await deps.db.read<TokenWithGrantRow & { id: string }>(SESSION_WITH_CONSENT, {
+      id: artefacts.keyOf('Session', id),
+      clientId,
+    });
+    const [row] = rows;
+    const payload = payloadOf(row);
+    if (!payload || !row) return undefined;
+    keepRelatedRows(scope, row, payload.accountId);
+    if (typeof payload.accountId === 'string') {
+      const consents: ConsentRow[] = [];
+      for (const each of rows) {
+        if (each.a_id == null) continue;
+        consents.push({
+          id: each.a_id as string,
+          expires_at: each.a_expires_at,
+          updated_at: each.a_updated_at,
+          g_payload: (each.ag_payload as string | null) ?? null,
+          g_expires_at: each.ag_expires_at,
+          g_consumed_at: each.ag_consumed_at,
+        });
+      }
+      keepForRequest(scope, requestConsentKey(payload.accountId, clientId), Promise.resolve(consents));
+    }
+    return artefacts.restore('Session', row.id, payload, { id });
+  }
+
   const joinedSql = new Map<string, string>();
   /** `model`'s payload with its grant and account in one statement (JOINED_READS), keeping those for the request. */
   async function findWithRelatedRows(
@@ -379,6 +435,8 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
     if (kept) return kept;
     const scope = requestRowsScope();
     const joined = scope ? JOINED_READS[scope.endpoint]?.[model] : undefined;
+    if (scope && model === 'Session' && scope.endpoint === 'authorization' && scope.clientId)
+      return findSessionWithConsent(scope, id, scope.clientId);
     if (scope && joined) return findWithRelatedRows(scope, model, id, joined.withGrant);
     return findPayload('id', model, id);
   }

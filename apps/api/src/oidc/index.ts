@@ -3,7 +3,7 @@ import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import type { Deps } from '../deps';
 import { deriveKey } from '../lib/crypto';
 import { createAuditService } from '../modules/audit/service';
-import { createGrantService } from '../modules/grants/service';
+import { createGrantService, type ConsentRow } from '../modules/grants/service';
 import { clientSecretMatches } from '../modules/sites/service';
 import { createWallet, type Wallet } from '../modules/wallet';
 import { createFindAccount, pairwiseSubject } from './account';
@@ -11,7 +11,7 @@ import { cacheClientLookups, createAdapterFactory, keepGrantRowForRequest } from
 import { attachProviderEvents } from './events';
 import { createIssuerAnnouncer } from './issuers';
 import { ensureSigningKeys, loadSigningKeys } from './keys';
-import { withRequestRows, type RequestEndpoint } from './request-rows';
+import { requestConsentKey, takeRequestRow, withRequestRows, type RequestEndpoint } from './request-rows';
 import { DEFAULT_TTL, isHttpsPublicUrl, providerConfiguration, type OidcTtl } from './provider';
 
 export const OIDC_MOUNT_PATH = '/oauth2';
@@ -130,7 +130,12 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
           if (consented) return Grant.find(consented);
           // Consent is remembered per user and site (not per browser session): look the live grant up first. Its
           // Grant payload comes in the same statement and serves the Grant.find that follows (request-rows.ts).
-          const live = accountId && clientId ? await grants.activeGrant(accountId, clientId) : null;
+          const kept =
+            accountId && clientId
+              ? takeRequestRow<ConsentRow[]>(requestConsentKey(accountId, clientId))
+              : undefined;
+          const live =
+            accountId && clientId ? await grants.activeGrant(accountId, clientId, await kept) : null;
           if (live) {
             keepGrantRowForRequest(live.id, live.grant);
             return Grant.find(live.id);
@@ -190,7 +195,10 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
       // from serve the lookups that follow in this request only (request-rows.ts). Other endpoints skip the request
       // scope (each scope costs every promise of the request).
       const endpoint = REQUEST_ROWS_ENDPOINTS[ctx.path];
-      if (endpoint) await withRequestRows(endpoint, run);
+      // The authorization request's client, so that the session's read takes the user's consent for it too.
+      const clientId = endpoint === 'authorization' ? ctx.query.client_id : undefined;
+      if (endpoint)
+        await withRequestRows(endpoint, run, typeof clientId === 'string' && clientId ? clientId : undefined);
       else await run();
     } finally {
       ctx.url = outerUrl;

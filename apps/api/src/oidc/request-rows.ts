@@ -18,13 +18,15 @@ export interface RequestRows {
   readonly endpoint: RequestEndpoint;
   /** Join the token's account too (userinfo, where findAccount follows). */
   readonly withAccount: boolean;
+  /** At the authorization endpoint, the client the request names: the session's read takes the user's consent too. */
+  readonly clientId?: string;
   readonly rows: Map<string, Promise<unknown>>;
 }
 const requestRows = new AsyncLocalStorage<RequestRows>();
 
 /** Runs one provider request with its own set of rows read together (see RequestRows). */
-export function withRequestRows<T>(endpoint: RequestEndpoint, work: () => T): T {
-  return requestRows.run({ endpoint, withAccount: endpoint === 'userinfo', rows: new Map() }, work);
+export function withRequestRows<T>(endpoint: RequestEndpoint, work: () => T, clientId?: string): T {
+  return requestRows.run({ endpoint, withAccount: endpoint === 'userinfo', clientId, rows: new Map() }, work);
 }
 
 /** The row read for `key` earlier in this request, handed out once; undefined when there is none. */
@@ -51,3 +53,6 @@ export function requestRowsScope(): RequestRows | undefined {
 export function accountOfRequest(accountId: string): Promise<Record<string, unknown> | null> | undefined {
   return takeRequestRow<Record<string, unknown> | null>(requestAccountKey(accountId));
 }
+
+/** Where the user's consent rows for a client, read with the session, wait for index.ts loadExistingGrant. */
+export const requestConsentKey = (accountId: string, clientId: string) => `Consent:${accountId}:${clientId}`;

@@ -194,7 +194,8 @@ export function userRoutes(services: AppServices): Router {
     }),
     requireUser,
     async (ctx) => {
-      ctx.body = presentUser(await users.readProfile(session(ctx).subject_id), clock.now());
+      const { subject_id: id, user } = session(ctx);
+      ctx.body = presentUser(await users.readProfile(id, user), clock.now());
     },
   );
 
