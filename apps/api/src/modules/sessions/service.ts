@@ -53,11 +53,6 @@ export const IDLE_LIMIT_MS: Partial<Record<AccountKind, number>> = {
 };
 const IDLE_TOUCH_INTERVAL_MS = 60_000;
 
-/**
- * Opaque bearer sessions for every account kind (DESIGN.md §3). A token is `<kind prefix><32 random bytes>`; only
- * its SHA-256 is stored, so a database leak yields no usable token. Looking a token up by its hash is also what
- * makes the comparison constant-time: there is no string comparison against a secret.
- */
 const SESSION_COLUMNS =
   's.id AS _s_id, s.kind AS _s_kind, s.subject_id AS _s_subject_id, s.remember AS _s_remember, s.last_used_at AS _s_last_used_at, s.expires_at AS _s_expires_at';
 /**
@@ -78,6 +73,11 @@ const SESSION_SQL = {
   },
 } as const;
 
+/**
+ * Opaque bearer sessions for every account kind (DESIGN.md §3). A token is `<kind prefix><32 random bytes>`; only
+ * its SHA-256 is stored, so a database leak yields no usable token. Looking a token up by its hash is also what
+ * makes the comparison constant-time: there is no string comparison against a secret.
+ */
 export function createSessionService({ db, config, clock }: Pick<Deps, 'db' | 'config' | 'clock'>) {
   const { Session } = db.models;
 
