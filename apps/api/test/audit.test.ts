@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENESIS_HASH, verifyAuditChain } from '../src/modules/audit/service';
+import { createAuditService, GENESIS_HASH, verifyAuditChain } from '../src/modules/audit/service';
 import { sha256 } from '../src/lib/crypto';
 import { createTestApp, randomClientIp, type TestApp } from './helpers';
 
@@ -126,6 +126,41 @@ describe('audit trail of account events', () => {
     );
     expect(await t.db.models.AuditLog.count()).toBe(before + 25);
     expect(await verifyAuditChain(t.db, 7)).toEqual({ ok: true, checked: before + 25 });
+  });
+
+  it('keeps one chain when two writers append at once, whatever the text (quotes, escapes, non-ASCII)', async () => {
+    // A second writer with its own queue, as another replica has: on PostgreSQL its batches run on other pool
+    // connections at the same time as this one's, serialised only by the database's lock. Each batch is chained in
+    // SQL there (one round trip), so the hash of awkward text must match the one JavaScript computes.
+    const replicas = [
+      t.services.audit,
+      createAuditService({ db: t.db, clock: t.clock, logger: t.deps.logger }),
+    ];
+    const awkward = [
+      "O'Brien \\ back\\slash",
+      'line\nbreak\ttab "quoted" \u0001',
+      'Zoë — 東京 🚀 \u2028',
+      "E'\\n' $$ ; -- not SQL",
+    ];
+    const before = await t.db.models.AuditLog.count();
+    await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        (replicas[index % 2] as (typeof replicas)[number]).record({
+          event: 'user.profile_updated',
+          userId: `replica-${index % 2}-${index}`,
+          userAgent: awkward[index % awkward.length] as string,
+          details: { index, text: awkward[(index + 1) % awkward.length], nested: { z: 1, a: [null, true] } },
+        }),
+      ),
+    );
+    expect(await t.db.models.AuditLog.count()).toBe(before + 40);
+    const stored = await t.db.models.AuditLog.findAll({
+      where: { user_id: 'replica-0-4' },
+      raw: true,
+    });
+    expect(stored[0]?.user_agent).toBe(awkward[0]);
+    expect(JSON.parse(stored[0]?.details as string).text).toBe(awkward[1]);
+    expect(await verifyAuditChain(t.db, 9)).toEqual({ ok: true, checked: before + 40 });
   });
 });
 

@@ -36,8 +36,23 @@ export interface Database {
    * the next group commit (sqlite-writes.ts). For short, hot batches (the audit log's group commit).
    */
   atomic: (<T>(work: (sql: SyncStatements) => T) => Promise<T>) | null;
+  /**
+   * PostgreSQL only (null on SQLite): runs several statements, separated by semicolons and with their values inlined
+   * (`pgLiteral`), in ONE round trip. PostgreSQL runs the statements of one such message as one transaction (all or
+   * none; on a failure nothing is left open), each with its own snapshot under READ COMMITTED, so a statement sees
+   * what was committed before a lock taken by an earlier one was granted. For short, hot multi-statement work that
+   * would otherwise cost BEGIN, each statement and COMMIT as round trips of their own (the audit log's append).
+   */
+  script: ((sql: string) => Promise<void>) | null;
   /** Pool figures for /metrics. SQLite has no pool: Sequelize's connection, the hot-path one, one per open transaction. */
   poolStats(): { size: number; available: number; waiting: number };
+  /**
+   * Round trips to the database so far. PostgreSQL: messages sent to the server and answered (every statement, BEGIN
+   * and COMMIT included, one `script` one message). SQLite, which runs in this process and has no round trips: calls
+   * into it (a `read` or `write` statement, an `atomic` batch, a Sequelize query), what the same work would send to a
+   * server. For tests and benchmarks that hold the hot paths to their count (`attestly_db_round_trips_total`).
+   */
+  roundTrips(): number;
   close(): Promise<void>;
 }
 
@@ -97,6 +112,16 @@ export function toPgStatement(sql: string, name: string): PgStatement | null {
     text += char;
   }
   return { name, text, params };
+}
+
+/** A value as an SQL literal for `Database.script` (standard-conforming strings; pg's escaping). */
+export function pgLiteral(value: string | number | Date | null): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+    return String(value);
+  }
+  return pg.escapeLiteral(value instanceof Date ? value.toISOString() : value);
 }
 
 /** A parameter as a prepared statement takes it, or undefined when only Sequelize's inlining handles it (lists). */
@@ -188,6 +213,20 @@ function preparedStatements(sequelize: Sequelize) {
   }
 
   return {
+    async script(sql: string): Promise<void> {
+      const connection = await manager.getConnection({ type: 'write' });
+      try {
+        // A string without values: pg sends it as one simple-protocol message, whatever the number of statements.
+        await (connection as unknown as { query(text: string): Promise<unknown> }).query(sql);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        // PostgreSQL refused a statement: the message's implicit transaction is rolled back, the connection is fine.
+        if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) manager.releaseConnection(connection);
+        else await manager.destroyConnection(connection).catch(() => undefined);
+        throw error;
+      }
+      manager.releaseConnection(connection);
+    },
     async read<T>(sql: string, params: Record<string, unknown>): Promise<T[]> {
       const outcome = await prepared(sql, params, 'read');
       if (outcome) return outcome.rows as T[];
@@ -200,6 +239,24 @@ function preparedStatements(sequelize: Sequelize) {
       return Number(changed);
     },
   };
+}
+
+/**
+ * The pg module as Sequelize gets it, with its connections counting their round trips (`Database.roundTrips`):
+ * every statement goes through `Client.query` (Sequelize's and the prepared ones alike), and pg sends one query's
+ * messages together and waits for its answer before sending the next.
+ */
+function countingPg(): { module: typeof pg; roundTrips(): number } {
+  let count = 0;
+  class CountingClient extends pg.Client {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's overloads, passed through unchanged
+    override query(...args: any[]): any {
+      count += 1;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      return (super.query as (...all: any[]) => any)(...args);
+    }
+  }
+  return { module: { ...pg, Client: CountingClient } as typeof pg, roundTrips: () => count };
 }
 
 export interface DatabaseOptions {
@@ -217,13 +274,17 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   let hot: { handle: BetterSqlite3.Database; statements: SyncStatements; writes: WriteBatcher } | null = null;
   let driver: ReturnType<typeof createSqliteDriver> | null = null;
   let pgStatements: ReturnType<typeof preparedStatements> | null = null;
+  let roundTrips = () => 0;
+  let countSqliteCall = () => {};
   if (options.databaseUrl && /^postgres(ql)?:/.test(options.databaseUrl)) {
     dialect = 'postgres';
     // BIGINT counts come back as strings by default; ours fit in a double.
     pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+    const counting = countingPg();
+    roundTrips = counting.roundTrips;
     sequelize = new Sequelize(options.databaseUrl, {
       dialect: 'postgres',
-      dialectModule: pg,
+      dialectModule: counting.module,
       logging,
       pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 30_000 },
     });
@@ -241,6 +302,14 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     }
     driver = createSqliteDriver();
     sequelize = new Sequelize({ dialect: 'sqlite', dialectModule: driver.module, storage, logging });
+    let calls = 0;
+    sequelize.addHook('beforeQuery', () => {
+      calls += 1;
+    });
+    countSqliteCall = () => {
+      calls += 1;
+    };
+    roundTrips = () => calls;
     const gate = gateSqliteWriters(sequelize);
     await sequelize.query('PRAGMA journal_mode=WAL');
     const handle = openConnection(storage);
@@ -259,6 +328,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
         if (dialect === 'sqlite' || !pgStatements) return closed();
         return pgStatements.read<T>(sql, params);
       }
+      countSqliteCall();
       try {
         return Promise.resolve(hot.statements.all<T>(sql, params));
       } catch (error) {
@@ -268,12 +338,20 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     write(sql: string, params: Record<string, unknown>): Promise<number> {
       if (dialect === 'postgres') return pgStatements ? pgStatements.write(sql, params) : closed();
       if (!hot) return closed();
+      countSqliteCall();
       return hot.writes.submit((statements) => statements.run(sql, params));
     },
     atomic:
       dialect === 'sqlite'
-        ? <T>(work: (sql: SyncStatements) => T): Promise<T> =>
-            hot ? hot.writes.submit(work, { several: true }) : closed()
+        ? <T>(work: (sql: SyncStatements) => T): Promise<T> => {
+            if (!hot) return closed();
+            countSqliteCall();
+            return hot.writes.submit(work, { several: true });
+          }
+        : null,
+    script:
+      dialect === 'postgres'
+        ? (sql: string): Promise<void> => (pgStatements ? pgStatements.script(sql) : closed())
         : null,
     poolStats() {
       if (dialect === 'sqlite') return { size: 1, available: 1, waiting: 0 };
@@ -285,6 +363,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       ).pool;
       return { size: pool.size ?? 0, available: pool.available ?? 0, waiting: pool.waiting ?? 0 };
     },
+    roundTrips: () => roundTrips(),
     async close() {
       await hot?.writes.close();
       const connection = hot;

@@ -32,6 +32,18 @@ export function createMetrics(db: Database) {
     },
   });
   void pool;
+  let countedRoundTrips = 0;
+  const roundTrips = new Counter({
+    name: 'attestly_db_round_trips_total',
+    help: 'Round trips to the database (PostgreSQL: messages sent and answered; SQLite: calls into it)',
+    registers: [registry],
+    collect() {
+      const now = db.roundTrips();
+      if (now > countedRoundTrips) this.inc(now - countedRoundTrips);
+      countedRoundTrips = now;
+    },
+  });
+  void roundTrips;
 
   /**
    * The counter and histogram children of each label combination, looked up by one string key: prom-client

@@ -5,7 +5,25 @@ import { toBool, toDate } from '../db/rows';
 import { publicSiteIconUrl } from '../lib/site-icons';
 import { ACCOUNT_COLUMNS } from './account';
 import { createArtefactCodec } from './artefacts';
-import { keepForRequest, requestAccountKey, requestRowsScope, takeRequestRow } from './request-rows';
+import {
+  keepForRequest,
+  requestAccountKey,
+  requestConsentKey,
+  requestRowsScope,
+  takeRequestRow,
+  type RequestEndpoint,
+  type RequestRows,
+} from './request-rows';
+
+/** A user's consent to a client with its Grant payload, as one joined row (grants/service.ts picks the live one). */
+export interface ConsentRow {
+  id: string;
+  expires_at: unknown;
+  updated_at: unknown;
+  g_payload: string | null;
+  g_expires_at: unknown;
+  g_consumed_at: unknown;
+}
 
 /** Models whose rows belong to a grant and go when it is revoked (oidc-provider's memory adapter keeps the same set). */
 export const GRANTABLE_MODELS = [
@@ -38,7 +56,7 @@ interface SiteRow {
   partner_status: string;
 }
 
-interface PayloadRow {
+export interface PayloadRow {
   payload: string;
   expires_at: unknown;
   consumed_at: unknown;
@@ -94,11 +112,31 @@ export function cacheClientLookups<C>(
  * The token's account: users.id is a UUID on PostgreSQL and oidc_payloads.account_id text, so the join casts it,
  * and only when it has a UUID's form (a cast of anything else would fail the statement); SQLite compares text.
  */
-const ACCOUNT_JOIN = {
-  sqlite: 'LEFT JOIN users u ON u.id = t.account_id',
-  postgres: `LEFT JOIN users u ON u.id = CASE WHEN t.account_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+const ACCOUNT_ID = {
+  sqlite: 't.account_id',
+  postgres: `CASE WHEN t.account_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
     THEN CAST(t.account_id AS uuid) END`,
 } as const;
+const ACCOUNT_JOIN = {
+  sqlite: `LEFT JOIN users u ON u.id = ${ACCOUNT_ID.sqlite}`,
+  postgres: `LEFT JOIN users u ON u.id = ${ACCOUNT_ID.postgres}`,
+} as const;
+
+/**
+ * The authorization endpoint's session with its account and, for the client the request names, the account's
+ * unrevoked consents with their Grant payloads (grants/service.ts activeGrant picks the live one): one row per
+ * consent, or one with null `a_*` columns when there is none.
+ */
+const sessionWithConsentSql = (dialect: 'sqlite' | 'postgres') => `SELECT t.id, t.payload, t.expires_at,
+    t.consumed_at, u.id AS u_present, ${ACCOUNT_COLUMNS.map((column) => `u.${column} AS u_${column}`).join(', ')},
+    a.id AS a_id, a.expires_at AS a_expires_at, a.updated_at AS a_updated_at,
+    ag.payload AS ag_payload, ag.expires_at AS ag_expires_at, ag.consumed_at AS ag_consumed_at
+  FROM oidc_payloads t
+  ${ACCOUNT_JOIN[dialect]}
+  LEFT JOIN oauth_authorizations a ON a.user_id = ${ACCOUNT_ID[dialect]} AND a.client_id = :clientId
+    AND a.revoked_at IS NULL
+  LEFT JOIN oidc_payloads ag ON ag.model = 'Grant' AND ag.id = a.id
+  WHERE t.model = 'Session' AND t.id = :id`;
 
 /**
  * An access token (or a refresh token with the same value: both are keyed by the value's hash), its grant and, when
@@ -117,6 +155,26 @@ const tokenWithGrantSql = (
     accountJoin ? `\n  ${accountJoin}` : ''
   }
   WHERE t.model IN ('AccessToken', 'RefreshToken') AND t.id = :id`;
+
+/**
+ * A payload by its stored id with, in the same statement, its grant (when `withGrant`) and its account: the token
+ * endpoint's authorization code or refresh token, the authorization endpoint's session.
+ */
+const payloadWithRowsSql = (model: string, withGrant: boolean, accountJoin: string) => `SELECT t.id,
+    t.payload, t.expires_at, t.consumed_at${
+      withGrant
+        ? ', g.id AS g_id, g.payload AS g_payload, g.expires_at AS g_expires_at, g.consumed_at AS g_consumed_at'
+        : ''
+    }, u.id AS u_present, ${ACCOUNT_COLUMNS.map((column) => `u.${column} AS u_${column}`).join(', ')}
+  FROM oidc_payloads t${withGrant ? "\n  LEFT JOIN oidc_payloads g ON g.model = 'Grant' AND g.id = t.grant_id" : ''}
+  ${accountJoin}
+  WHERE t.model = '${model}' AND t.id = :id`;
+
+/** Which lookups of which provider request read their related rows with them (request-rows.ts). */
+const JOINED_READS: Partial<Record<RequestEndpoint, Record<string, { withGrant: boolean }>>> = {
+  token: { AuthorizationCode: { withGrant: true }, RefreshToken: { withGrant: true } },
+  authorization: { Session: { withGrant: false } },
+};
 
 interface TokenWithGrantRow extends PayloadRow {
   model: string;
@@ -166,6 +224,27 @@ export interface AdapterHooks {
  * adapter must judge expiry on the same clock or the two would disagree in tests that move the app's clock.
  */
 const providerNow = () => Date.now();
+
+/** A stored payload as the provider takes it: undefined once expired, `consumed` from the row's consumption time. */
+function payloadOf(row: PayloadRow | undefined): AdapterPayload | undefined {
+  if (!row) return undefined;
+  const expiresAt = toDate(row.expires_at);
+  if (expiresAt && expiresAt.getTime() <= providerNow()) return undefined;
+  const payload = JSON.parse(row.payload) as AdapterPayload;
+  const consumedAt = toDate(row.consumed_at);
+  if (consumedAt) payload.consumed = Math.floor(consumedAt.getTime() / 1000);
+  return payload;
+}
+
+/**
+ * A Grant row read with something else in this provider request (the user's live consent, index.ts
+ * loadExistingGrant), handed to the `Grant.find` of the same id that follows; nothing outside a provider request
+ * that reads related rows together (request-rows.ts).
+ */
+export function keepGrantRowForRequest(grantId: string, row: PayloadRow | null): void {
+  const scope = requestRowsScope();
+  if (scope) keepForRequest(scope, `Grant:${grantId}`, Promise.resolve(row ? payloadOf(row) : undefined));
+}
 
 /**
  * Storage for oidc-provider (DESIGN.md §4; modelled on panva's example/my_adapter.js and logto's adapter):
@@ -246,16 +325,6 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
     return artefacts.restore(model, row.id, payload, presented);
   }
 
-  function payloadOf(row: PayloadRow | undefined): AdapterPayload | undefined {
-    if (!row) return undefined;
-    const expiresAt = toDate(row.expires_at);
-    if (expiresAt && expiresAt.getTime() <= providerNow()) return undefined;
-    const payload = JSON.parse(row.payload) as AdapterPayload;
-    const consumedAt = toDate(row.consumed_at);
-    if (consumedAt) payload.consumed = Math.floor(consumedAt.getTime() / 1000);
-    return payload;
-  }
-
   /** A token row read by the value `id`: its payload with the value given back as its jti. */
   function tokenPayloadOf(row: PayloadRow | undefined, id: string): AdapterPayload | undefined {
     const payload = payloadOf(row);
@@ -270,7 +339,8 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
    */
   function findAccessToken(id: string): Promise<AdapterPayload | undefined> {
     const scope = requestRowsScope();
-    if (!scope) return findPayload('id', 'AccessToken', id);
+    if (!scope || (scope.endpoint !== 'userinfo' && scope.endpoint !== 'introspection'))
+      return findPayload('id', 'AccessToken', id);
     // Access and refresh tokens are hashed alike, so one key finds a refresh token with the same value too.
     const rows = deps.db.read<TokenWithGrantRow>(
       scope.withAccount ? TOKEN_WITH_GRANT_AND_ACCOUNT : TOKEN_WITH_GRANT,
@@ -290,32 +360,97 @@ export function createAdapterFactory(deps: Pick<Deps, 'db' | 'config'>, hooks: A
     return rows.then((found) => {
       const token = found.find((row) => row.model === 'AccessToken');
       if (!token) return undefined;
-      if (token.g_id) {
-        const grant = token.g_payload
-          ? payloadOf({
-              payload: token.g_payload,
-              expires_at: token.g_expires_at,
-              consumed_at: token.g_consumed_at,
-            })
-          : undefined;
-        keepForRequest(scope, `Grant:${token.g_id}`, Promise.resolve(grant));
-      }
       const payload = tokenPayloadOf(token, id);
-      if (scope.withAccount && typeof payload?.accountId === 'string') {
-        let account: Record<string, unknown> | null = null;
-        if (token.u_present != null) {
-          account = {};
-          for (const column of ACCOUNT_COLUMNS) account[column] = token[`u_${column}`];
-        }
-        keepForRequest(scope, requestAccountKey(payload.accountId), Promise.resolve(account));
-      }
+      keepRelatedRows(scope, token, scope.withAccount ? payload?.accountId : undefined);
       return payload;
     });
   }
 
-  /** A payload read earlier in this request with its access token, else its own read. */
+  /** The grant and account columns of a joined row, kept for the lookups that follow in this request. */
+  function keepRelatedRows(scope: RequestRows, row: TokenWithGrantRow, accountId: unknown): void {
+    if (row.g_id) {
+      const grant = row.g_payload
+        ? payloadOf({ payload: row.g_payload, expires_at: row.g_expires_at, consumed_at: row.g_consumed_at })
+        : undefined;
+      keepForRequest(scope, `Grant:${row.g_id}`, Promise.resolve(grant));
+    }
+    if (typeof accountId === 'string') {
+      let account: Record<string, unknown> | null = null;
+      if (row.u_present != null) {
+        account = {};
+        for (const column of ACCOUNT_COLUMNS) account[column] = row[`u_${column}`];
+      }
+      keepForRequest(scope, requestAccountKey(accountId), Promise.resolve(account));
+    }
+  }
+
+  const SESSION_WITH_CONSENT = sessionWithConsentSql(deps.db.dialect);
+
+  /** The authorization endpoint's session, with its account and the account's consents for `clientId` kept. */
+  async function findSessionWithConsent(
+    scope: RequestRows,
+    id: string,
+    clientId: string,
+  ): Promise<AdapterPayload | undefined> {
+    const rows = await deps.db.read<TokenWithGrantRow & { id: string }>(SESSION_WITH_CONSENT, {
+      id: artefacts.keyOf('Session', id),
+      clientId,
+    });
+    const [row] = rows;
+    const payload = payloadOf(row);
+    if (!payload || !row) return undefined;
+    keepRelatedRows(scope, row, payload.accountId);
+    if (typeof payload.accountId === 'string') {
+      const consents: ConsentRow[] = [];
+      for (const each of rows) {
+        if (each.a_id == null) continue;
+        consents.push({
+          id: each.a_id as string,
+          expires_at: each.a_expires_at,
+          updated_at: each.a_updated_at,
+          g_payload: (each.ag_payload as string | null) ?? null,
+          g_expires_at: each.ag_expires_at,
+          g_consumed_at: each.ag_consumed_at,
+        });
+      }
+      keepForRequest(scope, requestConsentKey(payload.accountId, clientId), Promise.resolve(consents));
+    }
+    return artefacts.restore('Session', row.id, payload, { id });
+  }
+
+  const joinedSql = new Map<string, string>();
+  /** `model`'s payload with its grant and account in one statement (JOINED_READS), keeping those for the request. */
+  async function findWithRelatedRows(
+    scope: RequestRows,
+    model: string,
+    id: string,
+    withGrant: boolean,
+  ): Promise<AdapterPayload | undefined> {
+    let sql = joinedSql.get(model);
+    if (!sql)
+      joinedSql.set(model, (sql = payloadWithRowsSql(model, withGrant, ACCOUNT_JOIN[deps.db.dialect])));
+    const [row] = await deps.db.read<TokenWithGrantRow & { id: string }>(sql, {
+      id: artefacts.keyOf(model, id),
+    });
+    const payload = payloadOf(row);
+    if (!payload || !row) return undefined;
+    keepRelatedRows(scope, row, payload.accountId);
+    return artefacts.restore(model, row.id, payload, { id });
+  }
+
+  /**
+   * A payload read earlier in this request with its access token, else (in a provider request that starts from
+   * this model, JOINED_READS) read with its grant and account, else its own read.
+   */
   function findById(model: string, id: string): Promise<AdapterPayload | undefined> {
-    return takeRequestRow<AdapterPayload | undefined>(`${model}:${id}`) ?? findPayload('id', model, id);
+    const kept = takeRequestRow<AdapterPayload | undefined>(`${model}:${id}`);
+    if (kept) return kept;
+    const scope = requestRowsScope();
+    const joined = scope ? JOINED_READS[scope.endpoint]?.[model] : undefined;
+    if (scope && model === 'Session' && scope.endpoint === 'authorization' && scope.clientId)
+      return findSessionWithConsent(scope, id, scope.clientId);
+    if (scope && joined) return findWithRelatedRows(scope, model, id, joined.withGrant);
+    return findPayload('id', model, id);
   }
 
   return function adapterFor(model: string): Adapter {

@@ -4,15 +4,16 @@ import type { Deps } from '../core/deps';
 import { deriveKey } from '../lib/crypto';
 import { createAuditService } from '../modules/audit/service';
 import { createGrantService } from '../modules/grants/service';
+import type { ConsentRow } from './adapter';
 import { clientSecretMatches } from '../modules/sites/service';
 import { createWallet, type Wallet } from '../modules/wallet';
 import { isWalletClient } from '../modules/wallet/issuer';
 import { createFindAccount, pairwiseSubject } from './account';
-import { cacheClientLookups, createAdapterFactory } from './adapter';
+import { cacheClientLookups, createAdapterFactory, keepGrantRowForRequest } from './adapter';
 import { attachProviderEvents } from './events';
 import { createIssuerAnnouncer } from './issuers';
 import { ensureSigningKeys, loadSigningKeys } from './keys';
-import { withRequestRows } from './request-rows';
+import { requestConsentKey, takeRequestRow, withRequestRows, type RequestEndpoint } from './request-rows';
 import { DEFAULT_TTL, isHttpsPublicUrl, providerConfiguration, type OidcTtl } from './provider';
 
 export const OIDC_MOUNT_PATH = '/oauth2';
@@ -47,6 +48,17 @@ export interface Oidc {
   announceIssuer(): Promise<string[]>;
   close(): void;
 }
+
+/** The provider's paths (relative to the mount) whose lookups read related rows together (request-rows.ts). */
+const REQUEST_ROWS_ENDPOINTS: Record<string, RequestEndpoint | undefined> = Object.assign(
+  Object.create(null),
+  {
+    '/userinfo': 'userinfo',
+    '/introspect': 'introspection',
+    '/token': 'token',
+    '/authorize': 'authorization',
+  },
+);
 
 type Compiled = (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => Promise<unknown>;
 
@@ -121,12 +133,23 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
           }
           const accountId = ctx.oidc.session?.accountId;
           const clientId = ctx.oidc.client?.clientId;
-          // Consent is remembered per user and site (not per browser session): look the live grant up first.
-          const grantId =
-            ctx.oidc.result?.consent?.grantId ??
-            (accountId && clientId ? await grants.activeGrantId(accountId, clientId) : null) ??
-            (clientId ? ctx.oidc.session?.grantIdFor(clientId) : undefined);
-          return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+          const { Grant } = ctx.oidc.provider;
+          const consented = ctx.oidc.result?.consent?.grantId;
+          if (consented) return Grant.find(consented);
+          // Consent is remembered per user and site (not per browser session): look the live grant up first. Its
+          // Grant payload comes in the same statement and serves the Grant.find that follows (request-rows.ts).
+          const kept =
+            accountId && clientId
+              ? takeRequestRow<ConsentRow[]>(requestConsentKey(accountId, clientId))
+              : undefined;
+          const live =
+            accountId && clientId ? await grants.activeGrant(accountId, clientId, await kept) : null;
+          if (live) {
+            keepGrantRowForRequest(live.id, live.grant);
+            return Grant.find(live.id);
+          }
+          const fromSession = clientId ? ctx.oidc.session?.grantIdFor(clientId) : undefined;
+          return fromSession ? Grant.find(fromSession) : undefined;
         },
         pairwiseIdentifier: (_ctx, accountId, client) =>
           typeof client.partner_id === 'string' ? subjectFor(client.partner_id, accountId) : accountId,
@@ -176,12 +199,14 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
     if (secureCookies) ctx.cookies.secure = true;
     try {
       const run = () => runAll(current.provider.middleware as unknown as Compiled[], mounted);
-      // At userinfo and introspection, rows read together with the access token serve the lookups that follow in
-      // this request only (request-rows.ts); userinfo also reads the token's account with it. Other endpoints do
-      // not look access tokens up, and skip the request scope (each scope costs every promise of the request).
-      const path = ctx.path;
-      if (path === '/userinfo' || path === '/introspect')
-        await withRequestRows({ withAccount: path === '/userinfo' }, run);
+      // At userinfo, introspection, token and authorization, rows read together with the artefact the request starts
+      // from serve the lookups that follow in this request only (request-rows.ts). Other endpoints skip the request
+      // scope (each scope costs every promise of the request).
+      const endpoint = REQUEST_ROWS_ENDPOINTS[ctx.path];
+      // The authorization request's client, so that the session's read takes the user's consent for it too.
+      const clientId = endpoint === 'authorization' ? ctx.query.client_id : undefined;
+      if (endpoint)
+        await withRequestRows(endpoint, run, typeof clientId === 'string' && clientId ? clientId : undefined);
       else await run();
     } finally {
       ctx.url = outerUrl;

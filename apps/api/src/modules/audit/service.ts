@@ -1,7 +1,8 @@
-import { Op, QueryTypes } from 'sequelize';
+import { Op } from 'sequelize';
 import type { AuditEvent } from '@attestly/contracts';
 import { sha256 } from '../../lib/crypto';
 import type { Deps } from '../../core/deps';
+import { pgLiteral } from '../../db/database';
 
 /**
  * The audit trail (DESIGN.md §3): append-only and hash-chained. Each row stores the hash of its predecessor and
@@ -24,10 +25,9 @@ const AUDIT_COLUMNS = [
   'prev_hash',
   'hash',
 ] as const;
-const INSERT_AUDIT = `INSERT INTO audit_logs (${AUDIT_COLUMNS.join(', ')}) VALUES `;
-/** One row's values, named `:column` plus `suffix` (a multi-row INSERT gives each row its own). */
-const auditValues = (suffix = '') => `(${AUDIT_COLUMNS.map((column) => `:${column}${suffix}`).join(', ')})`;
-const INSERT_AUDIT_ROW = INSERT_AUDIT + auditValues();
+/** One row, `:column` placeholders (SQLite's append). */
+const INSERT_AUDIT_ROW = `INSERT INTO audit_logs (${AUDIT_COLUMNS.join(', ')})
+  VALUES (${AUDIT_COLUMNS.map((column) => `:${column}`).join(', ')})`;
 /** The newest row's hash: what the next row chains to. */
 const CHAIN_HEAD = 'SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1';
 
@@ -56,8 +56,9 @@ interface ChainedFields {
   created_at: string;
 }
 
-function rowHash(prevHash: string, fields: ChainedFields): string {
-  const canonical = JSON.stringify([
+/** The row's fields as its hash covers them (everything but the chain itself). */
+function canonicalFields(fields: ChainedFields): string {
+  return JSON.stringify([
     fields.event_type,
     fields.severity,
     fields.user_id,
@@ -68,7 +69,55 @@ function rowHash(prevHash: string, fields: ChainedFields): string {
     fields.details,
     fields.created_at,
   ]);
-  return sha256(`${prevHash}\n${canonical}`);
+}
+
+function rowHash(prevHash: string, fields: ChainedFields): string {
+  return sha256(`${prevHash}\n${canonicalFields(fields)}`);
+}
+
+/**
+ * PostgreSQL: a batch appended in ONE round trip (db.script), where it took five (BEGIN, the lock, the chain head,
+ * the INSERT, COMMIT). The two statements run as one transaction: the advisory lock serialises writers across
+ * replicas and is held to its end; the INSERT, a statement of its own, takes its snapshot once the lock is granted,
+ * so it reads the head the previous writer committed. The hashes are chained in SQL from that head with the same
+ * formula as `rowHash` (SHA-256 over the UTF-8 of `prev_hash + "\n" + canonical fields`, hex), the canonical text
+ * made here; `verifyAuditChain` recomputes them in JavaScript. Rows are inserted in batch order, so ids follow the
+ * chain.
+ */
+function pgAppendScript(batch: ChainedFields[]): string {
+  const entries = batch
+    .map(
+      (fields, index) =>
+        `(${index + 1}, ${[
+          fields.event_type,
+          fields.severity,
+          fields.user_id,
+          fields.partner_id,
+          fields.admin_user_id,
+          fields.ip_address,
+          fields.user_agent,
+          fields.details,
+          fields.created_at,
+          canonicalFields(fields),
+        ]
+          .map((value) => pgLiteral(value))
+          .join(', ')})`,
+    )
+    .join(',\n    ');
+  return `SELECT pg_advisory_xact_lock(${PG_AUDIT_LOCK_KEY});
+WITH RECURSIVE entry (n, event_type, severity, user_id, partner_id, admin_user_id, ip_address, user_agent, details,
+    created_at, canonical) AS (VALUES
+    ${entries}),
+  chain (n, prev_hash, hash) AS (
+    SELECT 0, NULL::text, COALESCE((${CHAIN_HEAD}), ${pgLiteral(GENESIS_HASH)})
+    UNION ALL
+    SELECT entry.n, chain.hash, encode(sha256(convert_to(chain.hash || E'\\n' || entry.canonical, 'UTF8')), 'hex')
+      FROM chain JOIN entry ON entry.n = chain.n + 1)
+INSERT INTO audit_logs (${AUDIT_COLUMNS.join(', ')})
+SELECT entry.event_type, entry.severity, entry.user_id, entry.partner_id, entry.admin_user_id, entry.ip_address,
+    entry.user_agent, entry.details, entry.created_at::timestamptz, chain.prev_hash, chain.hash
+  FROM entry JOIN chain ON chain.n = entry.n
+  ORDER BY entry.n`;
 }
 
 /** Keys sorted so the stored JSON, and so the hash, does not depend on property order. */
@@ -158,23 +207,11 @@ export function createAuditService({ db, clock, logger }: Pick<Deps, 'db' | 'clo
       });
       return;
     }
-    await db.sequelize.transaction(async (transaction) => {
-      // PostgreSQL: the advisory lock serialises writers across replicas. The batch is one multi-row INSERT (ids
-      // follow the VALUES order, so the chain's order), not a round trip and a model instance per entry.
-      await db.sequelize.query(`SELECT pg_advisory_xact_lock(${PG_AUDIT_LOCK_KEY})`, { transaction });
-      const [last] = await db.sequelize.query<{ hash: string }>(CHAIN_HEAD, {
-        type: QueryTypes.SELECT,
-        transaction,
-      });
-      const chained = rows(last?.hash ?? GENESIS_HASH);
-      const replacements = Object.fromEntries(
-        chained.flatMap((row, index) =>
-          Object.entries(row).map(([key, value]) => [`${key}_${index}`, value]),
-        ),
-      );
-      const values = chained.map((_, index) => auditValues(`_${index}`)).join(', ');
-      await db.sequelize.query(INSERT_AUDIT + values, { replacements, transaction });
-    });
+    if (db.script) {
+      await db.script(pgAppendScript(batch.map((entry) => entry.fields)));
+      return;
+    }
+    throw new Error('no way to append to the audit log on this database');
   }
 
   return {

@@ -4,7 +4,7 @@ import type { Deps } from '../../core/deps';
 import type { OAuthAuthorization } from '../../db/models';
 import { toDate } from '../../db/rows';
 import { AppError } from '../../errors';
-import { GRANTABLE_MODELS } from '../../oidc/adapter';
+import { GRANTABLE_MODELS, type ConsentRow } from '../../oidc/adapter';
 import { pairwiseSubject } from '../../oidc/account';
 import { emitWebhookEvent } from '../webhooks/service';
 import type { AuditService } from '../audit/service';
@@ -12,6 +12,13 @@ import type { RequestOrigin } from '../sessions/service';
 
 /** How stale a grant's `last_used_at` may get (see `touch`). */
 const TOUCH_INTERVAL_MS = 60_000;
+
+/** A user's unrevoked consent for a site with its Grant payload's columns (`g_*`, null when the payload is gone). */
+const CONSENT_WITH_GRANT = `SELECT a.id, a.expires_at, a.updated_at,
+    g.payload AS g_payload, g.expires_at AS g_expires_at, g.consumed_at AS g_consumed_at
+  FROM oauth_authorizations a
+  LEFT JOIN oidc_payloads g ON g.model = 'Grant' AND g.id = a.id
+  WHERE a.user_id = :userId AND a.client_id = :clientId AND a.revoked_at IS NULL`;
 
 /** Why a grant ended; kept on the row and sent to the partner in the token.revoked event. */
 export type RevocationReason =
@@ -86,21 +93,35 @@ export function createGrantService(
    * A plain indexed SELECT (db.read) rather than a Sequelize finder: this runs on every authorization request.
    * Revocation and expiry are judged on the row as read, so a revoked grant is never returned on any replica.
    */
-  async function activeGrantId(userId: string, clientId: string): Promise<string | null> {
-    const rows = await db.read<{ id: string; expires_at: unknown; updated_at: unknown }>(
-      `SELECT id, expires_at, updated_at FROM oauth_authorizations
-        WHERE user_id = :userId AND client_id = :clientId AND revoked_at IS NULL`,
-      { userId, clientId },
-    );
+  /**
+   * The user's live consent for a site (the newest unexpired, unrevoked one) with the stored Grant payload of that id
+   * (oauth_authorizations and the provider's Grant share the id), read in one statement: the authorization endpoint
+   * needs both, and on PostgreSQL each read is a round trip. `rows` are the same rows when the caller read them
+   * already in this request (the session's statement, oidc/adapter.ts). `grant` is null when the payload is gone.
+   */
+  async function activeGrant(
+    userId: string,
+    clientId: string,
+    rows?: readonly ConsentRow[],
+  ): Promise<{
+    id: string;
+    grant: { payload: string; expires_at: unknown; consumed_at: unknown } | null;
+  } | null> {
+    const candidates = rows ?? (await db.read<ConsentRow>(CONSENT_WITH_GRANT, { userId, clientId }));
     const now = clock.now().getTime();
-    let best: { id: string; updated: number } | null = null;
-    for (const row of rows) {
+    let best: { row: ConsentRow; updated: number } | null = null;
+    for (const row of candidates) {
       const expiresAt = toDate(row.expires_at);
       if (!expiresAt || expiresAt.getTime() <= now) continue;
       const updated = toDate(row.updated_at)?.getTime() ?? 0;
-      if (!best || updated > best.updated) best = { id: row.id, updated };
+      if (!best || updated > best.updated) best = { row, updated };
     }
-    return best?.id ?? null;
+    if (!best) return null;
+    const { id, g_payload: payload, g_expires_at: expiresAt, g_consumed_at: consumedAt } = best.row;
+    return {
+      id,
+      grant: payload === null ? null : { payload, expires_at: expiresAt, consumed_at: consumedAt },
+    };
   }
 
   /**
@@ -201,7 +222,7 @@ export function createGrantService(
 
   return {
     recordConsent,
-    activeGrantId,
+    activeGrant,
     touch,
     revoke,
     isActive,

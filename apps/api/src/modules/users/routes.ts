@@ -207,7 +207,8 @@ export function userRoutes(services: UserRoutesServices): Router {
     }),
     requireUser,
     async (ctx) => {
-      ctx.body = presentUser(await users.readProfile(session(ctx).subject_id), clock.now());
+      const { subject_id: id, user } = session(ctx);
+      ctx.body = presentUser(await users.readProfile(id, user), clock.now());
     },
   );
 

@@ -115,9 +115,18 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     return user;
   }
 
-  /** The signed-in user's profile for reading only: one prepared statement (db.read; GET /users/profile is hot). */
-  async function readProfile(id: string): Promise<InferAttributes<User>> {
-    const [row] = await db.read<Record<string, unknown>>('SELECT * FROM users WHERE id = :id', { id });
+  /**
+   * The signed-in user's profile for reading only: one prepared statement (db.read; GET /users/profile is hot), or
+   * none when the row came with the session in this request (`SessionRecord.user`, read in the same statement).
+   */
+  async function readProfile(
+    id: string,
+    withSession?: Record<string, unknown> | null,
+  ): Promise<InferAttributes<User>> {
+    const row =
+      withSession !== undefined
+        ? withSession
+        : (await db.read<Record<string, unknown>>('SELECT * FROM users WHERE id = :id', { id }))[0];
     const user = row ? fromRow<InferAttributes<User>>(User, row) : null;
     if (!user || !user.is_active || user.deleted_at) {
       throw new AppError(401, 'auth.invalid_token', 'Your session has expired. Please sign in again.');
