@@ -1,8 +1,8 @@
 /**
  * Fills the observation cache (models/.cache) for the training/calibration sets, so that an interrupted run still
- * leaves a usable sample: faces-dev first, then chunks taken in turn from four queues — the faces aged 10–24 of
- * faces-aaf and of faces-train (the calibration group and its neighbours) and the rest of each set in a seeded
- * random order:
+ * leaves a usable sample: faces-dev first, then every teenager (13–17, the calibration group) of faces-aaf and
+ * faces-train, then chunks taken in turn from four queues — the other faces aged 10–24 of faces-aaf and of
+ * faces-train and the rest of each set in a seeded random order:
  *   nice -n 19 npx tsx models/scripts/observe-datasets.ts
  * Safe to stop and restart: every finished image is appended to the cache at once.
  */
@@ -40,17 +40,23 @@ const chunks = (set: string, list: string[]) =>
     set,
     list: list.slice(k * CHUNK, (k + 1) * CHUNK),
   }));
-const young = (a: number) => a >= 10 && a <= 24;
-// Round-robin over four queues, so that whenever the run stops, the teens and young adults of both sets and a
-// random sample of everyone else (children and adults, for training the heads and measuring adult approval) are in.
+const teen = (a: number) => a >= 13 && a <= 17;
+const young = (a: number) => a >= 10 && a <= 24 && !teen(a);
+// The calibration group decides how strict the cut-off must be (the Clopper–Pearson bound on ages 13–17 needs
+// hundreds of them), so every teenager comes first; then round-robin over four queues — the other faces aged 10–24
+// of faces-aaf and of faces-train and the rest of each set in a seeded random order — so that whenever the run
+// stops, the young adults of both sets and a random sample of everyone else (children and adults, for training
+// the heads and measuring adult approval) are in.
+const teens = [...chunks('faces-aaf', files('faces-aaf', teen)), ...chunks('faces-train', files('faces-train', teen))];
 const queues = [
   chunks('faces-aaf', files('faces-aaf', young)),
   chunks('faces-train', files('faces-train', young)),
-  chunks('faces-train', shuffled(files('faces-train', (a) => !young(a)))),
-  chunks('faces-aaf', shuffled(files('faces-aaf', (a) => !young(a)))),
+  chunks('faces-train', shuffled(files('faces-train', (a) => !young(a) && !teen(a)))),
+  chunks('faces-aaf', shuffled(files('faces-aaf', (a) => !young(a) && !teen(a)))),
 ];
 const passes: { set: string; list: string[] }[] = [
   { set: 'faces-dev', list: files('faces-dev', () => true) },
+  ...teens,
   ...Array.from({ length: Math.max(...queues.map((q) => q.length)) }, (_, k) =>
     queues.map((q) => q[k]).filter((c) => c !== undefined),
   ).flat(),

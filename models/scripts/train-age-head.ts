@@ -1,9 +1,13 @@
 /**
  * Trains and calibrates the age head reproducibly (seed 20261126) on faces-dev + faces-train + faces-aaf:
- *   npm run train:age-head [-- --cache-only] [--folds 5] [--max-upper 0.01] [--loso]
+ *   npm run train:age-head [-- --cache-only] [--folds 5] [--max-upper 0.01] [--loso] [--features rich|base]
+ *     [--out <dir>] [--ridge-lambda 1] [--logistic-lambda 0.1]
  *
- * Features: Human's 1024-d faceres descriptor + its age output, standardised over all faces. Models: ridge
- * regression for the age estimate; logistic heads "age ≥ 21", "age ≥ 25" and "child" (age < 13).
+ * Features, standardised over all faces: 'base' (the default, the shipped head): faceres's 1024-d descriptor and
+ * its age output, 1,025 values. 'rich' (issue 22, measured, not shipped: MODEL_CARD.md): faceres's block-9 and
+ * block-11 pooled activations and its age softmax (faceres-features.ts) before those, 4,197 values from the same
+ * faceres pass. Both run on the same faces and folds, so they compare directly. Models: ridge regression for the age estimate; logistic heads "age ≥ 21", "age ≥ 25" and
+ * "child" (age < 13). `--out` writes age-head.json / age-head.cv.json there instead of models/weights.
  *
  * Method (MODEL_CARD.md "How the cut-offs are chosen"):
  * 1. Grouped, stratified K-fold cross-fitting over the three sources together (strata: source × age bucket; a
@@ -24,7 +28,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgeHeadWeights, CalibratedCutoff, ChildGuard } from '../src/age-head';
+import type { AgeFeatureSet, AgeHeadWeights, CalibratedCutoff, ChildGuard } from '../src/age-head';
 import { featureVector } from '../src/age-head';
 import { chooseCutoff, clopperPearson, rateWithInterval, type RateWithInterval } from '../src/calibration';
 import { assessQuality } from '../src/quality';
@@ -39,8 +43,14 @@ const CHILD_AGE = 13;
 const CHILD_MIN_ESTIMATE = 14;
 const HARD_MIN_AGE = 13;
 const THRESHOLDS = [16, 18, 21];
-const RIDGE_LAMBDA = 1;
-const LOGISTIC_LAMBDA = 0.1;
+const args0 = process.argv.slice(2);
+const lambdaArg = (name: string, fallback: number) => {
+  const i = args0.indexOf(name);
+  return i >= 0 && args0[i + 1] !== undefined ? Number(args0[i + 1]) : fallback;
+};
+// Penalties of the ridge and logistic fits (features standardised); --ridge-lambda / --logistic-lambda override them.
+const RIDGE_LAMBDA = lambdaArg('--ridge-lambda', 1);
+const LOGISTIC_LAMBDA = lambdaArg('--logistic-lambda', 0.1);
 const BUCKETS = ['<13', '13-17', '18-20', '21-24', '25-29', '30-49', '50+'] as const;
 
 const args = process.argv.slice(2);
@@ -48,6 +58,14 @@ const folds = Number(argValue(args, '--folds') ?? 5);
 const maxUpper = Number(argValue(args, '--max-upper') ?? 0.01);
 const cacheOnly = args.includes('--cache-only');
 const loso = args.includes('--loso');
+const featureArg = argValue(args, '--features') ?? 'base';
+if (featureArg !== 'rich' && featureArg !== 'base') {
+  console.error(`--features must be rich or base, not ${featureArg}`);
+  process.exit(2);
+}
+const featureSet: AgeFeatureSet =
+  featureArg === 'rich' ? 'faceres-blocks-9-11+softmax+descriptor+age' : 'faceres-descriptor-1024+faceres-age';
+const outDir = path.resolve(argValue(args, '--out') ?? path.join(modelsDir, 'weights'));
 const dataDir = path.resolve(argValue(args, '--data') ?? path.join(modelsDir, '../../shared/data'));
 const SOURCES = ['faces-dev', 'faces-train', 'faces-aaf'] as const;
 type Source = (typeof SOURCES)[number];
@@ -64,7 +82,9 @@ interface Face {
   gender: string;
   race: string;
   gate: boolean;
-  x: Float64Array;
+  x: Float64Array | null;
+  /** faceres's own age (the last feature), kept for the raw rule's spread. */
+  rawAge: number;
 }
 
 const t0 = performance.now();
@@ -91,22 +111,28 @@ for (const source of present) {
       gender: rows[i]!.gender ?? '',
       race: rows[i]!.race ?? '',
       gate,
-      x: Float64Array.from(featureVector(o.obs)),
+      x: Float64Array.from(featureVector(o.obs, featureSet)),
+      rawAge: o.obs.modelAge,
     });
   });
   counts[source] = c;
 }
 console.log(`faces: ${JSON.stringify(counts)}`);
 const n = faces.length;
-const d = faces[0]!.x.length;
+const d = faces[0]!.x!.length;
 
 // One standardiser over every face (unsupervised), so fold heads share a feature space and can be averaged.
 const mean = new Float64Array(d);
 const std = new Float64Array(d);
-for (const f of faces) for (let j = 0; j < d; j++) mean[j]! += f.x[j]! / n;
-for (const f of faces) for (let j = 0; j < d; j++) std[j]! += (f.x[j]! - mean[j]!) ** 2 / n;
+for (const f of faces) for (let j = 0; j < d; j++) mean[j]! += f.x![j]! / n;
+for (const f of faces) for (let j = 0; j < d; j++) std[j]! += (f.x![j]! - mean[j]!) ** 2 / n;
+// A constant feature (a unit dead on every face) has no spread: it is left at 0 after centring.
 for (let j = 0; j < d; j++) std[j] = Math.sqrt(std[j]!) || 1;
-const X: Matrix = faces.map((f) => Float64Array.from(f.x, (v, j) => (v - mean[j]!) / std[j]!));
+const X: Matrix = faces.map((f) => {
+  const z = Float64Array.from(f.x!, (v, j) => (v - mean[j]!) / std[j]!);
+  f.x = null; // the raw copy is not needed again (thousands of faces × 4,197 doubles)
+  return z;
+});
 const ages = faces.map((f) => f.age);
 
 const bucket = (a: number) =>
@@ -347,7 +373,7 @@ const bySource = Object.fromEntries(
 const pooled = summary(all);
 const oofAge = Float64Array.from(oof.age);
 const residualSd = Math.sqrt(all.reduce((s, i) => s + (oofAge[i]! - ages[i]!) ** 2, 0) / n);
-const rawSd = Math.sqrt(all.reduce((s, i) => s + (faces[i]!.x[d - 1]! - ages[i]!) ** 2, 0) / n);
+const rawSd = Math.sqrt(all.reduce((s, i) => s + (faces[i]!.rawAge - ages[i]!) ** 2, 0) / n);
 const aucs = {
   adult_21_ge18: r3(
     auc(
@@ -388,7 +414,7 @@ const avg = (pick: (m: Fitted) => { w: number[]; b: number }) => ({
 const ridgeAvg = avg((m) => m.ridge);
 const weights: AgeHeadWeights = {
   format: 'attestly-age-head/1',
-  features: 'faceres-descriptor-1024+faceres-age',
+  features: featureSet,
   seed: SEED,
   trained_on: `average of ${folds} cross-fitted heads on ${present
     .map((s) => `${s} (${counts[s]!.faces} faces)`)
@@ -409,6 +435,8 @@ const weights: AgeHeadWeights = {
 const report = {
   seed: SEED,
   folds,
+  features: featureSet,
+  dimensions: d,
   max_upper_95: maxUpper,
   method:
     'stratified (source x age bucket) cross-fitting over all sources; cut-offs on out-of-fold scores, pooled; ' +
@@ -425,11 +453,11 @@ const report = {
   ...(losoReport ? { leave_one_source_out: losoReport } : {}),
   seconds: Math.round((performance.now() - t0) / 1000),
 };
-fs.mkdirSync(path.join(modelsDir, 'weights'), { recursive: true });
-fs.writeFileSync(path.join(modelsDir, 'weights/age-head.json'), JSON.stringify(weights));
-fs.writeFileSync(path.join(modelsDir, 'weights/age-head.cv.json'), `${JSON.stringify(report, null, 2)}\n`);
+fs.mkdirSync(outDir, { recursive: true });
+fs.writeFileSync(path.join(outDir, 'age-head.json'), JSON.stringify(weights));
+fs.writeFileSync(path.join(outDir, 'age-head.cv.json'), `${JSON.stringify(report, null, 2)}\n`);
 console.log(JSON.stringify({ cutoffs, child_guard: childGuard, pooled_T18: pooled.T18, counts }, null, 2));
-console.log('wrote models/weights/age-head.json and models/weights/age-head.cv.json');
+console.log(`wrote ${path.join(outDir, 'age-head.json')} and age-head.cv.json`);
 
 function r6(v: number) {
   return Math.round(v * 1e6) / 1e6;

@@ -1,4 +1,21 @@
+import { AGE_FEATURE_SIZE } from './faceres-features';
 import type { FaceObservation } from './types';
+
+/**
+ * What a head reads, per face:
+ * - 'faceres-descriptor-1024+faceres-age' (the first heads): the descriptor and faceres's age, 1,025 values;
+ * - 'faceres-blocks-9-11+softmax+descriptor+age' (issue 22, research R2): the intermediate activations and age
+ *   softmax of the same faceres pass (faceres-features.ts, 3,172 values), then the descriptor and age, 4,197 values.
+ */
+export type AgeFeatureSet =
+  | 'faceres-descriptor-1024+faceres-age'
+  | 'faceres-blocks-9-11+softmax+descriptor+age';
+export const AGE_FEATURE_SETS: readonly AgeFeatureSet[] = [
+  'faceres-descriptor-1024+faceres-age',
+  'faceres-blocks-9-11+softmax+descriptor+age',
+];
+export type AgeHeadInput = Pick<FaceObservation, 'descriptor' | 'modelAge'> &
+  Partial<Pick<FaceObservation, 'ageFeatures'>>;
 
 /** A logistic classifier "age ≥ target" over the standardised features. */
 export interface LogisticHead {
@@ -32,7 +49,7 @@ export interface ChildGuard {
 /** Committed as models/weights/age-head.json; produced by `npm run train:age-head`. */
 export interface AgeHeadWeights {
   format: 'attestly-age-head/1';
-  features: 'faceres-descriptor-1024+faceres-age';
+  features: AgeFeatureSet;
   seed: number;
   trained_on: string;
   n: number;
@@ -51,8 +68,17 @@ export interface AgeHeadWeights {
   raw: { residual_sd: number };
 }
 
-export function featureVector(obs: Pick<FaceObservation, 'descriptor' | 'modelAge'>): number[] {
-  return [...obs.descriptor, obs.modelAge];
+export function featureVector(
+  obs: AgeHeadInput,
+  features: AgeFeatureSet = 'faceres-descriptor-1024+faceres-age',
+): number[] {
+  if (features === 'faceres-descriptor-1024+faceres-age') return [...obs.descriptor, obs.modelAge];
+  if (obs.ageFeatures?.length !== AGE_FEATURE_SIZE) {
+    throw new Error(
+      `the age head reads ${AGE_FEATURE_SIZE} faceres age features, the observation has ${obs.ageFeatures?.length ?? 0}`,
+    );
+  }
+  return [...obs.ageFeatures, ...obs.descriptor, obs.modelAge];
 }
 
 export function standardise(
@@ -81,11 +107,11 @@ export interface HeadOutputs {
   logits: Record<string, number>;
 }
 
-export function applyAgeHead(
-  weights: AgeHeadWeights,
-  obs: Pick<FaceObservation, 'descriptor' | 'modelAge'>,
-): HeadOutputs {
-  const x = standardise(featureVector(obs), weights.feature_mean, weights.feature_std);
+export function applyAgeHead(weights: AgeHeadWeights, obs: AgeHeadInput): HeadOutputs {
+  const x = standardise(featureVector(obs, weights.features), weights.feature_mean, weights.feature_std);
+  if (x.length !== weights.feature_mean.length) {
+    throw new Error(`age head expects ${weights.feature_mean.length} features, got ${x.length}`);
+  }
   const logits: Record<string, number> = {};
   for (const [name, head] of Object.entries(weights.heads)) logits[name] = dot(head.w, x) + head.b;
   return { age: dot(weights.ridge.w, x) + weights.ridge.b, logits };

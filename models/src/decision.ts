@@ -1,6 +1,6 @@
-import { applyAgeHead, type AgeHeadWeights } from './age-head';
+import { applyAgeHead, type AgeHeadInput, type AgeHeadWeights } from './age-head';
 import { median } from './calibration';
-import type { AgeRange, FaceObservation, ThresholdDecision } from './types';
+import type { AgeRange, ThresholdDecision } from './types';
 
 export interface DecisionConfig {
   /**
@@ -45,7 +45,7 @@ export const defaultFrameRule = { min_usable: 2, min_agree_share: 2 / 3 };
  *   without a calibrated cut-off at or above it is never approved — the person is sent to the document route.
  */
 export function decideAge(
-  observations: readonly Pick<FaceObservation, 'descriptor' | 'modelAge'>[],
+  observations: readonly AgeHeadInput[],
   thresholds: readonly number[],
   weights: AgeHeadWeights | null,
   config: DecisionConfig = defaultDecisionConfig,

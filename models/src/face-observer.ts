@@ -1,5 +1,6 @@
 import { VisionInputError } from './errors';
-import type { HumanFace, HumanInstance } from './human-runtime';
+import { runFaceres, type FaceresTf } from './faceres-features';
+import type { HumanFace, HumanInstance, HumanRuntime, HumanTensor } from './human-runtime';
 import { describePassConfig, fullPassConfig, landmarkPassConfig } from './human-runtime';
 import { greyFaceCrop, padImage, type RgbImage } from './image-decode';
 import { eyeAspectRatio } from './liveness-signals';
@@ -68,43 +69,56 @@ export async function measureQuality(image: RgbImage, face: HumanFace): Promise<
  * estimates an age from the wrong person.
  */
 export async function observeSubject(
-  human: HumanInstance,
+  runtime: Pick<HumanRuntime, 'human' | 'faceres'>,
   image: RgbImage,
   pass: 'full' | 'describe' = 'full',
 ): Promise<FaceObservation> {
-  let faces = subjectFaces(await detectFaces(human, image, pass));
-  let used = image;
-  let offset = 0;
-  if (!faces.length) {
-    // Tightly cropped portraits (ID photos, aligned crops) leave the detector no context: retry with a border.
-    const padded = await padImage(image, 0.25);
-    faces = subjectFaces(await detectFaces(human, padded.image, pass));
-    used = padded.image;
-    offset = padded.offset;
-  }
-  if (!faces.length) throw new VisionInputError('no_face');
-  if (faces.length > 1) throw new VisionInputError('multiple_faces');
-  const face = faces[0]!;
-  if (!face.embedding || face.embedding.length === 0 || face.age === undefined) {
-    throw new VisionInputError('no_face');
-  }
-  const quality = await measureQuality(used, face);
-  const angle = face.rotation?.angle;
-  const [x, y, w, h] = face.box;
-  return {
-    box: [x - offset, y - offset, w, h],
-    imageWidth: image.width,
-    imageHeight: image.height,
-    detectionScore: face.score,
-    modelAge: face.age,
-    descriptor: Array.from(face.embedding),
-    antispoof: pass === 'full' ? (face.real ?? 0) : NaN,
-    liveness: pass === 'full' ? (face.live ?? 0) : NaN,
-    yawDeg: (angle?.yaw ?? 0) * DEG,
-    pitchDeg: (angle?.pitch ?? 0) * DEG,
-    rollDeg: (angle?.roll ?? 0) * DEG,
-    eyeAspectRatio: eyeAspectRatio(face.mesh) ?? 0,
-    quality,
-    padded: offset > 0,
+  const { human } = runtime;
+  // Every face of a describe/full pass carries its crop tensor: all of them are disposed here, whatever happens.
+  const crops: HumanTensor[] = [];
+  const detect = async (img: RgbImage) => {
+    const found = await detectFaces(human, img, pass);
+    for (const f of found) if (f.tensor) crops.push(f.tensor);
+    return subjectFaces(found);
   };
+  try {
+    let faces = await detect(image);
+    let used = image;
+    let offset = 0;
+    if (!faces.length) {
+      // Tightly cropped portraits (ID photos, aligned crops) leave the detector no context: retry with a border.
+      const padded = await padImage(image, 0.25);
+      faces = await detect(padded.image);
+      used = padded.image;
+      offset = padded.offset;
+    }
+    if (!faces.length) throw new VisionInputError('no_face');
+    if (faces.length > 1) throw new VisionInputError('multiple_faces');
+    const face = faces[0]!;
+    if (!face.tensor) throw new VisionInputError('no_face');
+    const res = await runFaceres(human.tf as unknown as FaceresTf, runtime.faceres, face.tensor);
+    if (res.descriptor.length === 0 || !Number.isFinite(res.age)) throw new VisionInputError('no_face');
+    const quality = await measureQuality(used, face);
+    const angle = face.rotation?.angle;
+    const [x, y, w, h] = face.box;
+    return {
+      box: [x - offset, y - offset, w, h],
+      imageWidth: image.width,
+      imageHeight: image.height,
+      detectionScore: face.score,
+      modelAge: res.age,
+      descriptor: res.descriptor,
+      ageFeatures: res.ageFeatures,
+      antispoof: pass === 'full' ? (face.real ?? 0) : NaN,
+      liveness: pass === 'full' ? (face.live ?? 0) : NaN,
+      yawDeg: (angle?.yaw ?? 0) * DEG,
+      pitchDeg: (angle?.pitch ?? 0) * DEG,
+      rollDeg: (angle?.roll ?? 0) * DEG,
+      eyeAspectRatio: eyeAspectRatio(face.mesh) ?? 0,
+      quality,
+      padded: offset > 0,
+    };
+  } finally {
+    for (const t of crops) t.dispose();
+  }
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { loadFaceres, type FaceresGraph, type FaceresTensor, type FaceresTf } from './faceres-features';
 import { humanDistDir, humanModelsDir, nodeRequire, wasmDir } from './model-files';
 import { registerFileRouter } from './tf-file-router';
 
@@ -11,6 +12,8 @@ export interface HumanFace {
   mesh: HumanPoint[];
   age?: number;
   embedding?: number[];
+  /** The aligned face crop ([h, w, 3], 0–1) when the pass asks for it (`detector.return`); the caller disposes it. */
+  tensor?: FaceresTensor;
   real?: number;
   live?: number;
   rotation?: { angle: { roll: number; yaw: number; pitch: number } } | null;
@@ -43,18 +46,40 @@ export type BackendPreference = 'auto' | 'wasm' | 'tensorflow';
 export interface HumanRuntime {
   human: HumanInstance;
   backend: string;
+  /** faceres, loaded once per worker beside Human's own models. */
+  faceres: FaceresGraph;
 }
 
+/*
+ * Human merges a per-call config into its own and keeps it, so every pass states each switch it relies on.
+ * faceres is never run by Human: the passes that need it ask for the face crop (`detector.return`) and the engine
+ * runs faceres itself with extra outputs (faceres-features.ts), in the same single pass.
+ */
 /** Landmark-only pass for video frames: detector + mesh + iris is ~45 ms against ~150 ms for the full set. */
 export const landmarkPassConfig = {
-  face: { description: { enabled: false }, antispoof: { enabled: false }, liveness: { enabled: false } },
+  face: {
+    detector: { return: false },
+    description: { enabled: false },
+    antispoof: { enabled: false },
+    liveness: { enabled: false },
+  },
 };
-/** Detector + mesh + faceres (descriptor and age) without the passive cues: the age of video frames, matching. */
+/** Detector + mesh + face crop for faceres, without the passive cues: the age of video frames, matching. */
 export const describePassConfig = {
-  face: { description: { enabled: true }, antispoof: { enabled: false }, liveness: { enabled: false } },
+  face: {
+    detector: { return: true },
+    description: { enabled: false },
+    antispoof: { enabled: false },
+    liveness: { enabled: false },
+  },
 };
 export const fullPassConfig = {
-  face: { description: { enabled: true }, antispoof: { enabled: true }, liveness: { enabled: true } },
+  face: {
+    detector: { return: true },
+    description: { enabled: false },
+    antispoof: { enabled: true },
+    liveness: { enabled: true },
+  },
 };
 
 function humanConfig(backend: 'wasm' | 'tensorflow') {
@@ -81,7 +106,8 @@ function humanConfig(backend: 'wasm' | 'tensorflow') {
       mesh: { enabled: true },
       iris: { enabled: true },
       attention: { enabled: false },
-      description: { enabled: true },
+      // faceres runs in the engine (faceres-features.ts), not in Human.
+      description: { enabled: false },
       emotion: { enabled: false },
       antispoof: { enabled: true },
       liveness: { enabled: true },
@@ -120,5 +146,6 @@ export async function createHumanRuntime(preference: BackendPreference = 'auto')
   const human = new mod.Human(humanConfig(backend));
   registerFileRouter(human.tf.io);
   await human.load();
-  return { human, backend: backend === 'wasm' ? 'wasm-simd' : 'tensorflow' };
+  const faceres = await loadFaceres(human.tf as unknown as FaceresTf);
+  return { human, backend: backend === 'wasm' ? 'wasm-simd' : 'tensorflow', faceres };
 }

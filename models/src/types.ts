@@ -31,10 +31,12 @@ export interface FaceObservation {
   imageWidth: number;
   imageHeight: number;
   detectionScore: number;
-  /** Human's own age output (faceres). */
+  /** faceres's own age output, read out as Human does (faceres-features.ts). */
   modelAge: number;
   /** 1024-d faceres descriptor. */
   descriptor: number[];
+  /** Intermediate faceres activations and the age softmax of the same pass (faceres-features.ts, 3,172 values). */
+  ageFeatures: number[];
   /**
    * Single-frame passive cues from Human: antispoof ("real") and liveness ("live"), 0–1; NaN where the pass
    * skipped those models (video best frames, face matching), which never read them.

@@ -1,6 +1,6 @@
 import { VisionInputError } from './errors';
 import { detectFaces, measureQuality, observeSubject, subjectFaces } from './face-observer';
-import type { HumanInstance } from './human-runtime';
+import type { HumanInstance, HumanRuntime } from './human-runtime';
 import type { RgbImage } from './image-decode';
 import { eyeAspectRatio } from './liveness-signals';
 import { assessQuality } from './quality';
@@ -96,19 +96,19 @@ export function noClearFace(): VisionInputError {
  * The engine runs the same steps fanned out over its worker pool.
  */
 export async function observeVideo(
-  human: HumanInstance,
+  runtime: Pick<HumanRuntime, 'human' | 'faceres'>,
   bytes: Uint8Array,
   options: VideoDecodeOptions = defaultVideoDecodeOptions,
 ): Promise<VideoObservation & { decodeMs: number }> {
   const t0 = performance.now();
   const video = await decodeVideo(bytes, options);
   const decodeMs = performance.now() - t0;
-  const scans = await scanFrames(human, video.frames);
+  const scans = await scanFrames(runtime.human, video.frames);
   const chosen = chooseBestFrames(scans);
   const best: FaceObservation[] = [];
   for (const index of chosen) {
     try {
-      best.push(await observeSubject(human, video.frames[index]!.image, 'describe'));
+      best.push(await observeSubject(runtime, video.frames[index]!.image, 'describe'));
     } catch (error) {
       if (!(error instanceof VisionInputError)) throw error;
     }

@@ -38,15 +38,15 @@ try {
   const handle = async (request: WorkerRequest): Promise<WorkerValue> => {
     switch (request.op) {
       case 'photo':
-        return observeSubject(human, await decodeImage(new Uint8Array(request.bytes)));
+        return observeSubject(runtime, await decodeImage(new Uint8Array(request.bytes)));
       case 'descriptor':
-        return observeSubject(human, await decodeImage(new Uint8Array(request.bytes)), 'describe');
+        return observeSubject(runtime, await decodeImage(new Uint8Array(request.bytes)), 'describe');
       case 'frames':
         return scanFrames(human, unpackFrames(request.bytes, request.frames!));
       case 'frame':
-        return observeSubject(human, unpackFrames(request.bytes, request.frames!)[0]!.image, 'describe');
+        return observeSubject(runtime, unpackFrames(request.bytes, request.frames!)[0]!.image, 'describe');
       case 'video':
-        return observeVideo(human, new Uint8Array(request.bytes), config.video);
+        return observeVideo(runtime, new Uint8Array(request.bytes), config.video);
     }
   };
   port.on('message', async (request: WorkerRequest) => {

@@ -16,13 +16,39 @@ export type Observed = { file: string; obs?: FaceObservation; error?: string; ms
 
 type CacheLine = { key: string; entry: Observed };
 
+/**
+ * Bump when FaceObservation changes shape, so that an older cache is never read as the new one
+ * (2: faceres run by the engine with its intermediate age features).
+ */
+const OBSERVATION_VERSION = 2;
+
+/** The long float arrays are stored as little-endian float32 base64 (exact: tfjs computes them in float32). */
+const PACKED = ['descriptor', 'ageFeatures'] as const;
+function packEntry(entry: Observed): unknown {
+  if (!entry.obs) return entry;
+  const obs: Record<string, unknown> = { ...entry.obs };
+  for (const k of PACKED) {
+    obs[k] = Buffer.from(Float32Array.from(entry.obs[k]).buffer).toString('base64');
+  }
+  return { ...entry, obs };
+}
+function unpackEntry(raw: Observed): Observed {
+  if (!raw.obs) return raw;
+  const obs = { ...raw.obs } as Record<string, unknown>;
+  for (const k of PACKED) {
+    const b = Buffer.from(obs[k] as string, 'base64');
+    obs[k] = Array.from(new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4));
+  }
+  return { ...raw, obs: obs as unknown as FaceObservation };
+}
+
 function manifestKey(): string {
   const manifest = JSON.parse(
     fs.readFileSync(path.join(modelsDir, 'manifest.json'), 'utf8'),
   ) as ModelManifest;
   verifyManifest(manifest);
   return createHash('sha256')
-    .update(JSON.stringify(manifest.files.map((f) => f.sha256)))
+    .update(JSON.stringify([OBSERVATION_VERSION, ...manifest.files.map((f) => f.sha256)]))
     .digest('hex')
     .slice(0, 12);
 }
@@ -31,11 +57,18 @@ function manifestKey(): string {
 function readCache(file: string): Map<string, Observed> {
   const cache = new Map<string, Observed>();
   if (!fs.existsSync(file)) return cache;
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+  // Line by line from a buffer: a cache of many thousand faces is larger than one JavaScript string may be.
+  const buf = fs.readFileSync(file);
+  let start = 0;
+  while (start < buf.length) {
+    let end = buf.indexOf(10, start);
+    if (end < 0) end = buf.length;
+    const line = buf.toString('utf8', start, end);
+    start = end + 1;
     if (!line) continue;
     try {
       const { key, entry } = JSON.parse(line) as CacheLine;
-      cache.set(key, entry);
+      cache.set(key, unpackEntry(entry));
     } catch {
       // torn line
     }
@@ -104,7 +137,7 @@ export async function observeFiles(
           if (!(error instanceof VisionInputError)) throw error;
           entry = { file, error: error.code, ms: performance.now() - t0 };
         }
-        fs.writeSync(out, `${JSON.stringify({ key, entry } satisfies CacheLine)}\n`);
+        fs.writeSync(out, `${JSON.stringify({ key, entry: packEntry(entry) })}\n`);
         results.set(file, entry);
         if (++done % 100 === 0) process.stderr.write(`  ${label}: observed ${done}/${todo.length}\n`);
       }
