@@ -48,7 +48,7 @@ export function createServices(deps: Deps) {
   const planLimit = planRateLimit(deps, limiter, (ctx) => {
     const caller = ctx.state.partner as PartnerPrincipal | undefined;
     return caller?.via === 'api_key' ? caller.partnerId : null;
-  });
+  }, audit);
   // Keeps partnerCaller's markers (session kinds, API key) for the OpenAPI document (modules/docs).
   const requirePartnerOrApiKey: Middleware = Object.assign(
     ((ctx, next) => partnerCaller(ctx, () => planLimit(ctx, next))) satisfies Middleware,

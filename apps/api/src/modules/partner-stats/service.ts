@@ -90,6 +90,48 @@ export function createPartnerStatsService({ db, config, clock, logger }: Deps) {
     return row;
   }
 
+  /**
+   * Users already verified when they consented (issue 25 item 6): they shared a proven fact with one of the
+   * partner's live sites (an age threshold, location or identity on the grant) without any approved verification
+   * through the partner's own flows, so the verification rows above never counted them. One per user, dated by
+   * their first such consent. Bounded by the partner's grants (index oauth_authorizations_partner_created) and one
+   * probe per grant into verifications_user_created.
+   */
+  async function consentFigures(partnerId: string, now: Date) {
+    const at = (day: string) => new Date(`${day}T00:00:00.000Z`);
+    const monthStart = at(`${utcDay(now).slice(0, 7)}-01`);
+    const previousMonthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+    const periodStart = at(utcDay(new Date(now.getTime() - (TREND_DAYS - 1) * DAY_MS)));
+    const previousPeriodStart = at(utcDay(new Date(now.getTime() - (2 * TREND_DAYS - 1) * DAY_MS)));
+    const [row] = await db.read<Record<string, number | string | null>>(
+      `SELECT COUNT(*) AS total,
+         SUM(CASE WHEN first_at >= :monthStart THEN 1 ELSE 0 END) AS current_month,
+         SUM(CASE WHEN first_at >= :previousMonthStart AND first_at < :monthStart THEN 1 ELSE 0 END)
+           AS previous_month,
+         SUM(CASE WHEN first_at >= :periodStart THEN 1 ELSE 0 END) AS current_period,
+         SUM(CASE WHEN first_at >= :previousPeriodStart AND first_at < :periodStart THEN 1 ELSE 0 END)
+           AS previous_period
+       FROM (
+         SELECT a.user_id, MIN(a.created_at) AS first_at
+         FROM oauth_authorizations a JOIN sites s ON s.id = a.site_id
+         WHERE a.partner_id = :partnerId AND s.sandbox = :no
+           AND (a.age_threshold IS NOT NULL OR a.scopes LIKE '%location_verification%'
+             OR a.scopes LIKE '%identity_verification%')
+           AND NOT EXISTS (SELECT 1 FROM verifications v WHERE v.user_id = a.user_id
+             AND v.partner_id = :partnerId AND v.status = 'approved')
+         GROUP BY a.user_id
+       ) consents`,
+      { partnerId, no: false, monthStart, previousMonthStart, periodStart, previousPeriodStart },
+    );
+    return {
+      total: num(row?.total),
+      currentMonth: num(row?.current_month),
+      previousMonth: num(row?.previous_month),
+      currentPeriod: num(row?.current_period),
+      previousPeriod: num(row?.previous_period),
+    };
+  }
+
   async function topCountries(partnerId: string): Promise<PartnerTopCountry[]> {
     // The window sums every country of the partner before LIMIT keeps the first five.
     const rows = await db.read<{ country: string; verifications: number | string; total: number | string }>(
@@ -184,26 +226,29 @@ export function createPartnerStatsService({ db, config, clock, logger }: Deps) {
     async forPartner(partnerId: string, scope: PartnerAuditScope = {}): Promise<PartnerStats> {
       const now = clock.now();
       const sandboxOnly = scope.sandboxOnly ?? false;
-      const [sum, countries, recentItems] = await Promise.all([
+      const noConsents = { total: 0, currentMonth: 0, previousMonth: 0, currentPeriod: 0, previousPeriod: 0 };
+      const [sum, countries, recentItems, consents] = await Promise.all([
         sandboxOnly ? sandboxStats.overview(partnerId, now) : overview(partnerId, now),
         sandboxOnly ? sandboxStats.topCountries(partnerId) : topCountries(partnerId),
         recent(partnerId, sandboxOnly),
+        // Sandbox sites serve test users: their consents are not the partner's verified users.
+        sandboxOnly ? noConsents : consentFigures(partnerId, now),
       ]);
       if (!sum) throw new AppError(404, 'partners.not_found', 'Partner not found');
-      const succeeded = num(sum.succeeded);
+      const succeeded = num(sum.succeeded) + consents.total;
       const failed = num(sum.failed);
-      const currentPeriod = num(sum.current_period);
-      const previousPeriod = num(sum.previous_period);
+      const currentPeriod = num(sum.current_period) + consents.currentPeriod;
+      const previousPeriod = num(sum.previous_period) + consents.previousPeriod;
       const responses = num(sum.response_count);
       return {
         total_sites: num(sum.total_sites),
-        total_verifications: num(sum.verifications),
+        total_verifications: num(sum.verifications) + consents.total,
         successful_verifications: succeeded,
         failed_verifications: failed,
         success_rate: percent(succeeded, succeeded + failed),
         monthly_usage: {
-          current_month: num(sum.current_month),
-          previous_month: num(sum.previous_month),
+          current_month: num(sum.current_month) + consents.currentMonth,
+          previous_month: num(sum.previous_month) + consents.previousMonth,
         },
         trend: {
           current_period: currentPeriod,
@@ -220,6 +265,7 @@ export function createPartnerStatsService({ db, config, clock, logger }: Deps) {
         top_countries: countries,
         recent_verifications: recentItems,
         sandbox_verifications: num(sum.sandbox),
+        verified_at_consent: consents.total,
       };
     },
 

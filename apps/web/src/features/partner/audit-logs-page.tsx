@@ -133,7 +133,8 @@ export function PartnerAuditLogsPage() {
       <Panel title="Entries">
         <QueryState query={logs} loadingLabel="Loading audit logs…" errorFallback="Failed to load audit logs">
           {(data) => {
-            // The server searches events and addresses; users are pairwise subjects, matched here on this page.
+            // The server searches events, addresses and users (by pairwise subject prefix); this narrows the page as
+            // the search box is typed in, before it is applied.
             const rows = data.audit_logs.filter(
               (row) =>
                 !search ||
