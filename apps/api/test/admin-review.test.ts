@@ -265,8 +265,26 @@ describe('the review queue', () => {
     expect(after.body.alerts).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'review_backlog', severity: 'warning' })]),
     );
+    // The start is audited once (spec 02 §4 system_alert), however often and by how many at once it is computed.
+    await Promise.all([1, 2, 3].map(() => t.services.admin.system.alerts()));
+    const alertEvents = async () =>
+      (await as('/audit-logs?event_type=system_alert').get().expect(200)).body.audit_logs.filter(
+        (row: { details: { alert_type: string } }) => row.details.alert_type === 'review_backlog',
+      ) as Array<{ severity: string; details: Record<string, unknown> }>;
+    expect(await alertEvents()).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        details: expect.objectContaining({ state: 'started', message: expect.stringContaining('24 hours') }),
+      }),
+    ]);
     const stats = await as('/system/stats').get().expect(200);
     expect(stats.body.pending_reviews).toBeGreaterThanOrEqual(1);
+    // Once the backlog is cleared the alert ends, and that is audited once too.
+    await t.db.models.Verification.update({ status: 'approved' }, { where: { status: 'pending' } });
+    await Promise.all([1, 2].map(() => t.services.admin.system.alerts()));
+    const events = await alertEvents();
+    expect(events.map((row) => row.details.state)).toEqual(['ended', 'started']);
+    expect(events[0]?.severity).toBe('info');
     expect(stats.body.success_rate).toBeGreaterThan(0);
     expect((await verifyAuditChain(t.db)).ok).toBe(true);
   });

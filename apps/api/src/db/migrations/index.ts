@@ -26,6 +26,7 @@ import * as hashOidcArtefactIds from './20261127020000-hash-oidc-artefact-ids';
 import * as addSandboxIndexes from './20261127040000-add-sandbox-indexes';
 import * as createWallet from './20261127060000-create-wallet';
 import * as createCardChecks from './20261127080000-create-card-checks';
+import * as createAlertStates from './20261127100000-create-alert-states';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the bundled server carries them. Append new ones
@@ -60,6 +61,7 @@ const modules: Array<
   ['20261127040000-add-sandbox-indexes', addSandboxIndexes],
   ['20261127060000-create-wallet', createWallet],
   ['20261127080000-create-card-checks', createCardChecks],
+  ['20261127100000-create-alert-states', createAlertStates],
 ];
 
 export const migrations: RunnableMigration<QueryInterface>[] = modules.map(([name, module]) => ({

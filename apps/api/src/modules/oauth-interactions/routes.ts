@@ -18,7 +18,6 @@ import { AppError } from '../../errors';
 import type { Oidc } from '../../oidc';
 import { createInteractions } from '../../oidc/interactions';
 import type { AppServices } from '../../services';
-import { presentUser } from '../users/presenters';
 import { origin } from '../users/routes';
 
 const uidOf = (ctx: Context) => (ctx.state.input.params as v.InferOutput<typeof interactionUidParams>).uid;
@@ -28,7 +27,7 @@ const uidOf = (ctx: Context) => (ctx.state.input.params as v.InferOutput<typeof 
  * `{redirect_to}`: the browser navigates there to resume the authorization request at the provider.
  */
 export function oauthInteractionRoutes(services: AppServices, oidc: Oidc): Router {
-  const { users, sessions, limiter, grants, audit, clock } = services;
+  const { users, sessions, limiter, grants, audit } = services;
   const interactions = createInteractions(oidc, services, { grants, audit });
   const router = new Router();
   const params = validate({ params: interactionUidParams });
@@ -102,7 +101,7 @@ export function oauthInteractionRoutes(services: AppServices, oidc: Oidc): Route
       const redirectTo = await interactions.login(ctx, uidOf(ctx), user.id, body.rememberMe);
       ctx.body = {
         redirect_to: redirectTo,
-        user: presentUser(user, clock.now()),
+        user: await users.profileOf(user),
         access_token: token,
         token_type: 'Bearer',
         expires_at: session.expires_at.toISOString(),

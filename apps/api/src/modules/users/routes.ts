@@ -33,7 +33,7 @@ import type { SessionRecord } from '../sessions/service';
 import { reencodeImage } from '../../lib/images';
 import { createUserExport } from './export';
 import type { AppServices } from '../../services';
-import { presentSession, presentUser } from './presenters';
+import { presentSession } from './presenters';
 
 const input = <T extends v.GenericSchema>(ctx: Context, _schema: T) =>
   ctx.state.input.body as v.InferOutput<T>;
@@ -43,7 +43,7 @@ const minute = 60_000;
 
 /** spec 01 §7 "User": accounts, sessions, profile, contact verification and password reset. */
 export function userRoutes(services: AppServices): Router {
-  const { users, sessions, limiter, requireUser, clock } = services;
+  const { users, sessions, limiter, requireUser } = services;
   const router = new Router();
   const session = (ctx: Context) => ctx.state.session as SessionRecord;
 
@@ -89,7 +89,7 @@ export function userRoutes(services: AppServices): Router {
     async (ctx) => {
       const { user, token, session: created } = await users.login(input(ctx, loginBody), origin(ctx));
       ctx.body = {
-        user: presentUser(user, clock.now()),
+        user: await users.profileOf(user),
         access_token: token,
         token_type: 'Bearer',
         expires_at: created.expires_at.toISOString(),
@@ -163,7 +163,7 @@ export function userRoutes(services: AppServices): Router {
     async (ctx) => {
       const { user, token, session: created } = await users.refresh(session(ctx), origin(ctx));
       ctx.body = {
-        user: presentUser(user, clock.now()),
+        user: await users.profileOf(user),
         access_token: token,
         token_type: 'Bearer',
         expires_at: created.expires_at.toISOString(),
@@ -194,7 +194,7 @@ export function userRoutes(services: AppServices): Router {
     }),
     requireUser,
     async (ctx) => {
-      ctx.body = presentUser(await users.readProfile(session(ctx).subject_id), clock.now());
+      ctx.body = await users.profileOf(await users.readProfile(session(ctx).subject_id));
     },
   );
 
@@ -217,7 +217,7 @@ export function userRoutes(services: AppServices): Router {
       );
       // A new address waits for its confirmation link: `email` is still the current one, `pending_email` the asked one.
       ctx.body = {
-        ...presentUser(user, clock.now()),
+        ...await users.profileOf(user),
         ...(pendingEmail ? { pending_email: pendingEmail } : {}),
       };
     },
@@ -257,7 +257,7 @@ export function userRoutes(services: AppServices): Router {
         { ...file, bytes: picture.bytes, mime: picture.contentType },
         origin(ctx),
       );
-      ctx.body = presentUser(user, clock.now());
+      ctx.body = await users.profileOf(user);
     },
   );
 
@@ -390,7 +390,7 @@ export function userRoutes(services: AppServices): Router {
         input(ctx, verifyPhoneBody).code,
         origin(ctx),
       );
-      ctx.body = presentUser(user, clock.now());
+      ctx.body = await users.profileOf(user);
     },
   );
 
