@@ -216,12 +216,11 @@ describe('back office', () => {
     await expectAccessible(page, 'back-office verification details with media');
     await image.scrollIntoViewIfNeeded();
     await screenshot(page, 'backoffice-verification-media-1280');
-    await page.keyboard.press('Escape');
-    await details.waitFor({ state: 'hidden' });
-
-    // Approve with reviewer notes (required).
-    await row.getByRole('button', { name: `Approve verification ${subject.verificationId}` }).click();
-    const approve = page.getByRole('dialog', { name: 'Approve verification' });
+    // Approve inside the same dialog, with the media in view, with reviewer notes (required).
+    await details.getByRole('button', { name: 'Approve' }).click();
+    await details.getByRole('heading', { name: 'Approve verification' }).waitFor();
+    await expect.poll(() => image.isVisible()).toBe(true);
+    const approve = details;
     await approve.getByRole('button', { name: 'Approve' }).click();
     await approve.getByText('Reviewer notes are required').waitFor();
     await approve.getByLabel('Reviewer notes').fill('Passport page checked by hand: holder is an adult.');
@@ -298,7 +297,7 @@ describe('back office', () => {
       await shot(page, `backoffice-${name}-360`);
     }
     // The approval is in the audit log, by this administrator.
-    await page.getByTestId('audit-row').filter({ hasText: 'verification_approved' }).first().waitFor();
+    await page.getByTestId('audit-row').filter({ hasText: 'verification.approved' }).first().waitFor();
     await context.close();
   }, 240_000);
 });

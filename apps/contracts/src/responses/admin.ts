@@ -164,6 +164,10 @@ export const adminPartnerDetailSchema = v.object({
     v.optional(v.string()),
     v.description('Only in the answer to POST /admin/partners: the first password, to hand to the partner'),
   ),
+  invitation_sent_to: v.pipe(
+    v.optional(v.string()),
+    v.description('Only in the answer to POST /admin/partners with send_invitation: the invited address'),
+  ),
 });
 
 export const adminApiKeySchema = v.object({
@@ -255,6 +259,8 @@ export const adminVerificationSchema = v.object({
   reviewed_at: nullableIsoDate,
   reviewed_by: v.nullable(v.string()),
   has_media: v.boolean(),
+  can_retrigger: v.boolean(),
+  confidence_note: v.nullable(v.string()),
 });
 
 export const adminVerificationListSchema = v.object({
@@ -392,6 +398,9 @@ export const adminAuditLogListSchema = v.object({
       id: v.string(),
       event_type: v.string(),
       event: v.string(),
+      actor_email: v.nullable(v.string()),
+      user_email: v.nullable(v.string()),
+      partner_name: v.nullable(v.string()),
       severity: v.picklist(AUDIT_SEVERITIES),
       timestamp: isoDate,
       user_id: v.nullable(v.string()),

@@ -1,6 +1,11 @@
 import { Op, literal } from 'sequelize';
 import type * as v from 'valibot';
-import type { PartnerAuditEntry, partnerAuditQuery } from '@attestly/contracts';
+import {
+  canonicalAuditEvent,
+  storedAuditEventNames,
+  type PartnerAuditEntry,
+  type partnerAuditQuery,
+} from '@attestly/contracts';
 import type { Config } from '../../config';
 import type { Database, Dialect } from '../../db/database';
 import type { AuditLog } from '../../db/models';
@@ -36,8 +41,8 @@ export function createPartnerAuditLog({ db, config }: { db: Database; config: Pi
     }
     return {
       id: String(row.id),
-      event: row.event_type,
-      event_type: row.event_type,
+      event: canonicalAuditEvent(row.event_type),
+      event_type: canonicalAuditEvent(row.event_type),
       severity: row.severity,
       timestamp: row.created_at.toISOString(),
       // A partner knows its users only by their pairwise subject (the `sub` its sites receive).
@@ -72,7 +77,7 @@ export function createPartnerAuditLog({ db, config }: { db: Database; config: Pi
   ) {
     const where: Record<string | symbol, unknown> = { partner_id: partnerId };
     const conditions: unknown[] = [];
-    if (query.event) where.event_type = query.event;
+    if (query.event) where.event_type = storedAuditEventNames(query.event);
     if (query.severity) where.severity = query.severity;
     const range: Record<symbol, Date> = {};
     if (query.start) range[Op.gte] = new Date(query.start);

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import type { AdminAuditLog } from '@attestly/contracts';
+import { AUDIT_EVENTS, AUDIT_EVENT_NAMES, type AdminAuditLog } from '@attestly/contracts';
 import { adminAuditQueryOptions } from '../../api/admin';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
@@ -59,6 +59,16 @@ export function auditParams(filters: Filters, skip: number) {
 
 const actorOf = (log: AdminAuditLog) => (log.admin_user_id ? 'Admin' : log.user_id ? 'User' : 'System');
 
+/** The event names the filter suggests, in the one scheme the log is shown in (contracts AUDIT_EVENT_NAMES). */
+const EVENT_SUGGESTIONS = [
+  ...new Set([
+    ...AUDIT_EVENTS,
+    ...Object.values(AUDIT_EVENT_NAMES),
+    'api.rate_limit_exceeded',
+    'partner.api_key_used',
+  ]),
+].sort();
+
 /** spec 02 §2 "Audit": filters, counters, the log table refreshing itself every 30 seconds, and a details modal. */
 export function AuditPage() {
   useDocumentTitle('Audit Logs');
@@ -93,14 +103,23 @@ export function AuditPage() {
         <Badge tone={SEVERITY_TONES[log.severity] ?? 'blue'}>{(log.severity || 'info').toUpperCase()}</Badge>
       ),
     },
-    { header: 'Actor', cell: actorOf },
+    {
+      header: 'Actor',
+      className: 'text-xs',
+      cell: (log) => (
+        <>
+          <p className="font-medium text-slate-900">{actorOf(log)}</p>
+          {log.actor_email ? <p className="break-all">{log.actor_email}</p> : null}
+        </>
+      ),
+    },
     {
       header: 'Target',
       className: 'text-xs',
       cell: (log) => (
         <>
-          {log.partner_id ? <p>Partner {shortId(log.partner_id)}</p> : null}
-          {log.user_id ? <p>User {shortId(log.user_id)}</p> : null}
+          {log.partner_id ? <p>Partner {log.partner_name ?? shortId(log.partner_id)}</p> : null}
+          {log.user_id ? <p className="break-all">User {log.user_email ?? shortId(log.user_id)}</p> : null}
           {!log.partner_id && !log.user_id ? '—' : null}
         </>
       ),
@@ -138,7 +157,17 @@ export function AuditPage() {
       </PageHeader>
       <Panel>
         <form className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" onSubmit={apply}>
-          <TextField label="Event type" placeholder="partner_created" {...field('event_type')} />
+          <TextField
+            label="Event type"
+            placeholder="partner.created"
+            list="audit-event-names"
+            {...field('event_type')}
+          />
+          <datalist id="audit-event-names">
+            {EVENT_SUGGESTIONS.map((name) => (
+              <option key={name} value={name} />
+            ))}
+          </datalist>
           <TextField label="User ID" {...field('user_id')} />
           <TextField label="Partner ID" {...field('partner_id')} />
           <TextField label="Admin user ID" {...field('admin_user_id')} />
@@ -201,10 +230,14 @@ export function AuditPage() {
                   </code>,
                 ],
                 ['Event type', open.event_type],
+                ['Actor', [actorOf(open), open.actor_email].filter(Boolean).join(' — ')],
                 ['Severity', (open.severity || 'info').toUpperCase()],
                 ['Timestamp', formatDateTime(open.timestamp, '—')],
-                ['User ID', open.user_id ?? '—'],
-                ['Partner ID', open.partner_id ?? '—'],
+                ['User ID', open.user_id ? [open.user_id, open.user_email].filter(Boolean).join(' — ') : '—'],
+                [
+                  'Partner ID',
+                  open.partner_id ? [open.partner_id, open.partner_name].filter(Boolean).join(' — ') : '—',
+                ],
                 ['Admin user ID', open.admin_user_id ?? '—'],
                 ['IP address', open.ip_address ?? '—'],
                 ['User agent', open.user_agent ?? '—'],

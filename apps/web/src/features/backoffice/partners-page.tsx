@@ -4,7 +4,6 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
-  ADMIN_DISPLAY_PLANS,
   ADMIN_PARTNER_PLANS,
   BUSINESS_TYPES,
   PARTNER_STATUSES,
@@ -97,7 +96,8 @@ export function PartnersPage() {
         <SelectFilter
           label="Plan"
           all="All plans"
-          options={optionsOf(ADMIN_DISPLAY_PLANS, planLabel)}
+          // The plans partners can be on (contracts PLANS); older names are only displayed, never filtered by.
+          options={optionsOf(ADMIN_PARTNER_PLANS, planLabel)}
           value={plan}
           onChange={filter(setPlan)}
         />

@@ -190,4 +190,25 @@ describe('users management (spec 02 §2 "Users")', () => {
       'document',
     );
   });
+
+  it('opens a user from anywhere on the row, but not from its own buttons, and keeps the actions in view', async () => {
+    const calls = fakeApi({
+      [`GET ${LIST}`]: { body: { users: [ada], total_count: 1 } },
+      [`GET /api/v1/admin/users/${ada.id}`]: {
+        body: { ...ada, oauth_authorizations: [], verification_history: [] },
+      },
+    });
+    await renderApp('/backoffice/users');
+    const user = userEvent.setup();
+    const row = (await screen.findAllByTestId('user-row'))[0] as HTMLElement;
+    // The actions column is pinned to the right edge on wide screens.
+    const actions = within(row).getByRole('button', { name: 'View ada@example.com' }).closest('td');
+    expect(actions?.className).toContain('lg:sticky');
+    await user.click(within(row).getByRole('checkbox', { name: 'Select ada@example.com' }));
+    expect(screen.queryByRole('dialog', { name: 'User details' })).toBeNull();
+    await user.click(within(row).getByText('London'));
+    const dialog = await screen.findByRole('dialog', { name: 'User details' });
+    expect(await within(dialog).findByText('ada@example.com')).toBeInTheDocument();
+    expect(calls.some((call) => call.url === `/api/v1/admin/users/${ada.id}`)).toBe(true);
+  });
 });

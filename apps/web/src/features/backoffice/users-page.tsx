@@ -237,6 +237,8 @@ export function UsersPage() {
     },
     {
       header: 'Actions',
+      pinned: true,
+      className: 'min-w-44 max-w-56',
       cell: (user) => (
         <RowActions>
           <RowAction label={`View ${user.email}`} onClick={() => setViewing(user.id)}>
@@ -334,6 +336,7 @@ export function UsersPage() {
           columns={columns}
           rows={users}
           rowTestId="user-row"
+          onOpen={(user) => setViewing(user.id)}
           skip={skip}
           limit={PAGE_SIZE}
           onPage={(next) => {

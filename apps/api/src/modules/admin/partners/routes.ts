@@ -43,7 +43,8 @@ export function mountPartnerRoutes(router: Router, service: AdminPartnerService)
       tag: 'Admin: partners',
       summary: 'Create a partner account',
       description:
-        'The first password is in this answer only (`temporary_password`), to hand to the partner.',
+        'With `sign_in: show_password` (the default) the first password is in this answer only (`temporary_password`), ' +
+        'to hand to the partner; with `send_invitation` the partner is mailed a link to choose a password instead.',
       responses: {
         201: ok('The partner', adminPartnerDetailSchema),
         409: ok('The address is already registered'),

@@ -9,7 +9,7 @@ import type {
   adminPartnerListQuery,
   adminUpdatePartnerBody,
 } from '@attestly/contracts';
-import { type AdminPartnerDetail } from '@attestly/contracts';
+import { PARTNER_INVITATION_DAYS, type AdminPartnerDetail } from '@attestly/contracts';
 import type { Partner } from '../../../db/models';
 import type { Deps } from '../../../deps';
 import { AppError, notFound } from '../../../errors';
@@ -20,6 +20,8 @@ import type { AuditService } from '../../audit/service';
 import type { PartnerStatsService } from '../../partner-stats/service';
 import type { SessionService } from '../../sessions/service';
 import type { SiteService } from '../../sites/service';
+import { mailOutboxFor } from '../../notifications/outbox';
+import { createOneTimeTokens } from '../../users/one-time-tokens';
 import { LIKE_ESCAPE, countsBy, likePattern, num, type AdminActor } from '../common';
 import { presentAdminPartner, presentAdminSite } from './presenters';
 
@@ -40,6 +42,8 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
   const { db, clock, config, mailer, logger } = deps;
   const { audit, sessions, sites, apiKeys, partnerStats } = services;
   const { Partner, Site, ApiKey, WebhookEndpoint } = db.models;
+  const oneTimeTokens = createOneTimeTokens(deps);
+  const outbox = mailOutboxFor(deps);
 
   async function extrasFor(partners: Partner[]) {
     const ids = partners.map((partner) => partner.id);
@@ -194,8 +198,31 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
         plan: body.plan,
         status,
         skip_email_verification: body.skip_email_verification,
+        sign_in: body.sign_in,
       },
     });
+    if (body.sign_in === 'send_invitation') {
+      // The link is a password-reset token of a longer life (partners/account.ts resetPassword consumes it): choosing
+      // a password through it also proves the address. The random first password above is never shown to anyone.
+      const token = await oneTimeTokens.issue('partner_password_reset', partner.id, {
+        ttlMs: PARTNER_INVITATION_DAYS * 86_400_000,
+        target: partner.email,
+      });
+      const activation =
+        status === 'pending_verification'
+          ? 'Your account will be usable once an administrator has confirmed your details.\n\n'
+          : '';
+      await outbox.enqueue({
+        to: partner.email,
+        subject: 'You are invited to your Attestly partner account',
+        text:
+          `Hello ${body.contact_name},\n\nAn Attestly partner account was created for ${body.partner_name}. To sign ` +
+          `in, choose your password by opening this link within ${PARTNER_INVITATION_DAYS} days:\n` +
+          `${config.publicUrl}/partner/reset-password?token=${encodeURIComponent(token)}\n\n${activation}` +
+          `Then sign in at ${config.publicUrl}/partner/login with ${partner.email}.\n`,
+      });
+      return { ...(await detail(partner.id)), invitation_sent_to: partner.email };
+    }
     if (!body.skip_email_verification) {
       await notify(
         partner,
