@@ -174,6 +174,51 @@ describe('users', () => {
     expect(checked['é']).toBe(t.db.dialect === 'postgres' ? 2 : 1);
   });
 
+  it('adds a user who signs in through an invitation link, or with a password shown once', async () => {
+    const invitedEmail = `added-${randomBytes(3).toString('hex')}@example.com`;
+    const invited = await as('/users')
+      .post({ email: invitedEmail, full_name: 'Ada Added' })
+      .expect(201);
+    expect(invited.body).toMatchObject({
+      email: invitedEmail,
+      full_name: 'Ada Added',
+      invitation_sent_to: invitedEmail,
+      is_verified: false,
+    });
+    expect(invited.body.temporary_password).toBeUndefined();
+    const mail = await t.smtp.waitFor(invitedEmail, /invited to Attestly/);
+    const token = /\/reset-password\?token=([^\s]+)/.exec(mail.text)?.[1];
+    expect(token, 'invitation link').toBeDefined();
+    await t.request
+      .post('/api/v1/users/reset-password')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ token: decodeURIComponent(token as string), new_password: 'chosen by ada 12345' })
+      .expect(200);
+    const login = await t.request
+      .post('/api/v1/users/login')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ email: invitedEmail, password: 'chosen by ada 12345' })
+      .expect(200);
+    expect(login.body.user.is_verified).toBe(true);
+
+    const shownEmail = `shown-user-${randomBytes(3).toString('hex')}@example.com`;
+    const shown = await as('/users')
+      .post({ email: shownEmail, full_name: 'Sam Shown', sign_in: 'show_password' })
+      .expect(201);
+    await t.request
+      .post('/api/v1/users/login')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ email: shownEmail, password: shown.body.temporary_password })
+      .expect(200);
+    // The address is taken now, in any case; a name is required.
+    const taken = await as('/users').post({ email: shownEmail.toUpperCase(), full_name: 'Again' }).expect(409);
+    expect(taken.body.code).toBe('users.email_taken');
+    expect((await as('/users').post({ email: 'x@example.com' }).expect(422)).body.detail).toBe(
+      'Full name is required',
+    );
+    expect(await adminEvents()).toEqual(expect.arrayContaining(['user_created']));
+  });
+
   it('the Verified filter returns exactly the users with a proven fact still in force', async () => {
     const marker = [...randomBytes(8)].map((byte) => String.fromCharCode(97 + (byte % 26))).join('');
     const now = t.clock.now();
@@ -316,6 +361,32 @@ describe('users', () => {
 });
 
 describe('partners', () => {
+  it("reads a partner's verification settings from what its sites ask, not a fixed answer", async () => {
+    const partner = await registerPartner(t);
+    const settings = async () =>
+      (await as(`/partners/${partner.partner.id}`).get().expect(200)).body.verification_settings;
+    expect(await settings()).toEqual({
+      require_age_verification: false,
+      require_location_verification: false,
+      default_age_threshold: null,
+      allowed_verification_methods: [],
+    });
+    await createSite(t, partner.token, { allowed_scopes: ['basic_info', 'AGE_21', 'location_verification'] });
+    expect(await settings()).toEqual({
+      require_age_verification: true,
+      require_location_verification: true,
+      default_age_threshold: 21,
+      // No Stripe here: no card check.
+      allowed_verification_methods: ['document', 'facial_recognition', 'ip_geolocation'],
+    });
+    await createSite(t, partner.token, {
+      site_name: 'Younger audience',
+      redirect_uris: ['https://shop.example.com/young'],
+      allowed_scopes: ['basic_info', 'AGE_16'],
+    });
+    expect((await settings()).default_age_threshold).toBe(16);
+  });
+
   it('lets a partner made in the back office sign in: a password shown once, or an invitation mail', async () => {
     const shownEmail = `shown-${randomBytes(3).toString('hex')}@example.com`;
     const shown = await as('/partners')

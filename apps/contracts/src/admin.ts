@@ -59,6 +59,7 @@ export const ADMIN_AUDIT_EVENTS = [
   'site_created',
   'user_flagged',
   'user_unflagged',
+  'user_created',
   'user_updated',
   'user_locked',
   'user_unlocked',
@@ -99,6 +100,7 @@ export const AUDIT_EVENT_NAMES: Readonly<Record<string, string>> = {
   api_key_regenerated: 'partner.api_key_regenerated',
   user_flagged: 'user.flagged',
   user_unflagged: 'user.unflagged',
+  user_created: 'user.created',
   user_updated: 'user.updated',
   user_locked: 'user.locked',
   user_unlocked: 'user.unlocked',
@@ -151,6 +153,8 @@ export const ADMIN_MESSAGES = {
   currentPasswordRequired: 'Please enter your current password',
   verificationCodeRequired: 'Please enter a verification code',
   invalidCode: 'Invalid verification code',
+  /** A code check that failed without the server saying why (spec 02 §8 "Failed to verify"). */
+  verifyFailed: 'Failed to verify',
   loginFailed: 'Login failed',
   setupFailed: 'Failed to setup 2FA',
   reviewerNotesRequired: 'Reviewer notes are required',
@@ -488,10 +492,12 @@ export interface AdminPartner {
     postal_code: string | null;
     country: string | null;
   } | null;
+  /** Read from what the partner's active sites may ask (their allowed scopes); no site asks nothing. */
   verification_settings: {
     require_age_verification: boolean;
     require_location_verification: boolean;
-    default_age_threshold: number;
+    /** The lowest age any of its sites asks about; null when none asks an age. */
+    default_age_threshold: number | null;
     allowed_verification_methods: VerificationMethod[];
   };
   email_verified: boolean;
@@ -566,6 +572,31 @@ export const adminUnflagUserBody = v.object({ resolution_notes: optionalText(200
 export type AdminUnflagUserBody = v.InferInput<typeof adminUnflagUserBody>;
 
 /** Edit user: only the fields sent change; email changes reset the address's verification. */
+/**
+ * "Add User" (spec 02 §2; issue 25 item 6). The person gets in as a partner made here does (`sign_in`): an
+ * invitation mail with a link to choose a password (the default: it also proves the address), or a first password
+ * shown once to the administrator.
+ */
+export const adminCreateUserBody = v.object({
+  email: v.pipe(
+    v.optional(v.nullable(v.string()), ''),
+    v.transform((value) => value ?? ''),
+    email,
+  ),
+  full_name: requiredText('Full name is required', 120),
+  sign_in: v.optional(
+    v.picklist(PARTNER_SIGN_IN_CHOICES, 'sign_in must be show_password or send_invitation'),
+    'send_invitation',
+  ),
+});
+export type AdminCreateUserBody = v.InferInput<typeof adminCreateUserBody>;
+
+/** The answer to POST /admin/users: the user, and the one-time password or where the invitation went. */
+export interface AdminCreatedUser extends AdminUserDetail {
+  temporary_password?: string;
+  invitation_sent_to?: string;
+}
+
 export const adminEditUserBody = v.pipe(
   v.object({
     full_name: v.optional(requiredText('Full name is required', 120)),

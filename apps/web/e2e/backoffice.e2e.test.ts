@@ -255,6 +255,10 @@ describe('back office', () => {
     await create.getByLabel('Contact email').fill(uniqueEmail('acme'));
     await create.getByLabel('Website').fill('https://acme.example.com');
     await create.getByRole('button', { name: 'Create Partner' }).click();
+    // The first password, shown once for the operator to hand over.
+    expect((await create.getByTestId('temporary-password').innerText()).trim().length).toBeGreaterThan(10);
+    await expectAccessible(page, 'back-office new partner password');
+    await create.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('heading', { name: 'Acme Games', level: 1 }).waitFor();
     await expectAccessible(page, 'back-office partner detail');
     await shot(page, 'backoffice-partner-1280');

@@ -19,6 +19,7 @@ import {
   type AdminTokenList,
   type AdminTokenResponse,
   type AdminUserDetail,
+  type AdminCreatedUser,
   type AdminUserList,
   type AdminVerificationDetail,
   type AdminVerificationList,
@@ -133,7 +134,7 @@ export const adminPartnerSchema = v.object({
   verification_settings: v.object({
     require_age_verification: v.boolean(),
     require_location_verification: v.boolean(),
-    default_age_threshold: v.number(),
+    default_age_threshold: v.nullable(v.number()),
     allowed_verification_methods: v.array(v.picklist(VERIFICATION_METHODS)),
   }),
   email_verified: v.boolean(),
@@ -237,6 +238,18 @@ export const adminUserDetailSchema = v.object({
       status: v.picklist(VERIFICATION_STATUSES),
       created_at: isoDate,
     }),
+  ),
+});
+
+export const adminCreatedUserSchema = v.object({
+  ...adminUserDetailSchema.entries,
+  temporary_password: v.pipe(
+    v.optional(v.string()),
+    v.description('Only with sign_in show_password: the first password, shown once'),
+  ),
+  invitation_sent_to: v.pipe(
+    v.optional(v.string()),
+    v.description('Only with sign_in send_invitation: the invited address'),
   ),
 });
 
@@ -425,6 +438,7 @@ agree<Same<v.InferOutput<typeof adminPartnerDetailSchema>, AdminPartnerDetail>>(
 agree<Same<v.InferOutput<typeof adminApiKeySchema>, AdminApiKeyResponse>>(true);
 agree<Same<v.InferOutput<typeof adminUserListSchema>, AdminUserList>>(true);
 agree<Same<v.InferOutput<typeof adminUserDetailSchema>, AdminUserDetail>>(true);
+agree<Same<v.InferOutput<typeof adminCreatedUserSchema>, AdminCreatedUser>>(true);
 agree<Same<v.InferOutput<typeof adminVerificationListSchema>, AdminVerificationList>>(true);
 agree<Same<v.InferOutput<typeof adminVerificationDetailSchema>, AdminVerificationDetail>>(true);
 agree<Same<v.InferOutput<typeof adminAccessTokenSchema>, AdminAccessToken>>(true);

@@ -124,6 +124,7 @@ export function ListState({
   count,
   loading,
   failed,
+  failedDetail,
   empty,
   children,
 }: {
@@ -132,12 +133,21 @@ export function ListState({
   count: number;
   loading: string;
   failed?: string;
+  /** The reason shown under `failed` when the server gave none (default: `failed` alone). */
+  failedDetail?: string;
   empty: string;
   children: ReactNode;
 }) {
   if (query.isPending) return <LoadingState label={loading} />;
   if (failed !== undefined && query.isError) {
-    return <ErrorState error={query.error} fallback={failed} onRetry={() => void query.refetch()} />;
+    return (
+      <ErrorState
+        error={query.error}
+        title={failed}
+        fallback={failedDetail ?? failed}
+        onRetry={() => void query.refetch()}
+      />
+    );
   }
   if (count === 0) return <p className="text-sm text-slate-700">{empty}</p>;
   return <>{children}</>;
@@ -232,6 +242,7 @@ export function PagedTable<Row extends { id: string }>({
   query,
   loading,
   failed,
+  failedDetail,
   empty,
   skip,
   limit,
@@ -241,13 +252,21 @@ export function PagedTable<Row extends { id: string }>({
   query: ListQuery & { data?: { total_count: number } };
   loading: string;
   failed?: string;
+  failedDetail?: string;
   empty: string;
   skip: number;
   limit: number;
   onPage(skip: number): void;
 }) {
   return (
-    <ListState query={query} count={table.rows.length} loading={loading} failed={failed} empty={empty}>
+    <ListState
+      query={query}
+      count={table.rows.length}
+      loading={loading}
+      failed={failed}
+      failedDetail={failedDetail}
+      empty={empty}
+    >
       <DataTable {...table} />
       <Pager skip={skip} limit={limit} total={query.data?.total_count ?? 0} onChange={onPage} />
     </ListState>

@@ -127,7 +127,8 @@ function Overview({ partner }: { partner: AdminPartnerDetail }) {
       <Panel title="API information">
         <Facts
           items={[
-            ['API key', partner.api_key ? <code key="key">{partner.api_key}…</code> : 'No key'],
+            // The server sends the key's shown prefix, already ending in "…".
+            ['API key', partner.api_key ? <code key="key">{partner.api_key}</code> : 'No key'],
             ['Webhook URL', or(partner.webhook_url, 'Not configured')],
             [
               'Rate limits',
@@ -159,16 +160,19 @@ function Overview({ partner }: { partner: AdminPartnerDetail }) {
           />
         </Panel>
       ) : null}
-      <Panel title="Verification settings">
+      <Panel title="Verification settings (from the partner's sites)">
         <Facts
           items={[
             ['Age verification required', settings.require_age_verification ? 'Yes' : 'No'],
             ['Location verification required', settings.require_location_verification ? 'Yes' : 'No'],
-            ['Default age threshold', `${settings.default_age_threshold}+`],
             [
-              'Allowed methods',
+              'Lowest age asked',
+              settings.default_age_threshold === null ? 'No site asks an age' : `${settings.default_age_threshold}+`,
+            ],
+            [
+              'Methods that can prove it',
               settings.allowed_verification_methods.map((method) => method.replace(/_/g, ' ')).join(', ') ||
-                '—',
+                'None: no site asks for a proof',
             ],
           ]}
         />

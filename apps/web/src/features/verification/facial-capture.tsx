@@ -4,7 +4,7 @@ import type { AgeVerificationResult } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { verificationApi } from '../../api/verification';
 import { Button } from '../../components/ui/button';
-import { ResultPanel } from './result-panel';
+import { ResultPanel, facialResultHeadline } from './result-panel';
 
 /** spec 01 §9: ideal 640×480, JPEG 0.8; video 5 s after a 3-s countdown, 1 Mbps in 1-s chunks, VP8 WebM first. */
 export const CAPTURE = {
@@ -400,6 +400,7 @@ export function FacialCapture({
       {phase === 'result' && result ? (
         <ResultPanel
           status={result.status}
+          headline={facialResultHeadline(result.status)}
           title={resultWording({ ...result, media_type: mode === 'photo' ? 'image' : 'video' }).title}
           message={result.message}
         >

@@ -47,9 +47,17 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
 
   async function extrasFor(partners: Partner[]) {
     const ids = partners.map((partner) => partner.id);
+    const cardCheck = config.cardCheck !== null;
     if (ids.length === 0)
-      return () => ({ totalSites: 0, totalVerifications: 0, apiKeyPrefix: null, webhookUrl: null });
-    const [siteCounts, verificationCounts, keys, hooks] = await Promise.all([
+      return () => ({
+        totalSites: 0,
+        totalVerifications: 0,
+        apiKeyPrefix: null,
+        webhookUrl: null,
+        siteScopes: [],
+        cardCheck,
+      });
+    const [siteCounts, verificationCounts, keys, hooks, liveSites] = await Promise.all([
       countsBy(db, 'sites', 'partner_id', ids, 'AND deleted_at IS NULL'),
       countsBy(db, 'verifications', 'partner_id', ids),
       ApiKey.findAll({
@@ -58,7 +66,17 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
         order: [['created_at', 'DESC']],
       }),
       WebhookEndpoint.findAll({ where: { partner_id: ids }, attributes: ['partner_id', 'url'] }),
+      Site.findAll({
+        where: { partner_id: ids, deleted_at: null, is_active: true },
+        attributes: ['partner_id', 'allowed_scopes'],
+      }),
     ]);
+    const scopesOf = new Map<string, Set<string>>();
+    for (const site of liveSites) {
+      const scopes = scopesOf.get(site.partner_id) ?? new Set<string>();
+      for (const scope of site.allowed_scopes) scopes.add(scope);
+      scopesOf.set(site.partner_id, scopes);
+    }
     const keyOf = new Map<string, string>();
     // The live key if there is one, else the newest.
     for (const key of keys) {
@@ -70,6 +88,8 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
       totalVerifications: verificationCounts.get(id) ?? 0,
       apiKeyPrefix: keyOf.get(id) ?? null,
       webhookUrl: hookOf.get(id) ?? null,
+      siteScopes: [...(scopesOf.get(id) ?? [])],
+      cardCheck,
     });
   }
 
