@@ -201,6 +201,14 @@ describe('back office', () => {
     await expectAccessible(page, 'back-office verifications');
     await shot(page, 'backoffice-verifications-1280');
 
+    // At 1280 px the row's decisions are on screen without scrolling the table sideways.
+    for (const name of [
+      `Approve verification ${subject.verificationId}`,
+      `Details of verification ${subject.verificationId}`,
+    ]) {
+      const box = await row.getByRole('button', { name }).boundingBox();
+      expect((box?.x ?? 2000) + (box?.width ?? 0), `${name} at 1280 px`).toBeLessThanOrEqual(1280);
+    }
     await row.getByRole('button', { name: `Details of verification ${subject.verificationId}` }).click();
     const details = page.getByRole('dialog', { name: 'Verification details' });
     await details.getByText('Document analysis').waitFor();
@@ -271,13 +279,35 @@ describe('back office', () => {
     await page.getByRole('heading', { name: 'Tokens & OAuth', level: 1 }).waitFor();
     await expectAccessible(page, 'back-office tokens');
     await nav.getByRole('link', { name: 'Users' }).click();
-    await page
-      .getByTestId('user-row')
-      .filter({ hasText: subject.email })
-      .getByText('Partially Verified')
-      .waitFor();
+    const userRow = page.getByTestId('user-row').filter({ hasText: subject.email });
+    await userRow.getByText('Partially Verified').waitFor();
     await expectAccessible(page, 'back-office users');
     await shot(page, 'backoffice-users-1280');
+    // At 1280 px the row's actions are on screen without scrolling the table sideways, and the row opens the user.
+    for (const action of ['View', 'Edit', 'Delete']) {
+      const box = await userRow.getByRole('button', { name: `${action} ${subject.email}` }).boundingBox();
+      expect(box, `${action} at 1280 px`).not.toBeNull();
+      expect((box?.x ?? 0) + (box?.width ?? 0), `${action} at 1280 px`).toBeLessThanOrEqual(1280);
+    }
+    await userRow.getByText('Partially Verified').click();
+    const userDetails = page.getByRole('dialog', { name: 'User details' });
+    await userDetails.getByText(subject.email).first().waitFor();
+    await page.keyboard.press('Escape');
+    await userDetails.waitFor({ state: 'hidden' });
+    // Add User, with the first password shown once.
+    await page.getByRole('button', { name: 'Add User' }).click();
+    const addUser = page.getByRole('dialog', { name: 'Add User' });
+    await addUser.getByLabel('Email').fill(uniqueEmail('added'));
+    await addUser.getByLabel('Full name').fill('Added By Admin');
+    await addUser.getByLabel(/Show a one-time password/).check();
+    await addUser.getByRole('button', { name: 'Add User' }).click();
+    expect((await addUser.getByTestId('user-temporary-password').innerText()).trim().length).toBeGreaterThan(
+      10,
+    );
+    await expectAccessible(page, 'back-office added user password');
+    await addUser.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('dialog', { name: 'User details' }).getByText('Added By Admin').first().waitFor();
+    await page.keyboard.press('Escape');
 
     // The same pages at 360 px: no sideways scrolling of the page, menu behind a toggle, still accessible.
     await page.setViewportSize(MOBILE);

@@ -161,6 +161,8 @@ export function VerificationsPage() {
     },
     {
       header: 'Actions',
+      pinned: true,
+      className: 'min-w-36',
       cell: (row) => (
         <RowActions>
           <RowAction label={`Details of verification ${row.id}`} onClick={() => setDetails(row.id)}>
