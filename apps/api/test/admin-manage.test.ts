@@ -176,9 +176,7 @@ describe('users', () => {
 
   it('adds a user who signs in through an invitation link, or with a password shown once', async () => {
     const invitedEmail = `added-${randomBytes(3).toString('hex')}@example.com`;
-    const invited = await as('/users')
-      .post({ email: invitedEmail, full_name: 'Ada Added' })
-      .expect(201);
+    const invited = await as('/users').post({ email: invitedEmail, full_name: 'Ada Added' }).expect(201);
     expect(invited.body).toMatchObject({
       email: invitedEmail,
       full_name: 'Ada Added',
@@ -211,7 +209,9 @@ describe('users', () => {
       .send({ email: shownEmail, password: shown.body.temporary_password })
       .expect(200);
     // The address is taken now, in any case; a name is required.
-    const taken = await as('/users').post({ email: shownEmail.toUpperCase(), full_name: 'Again' }).expect(409);
+    const taken = await as('/users')
+      .post({ email: shownEmail.toUpperCase(), full_name: 'Again' })
+      .expect(409);
     expect(taken.body.code).toBe('users.email_taken');
     expect((await as('/users').post({ email: 'x@example.com' }).expect(422)).body.detail).toBe(
       'Full name is required',
@@ -454,6 +454,50 @@ describe('partners', () => {
     expect(bad.body.detail).toBe('sign_in must be show_password or send_invitation');
   });
 
+  it('deletes a partner nobody has used, with its sites and keys, and refuses one that has been used', async () => {
+    const unused = await registerPartner(t);
+    const site = await createSite(t, unused.token);
+    await t.request
+      .post('/api/v1/partners/api-keys')
+      .set('Authorization', `Bearer ${unused.token}`)
+      .send({ environment: 'live' })
+      .expect(201);
+    await as(`/partners/${unused.partner.id}`).delete().expect(204);
+    expect(await t.db.models.Partner.count({ where: { id: unused.partner.id } })).toBe(0);
+    expect(await t.db.models.Site.count({ where: { id: site.id } })).toBe(0);
+    expect(await t.db.models.ApiKey.count({ where: { partner_id: unused.partner.id } })).toBe(0);
+    // Its portal session ended with it.
+    await t.request
+      .get('/api/v1/partners/profile')
+      .set('Authorization', `Bearer ${unused.token}`)
+      .expect(401);
+    expect((await as(`/partners/${unused.partner.id}`).delete()).status).toBe(404);
+    const entry = await t.db.models.AuditLog.findOne({
+      where: { event_type: 'partner_deleted', partner_id: unused.partner.id },
+    });
+    expect(entry?.admin_user_id).toBe(admin.id);
+
+    const used = await registerPartner(t);
+    const usedSite = await createSite(t, used.token);
+    const someone = await signUp(t);
+    await t.services.grants.recordConsent({
+      grantId: `grant-${randomBytes(8).toString('hex')}`,
+      userId: someone.user.id,
+      partnerId: used.partner.id,
+      siteId: usedSite.id,
+      clientId: usedSite.client_id,
+      scopes: ['basic_info'],
+      expiresAt: new Date(t.clock.now().getTime() + 86400_000),
+      jurisdiction: null,
+    });
+    const refused = await as(`/partners/${used.partner.id}`).delete().expect(409);
+    expect(refused.body).toMatchObject({
+      code: 'partners.in_use',
+      detail: expect.stringContaining('deactivate'),
+    });
+    expect(await t.db.models.Partner.count({ where: { id: used.partner.id } })).toBe(1);
+  });
+
   it('creates, lists, edits, approves, suspends and deactivates for real', async () => {
     const email = `acme-${randomBytes(3).toString('hex')}@example.com`;
     const created = await as('/partners')
@@ -652,7 +696,8 @@ describe('tokens and OAuth authorizations', () => {
     const userWord = user.email.split('@')[0] as string;
     expect((await as(`/tokens?user=${userWord}`).get().expect(200)).body.total_count).toBe(1);
     expect(
-      (await as(`/tokens?user=${userWord}&partner=${encodeURIComponent(partnerWord)}`).get()).body.total_count,
+      (await as(`/tokens?user=${userWord}&partner=${encodeURIComponent(partnerWord)}`).get()).body
+        .total_count,
     ).toBeGreaterThanOrEqual(1);
     expect((await as(`/tokens?user=nobody-by-this-name`).get()).body).toEqual({ tokens: [], total_count: 0 });
     expect(
@@ -714,7 +759,9 @@ describe('system and audit', () => {
     expect(
       flagged.body.audit_logs.every((row: { event_type: string }) => row.event_type === 'user.flagged'),
     ).toBe(true);
-    const dotted = await as(`/audit-logs?event_type=user.flagged&admin_user_id=${admin.id}`).get().expect(200);
+    const dotted = await as(`/audit-logs?event_type=user.flagged&admin_user_id=${admin.id}`)
+      .get()
+      .expect(200);
     expect(dotted.body.total_count).toBe(flagged.body.total_count);
     // Who acted and on whom, by e-mail.
     expect(flagged.body.audit_logs[0]).toMatchObject({

@@ -205,6 +205,8 @@ export const adminAuthApi = {
 export const adminApi = {
   createPartner: (body: AdminCreatePartnerBody) =>
     adminFetch<AdminPartnerDetail>('/admin/partners', { method: 'POST', body }),
+  deletePartner: (partnerId: string) =>
+    adminFetch<void>(`/admin/partners/${id(partnerId)}`, { method: 'DELETE' }),
   updatePartner: (partnerId: string, body: AdminUpdatePartnerBody) =>
     adminFetch<AdminPartner>(`/admin/partners/${id(partnerId)}`, { method: 'PUT', body }),
   deactivatePartner: (partnerId: string, body: AdminDeactivatePartnerBody) =>

@@ -164,6 +164,52 @@ describe('partners (spec 02 §2 "Partner list", "Partner detail")', () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Deactivate' })).toBeNull());
   });
 
+  it('deletes after confirmation, and shows why when the server refuses', async () => {
+    let refuse = true;
+    fakeApi({
+      [`GET ${DETAIL}`]: { body: partner },
+      [`DELETE ${DETAIL}`]: () =>
+        refuse
+          ? {
+              status: 409,
+              body: {
+                detail: 'This partner has verifications; deactivate it instead',
+                code: 'partners.in_use',
+              },
+            }
+          : { status: 204 },
+      'GET /api/v1/admin/partners?skip=0&limit=50': { body: { partners: [], total_count: 0 } },
+    });
+    const { router } = await renderApp(`/backoffice/partners/${partner.id}`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Delete partner' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(
+      await screen.findByText('This partner has verifications; deactivate it instead'),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`/backoffice/partners/${partner.id}`);
+    refuse = false;
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete partner' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Partner deleted successfully')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/backoffice/partners'));
+  });
+
+  it('says "Failed to delete partner" when the server gives no reason', async () => {
+    fakeApi({
+      [`GET ${DETAIL}`]: { body: partner },
+      [`DELETE ${DETAIL}`]: { status: 500, body: undefined },
+    });
+    await renderApp(`/backoffice/partners/${partner.id}`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete partner' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Failed to delete partner')).toBeInTheDocument();
+  });
+
   it('warns before regenerating and shows the new key once', async () => {
     fakeApi({
       [`GET ${DETAIL}`]: { body: partner },

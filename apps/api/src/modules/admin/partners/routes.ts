@@ -143,6 +143,23 @@ export function mountPartnerRoutes(router: Router, service: AdminPartnerService)
     },
   );
 
+  router.delete(
+    '/partners/:id',
+    describeRoute({
+      tag: 'Admin: partners',
+      summary: 'Delete a partner account nobody has used',
+      description:
+        'Only a partner with no verifications, no user grants to its sites and no paid plan: anything else is a ' +
+        '409 (deactivate it instead). Its sites, API keys and webhooks are deleted with it; the audit trail stays.',
+      responses: { 204: ok('Deleted'), 404: ok('No such partner'), 409: ok('The partner has been used') },
+    }),
+    validate({ params: idParams }),
+    async (ctx) => {
+      await service.remove(input(ctx, 'params', idParams).id, actor(ctx));
+      ctx.status = 204;
+    },
+  );
+
   router.post(
     '/partners/:id/regenerate-api-key',
     describeRoute({

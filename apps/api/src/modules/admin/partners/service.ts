@@ -362,6 +362,55 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
   const approve = (id: string, body: v.InferOutput<typeof adminPartnerActionBody>, who: AdminActor) =>
     changeStatus(id, 'active', 'partner_approved', body, who, ['pending_verification', 'suspended']);
 
+  /**
+   * Deletes a partner account nobody has used (one created by mistake, say): no verification counted for it, no
+   * user's grant to its sites, no paid subscription. Anything else keeps its history and is deactivated instead:
+   * 409 with that advice. Its sites, keys and webhooks go with it (foreign keys cascade); its sign-ins end and
+   * /oauth2 forgets its clients at once. The audit trail keeps the entries about it.
+   */
+  async function remove(id: string, who: AdminActor): Promise<void> {
+    const partner = await findPartner(id);
+    const [used] = await db.read<{
+      verifications: number | string;
+      grants: number | string;
+      paid: number | string;
+    }>(
+      `SELECT
+         (SELECT COUNT(*) FROM verifications WHERE partner_id = :id) AS verifications,
+         (SELECT COUNT(*) FROM oauth_authorizations WHERE partner_id = :id) AS grants,
+         (SELECT COUNT(*) FROM partner_subscriptions WHERE partner_id = :id AND stripe_subscription_id IS NOT NULL)
+           AS paid`,
+      { id },
+    );
+    if (num(used?.verifications) > 0 || num(used?.grants) > 0 || num(used?.paid) > 0) {
+      throw new AppError(
+        409,
+        'partners.in_use',
+        'This partner has verifications, users who connected to its sites or a paid plan; deactivate it instead',
+      );
+    }
+    await forgetPartnerSites(id);
+    await sessions.revokeAll('partner', id);
+    await db.sequelize.transaction(async (transaction) => {
+      for (const table of ['partner_stats_daily', 'partner_stats_countries']) {
+        await db.sequelize.query(`DELETE FROM ${table} WHERE partner_id = :id`, {
+          replacements: { id },
+          transaction,
+        });
+      }
+      await Partner.destroy({ where: { id }, transaction });
+    });
+    await audit.recordSafely({
+      event: 'partner_deleted',
+      severity: 'warning',
+      partnerId: id,
+      adminUserId: who.adminUserId,
+      ip: who.ip,
+      userAgent: who.userAgent,
+      details: { partner_name: partner.company_name, contact_email: partner.email },
+    });
+  }
+
   /** Replaces the partner's live key (or creates the first one); the new key is shown once. */
   async function regenerateApiKey(id: string, who: AdminActor) {
     await findPartner(id);
@@ -422,6 +471,7 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
     list,
     detail,
     create,
+    remove,
     update,
     deactivate,
     suspend,
