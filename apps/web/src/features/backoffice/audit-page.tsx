@@ -57,7 +57,17 @@ export function auditParams(filters: Filters, skip: number) {
   };
 }
 
-const actorOf = (log: AdminAuditLog) => (log.admin_user_id ? 'Admin' : log.user_id ? 'User' : 'System');
+/** Who acted: an administrator, the user, the partner in its own portal or with its key, else the system. */
+const actorOf = (log: AdminAuditLog) =>
+  log.admin_user_id
+    ? 'Admin'
+    : log.user_id
+      ? 'User'
+      : log.partner_id && /^(partner|api)\./.test(log.event_type)
+        ? 'Partner'
+        : 'System';
+/** The actor's e-mail address, or for a partner its name. */
+const actorName = (log: AdminAuditLog) => (actorOf(log) === 'Partner' ? log.partner_name : log.actor_email);
 
 /** The event names the filter suggests, in the one scheme the log is shown in (contracts AUDIT_EVENT_NAMES). */
 const EVENT_SUGGESTIONS = [
@@ -109,7 +119,7 @@ export function AuditPage() {
       cell: (log) => (
         <>
           <p className="font-medium text-slate-900">{actorOf(log)}</p>
-          {log.actor_email ? <p className="break-all">{log.actor_email}</p> : null}
+          {actorName(log) ? <p className="break-all">{actorName(log)}</p> : null}
         </>
       ),
     },
@@ -230,7 +240,7 @@ export function AuditPage() {
                   </code>,
                 ],
                 ['Event type', open.event_type],
-                ['Actor', [actorOf(open), open.actor_email].filter(Boolean).join(' — ')],
+                ['Actor', [actorOf(open), actorName(open)].filter(Boolean).join(' — ')],
                 ['Severity', (open.severity || 'info').toUpperCase()],
                 ['Timestamp', formatDateTime(open.timestamp, '—')],
                 ['User ID', open.user_id ? [open.user_id, open.user_email].filter(Boolean).join(' — ') : '—'],

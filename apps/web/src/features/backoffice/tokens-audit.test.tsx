@@ -154,6 +154,18 @@ const log: AdminAuditLog = {
   metadata: { hash: 'h', prev_hash: 'p' },
 };
 
+/** The partner's own sign-in: no administrator, no user. */
+const partnerLog: AdminAuditLog = {
+  ...log,
+  id: 'a1b2c3d4-0000-4000-8000-000000000002',
+  event_type: 'partner.login_succeeded',
+  event: 'partner.login_succeeded',
+  severity: 'info',
+  admin_user_id: null,
+  actor_email: null,
+  details: {},
+};
+
 describe('audit logs (spec 02 §2 "Audit")', () => {
   it('defaults to the last 7 days and applies the range only with both ends', () => {
     const now = new Date(2026, 10, 26, 12, 0, 0);
@@ -181,14 +193,16 @@ describe('audit logs (spec 02 §2 "Audit")', () => {
         const url = String(input);
         calls.push({ method: 'GET', url, headers: {}, body: undefined });
         if (url.startsWith('/api/v1/admin/audit-logs?')) served++;
-        return new Response(JSON.stringify({ audit_logs: [log], total_count: 1 }), {
+        return new Response(JSON.stringify({ audit_logs: [log, partnerLog], total_count: 2 }), {
           headers: { 'Content-Type': 'application/json' },
         });
       }),
     );
     vi.useFakeTimers({ shouldAdvanceTime: true });
     await renderApp('/backoffice/audit');
-    const row = await screen.findByTestId('audit-row');
+    const [row, partnerRow] = (await screen.findAllByTestId('audit-row')) as [HTMLElement, HTMLElement];
+    // A partner acting in its own portal is named as the actor, not "System".
+    expect(partnerRow).toHaveTextContent('PartnerAcme Games');
     expect(screen.getByText('Auto-refresh every 30 seconds')).toBeInTheDocument();
     expect(row).toHaveTextContent('WARNING');
     expect(row).toHaveTextContent('Admin');
@@ -202,7 +216,7 @@ describe('audit logs (spec 02 §2 "Audit")', () => {
     expect(first).toContain('limit=100');
     expect(first).toContain('start_date=');
     expect(first).toContain('end_date=');
-    expect(screen.getByText('Partner Events', { selector: 'dt' }).nextElementSibling).toHaveTextContent('1');
+    expect(screen.getByText('Partner Events', { selector: 'dt' }).nextElementSibling).toHaveTextContent('2');
     expect(screen.getByText('Admin Actions', { selector: 'dt' }).nextElementSibling).toHaveTextContent('1');
 
     const before = served;
