@@ -107,6 +107,15 @@ describe('partner statistics count users already verified when they consented', 
     });
     const { body } = await t.request.get('/api/v1/partners/stats').set(auth(partner.token)).expect(200);
     expect(body.verified_at_consent).toBe(2);
+    // The figures follow a new consent, and a verification through the partner's flow, at once (no stale reuse).
+    const newcomer = await verifiedUser(t, { proven_min_age: 18 });
+    await grant(partner.partner.id, shop, newcomer.user.id, ['basic_info', 'AGE_18'], 18);
+    expect((await t.services.partnerStats.forPartner(partner.partner.id)).verified_at_consent).toBe(3);
+    await approvedVerification(located.user.id, partner.partner.id, forum.id);
+    expect(await t.services.partnerStats.forPartner(partner.partner.id)).toMatchObject({
+      verified_at_consent: 2,
+      total_verifications: 4,
+    });
   });
 });
 

@@ -27,6 +27,7 @@ import * as addSandboxIndexes from './20261127040000-add-sandbox-indexes';
 import * as createWallet from './20261127060000-create-wallet';
 import * as createCardChecks from './20261127080000-create-card-checks';
 import * as createAlertStates from './20261127100000-create-alert-states';
+import * as oauthAuthorizationsPartnerUserIndex from './20261127100100-oauth-authorizations-partner-user-index';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so the bundled server carries them. Append new ones
@@ -62,6 +63,7 @@ const modules: Array<
   ['20261127060000-create-wallet', createWallet],
   ['20261127080000-create-card-checks', createCardChecks],
   ['20261127100000-create-alert-states', createAlertStates],
+  ['20261127100100-oauth-authorizations-partner-user-index', oauthAuthorizationsPartnerUserIndex],
 ];
 
 export const migrations: RunnableMigration<QueryInterface>[] = modules.map(([name, module]) => ({
