@@ -22,7 +22,9 @@ const humanFaceres = {
   },
 };
 await (human as unknown as { load(c: unknown): Promise<void> }).load(humanFaceres);
-const images = await Promise.all([adultMale40s, adultFemale30s].map((f) => decodeImage(new Uint8Array(fixture(f)))));
+const images = await Promise.all(
+  [adultMale40s, adultFemale30s].map((f) => decodeImage(new Uint8Array(fixture(f)))),
+);
 const timeA = async (i: number) => {
   const image = images[i % images.length]!;
   const t3 = human.tf.tensor3d(Float32Array.from(image.data), [image.height, image.width, 3], 'float32');

@@ -47,7 +47,10 @@ const young = (a: number) => a >= 10 && a <= 24 && !teen(a);
 // of faces-aaf and of faces-train and the rest of each set in a seeded random order — so that whenever the run
 // stops, the young adults of both sets and a random sample of everyone else (children and adults, for training
 // the heads and measuring adult approval) are in.
-const teens = [...chunks('faces-aaf', files('faces-aaf', teen)), ...chunks('faces-train', files('faces-train', teen))];
+const teens = [
+  ...chunks('faces-aaf', files('faces-aaf', teen)),
+  ...chunks('faces-train', files('faces-train', teen)),
+];
 const queues = [
   chunks('faces-aaf', files('faces-aaf', young)),
   chunks('faces-train', files('faces-train', young)),

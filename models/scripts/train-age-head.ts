@@ -64,7 +64,9 @@ if (featureArg !== 'rich' && featureArg !== 'base') {
   process.exit(2);
 }
 const featureSet: AgeFeatureSet =
-  featureArg === 'rich' ? 'faceres-blocks-9-11+softmax+descriptor+age' : 'faceres-descriptor-1024+faceres-age';
+  featureArg === 'rich'
+    ? 'faceres-blocks-9-11+softmax+descriptor+age'
+    : 'faceres-descriptor-1024+faceres-age';
 const outDir = path.resolve(argValue(args, '--out') ?? path.join(modelsDir, 'weights'));
 const dataDir = path.resolve(argValue(args, '--data') ?? path.join(modelsDir, '../../shared/data'));
 const SOURCES = ['faces-dev', 'faces-train', 'faces-aaf'] as const;

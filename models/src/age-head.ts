@@ -8,8 +8,7 @@ import type { FaceObservation } from './types';
  *   softmax of the same faceres pass (faceres-features.ts, 3,172 values), then the descriptor and age, 4,197 values.
  */
 export type AgeFeatureSet =
-  | 'faceres-descriptor-1024+faceres-age'
-  | 'faceres-blocks-9-11+softmax+descriptor+age';
+  'faceres-descriptor-1024+faceres-age' | 'faceres-blocks-9-11+softmax+descriptor+age';
 export const AGE_FEATURE_SETS: readonly AgeFeatureSet[] = [
   'faceres-descriptor-1024+faceres-age',
   'faceres-blocks-9-11+softmax+descriptor+age',

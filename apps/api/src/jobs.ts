@@ -6,6 +6,7 @@ import { purgeExpiredPayloads } from './oidc/adapter';
 import { rotateSigningKeysIfDue } from './oidc/keys';
 import { mailOutboxFor } from './modules/notifications/outbox';
 import { MEDIA_PURGE_INTERVAL_MS } from './modules/verification/service';
+import { ALERT_WATCH_INTERVAL_MS } from './modules/admin/system/service';
 import { webhookJobs } from './modules/webhooks/jobs';
 
 export type { Job } from './core/jobs';
@@ -50,6 +51,14 @@ export function maintenanceJobs(services: AppServices): Job[] {
       everyMs: MEDIA_PURGE_INTERVAL_MS,
       atStart: true,
       run: () => services.verifications.purgeMedia(),
+    },
+    // The dashboard's alerts, computed even when no administrator looks, so that each start and end of an alert
+    // is written to the audit log (system_alert) when it happens.
+    {
+      name: 'watch-system-alerts',
+      everyMs: ALERT_WATCH_INTERVAL_MS,
+      atStart: true,
+      run: () => services.admin.system.alerts(),
     },
     ...webhookJobs(services),
     ...(services.config.signingKeyRotationMs

@@ -45,10 +45,15 @@ export function createServices(deps: Deps) {
     onApiCall: partnerStats.recordResponse,
   });
   // Server-to-server calls (X-API-Key) also count against the partner's plan's per-minute API limit (spec 01 §9).
-  const planLimit = planRateLimit(deps, limiter, (ctx) => {
-    const caller = ctx.state.partner as PartnerPrincipal | undefined;
-    return caller?.via === 'api_key' ? caller.partnerId : null;
-  });
+  const planLimit = planRateLimit(
+    deps,
+    limiter,
+    (ctx) => {
+      const caller = ctx.state.partner as PartnerPrincipal | undefined;
+      return caller?.via === 'api_key' ? caller.partnerId : null;
+    },
+    audit,
+  );
   // Keeps partnerCaller's markers (session kinds, API key) for the OpenAPI document (modules/docs).
   const requirePartnerOrApiKey: Middleware = Object.assign(
     ((ctx, next) => partnerCaller(ctx, () => planLimit(ctx, next))) satisfies Middleware,

@@ -174,6 +174,79 @@ describe('users', () => {
     expect(checked['é']).toBe(t.db.dialect === 'postgres' ? 2 : 1);
   });
 
+  it('adds a user who signs in through an invitation link, or with a password shown once', async () => {
+    const invitedEmail = `added-${randomBytes(3).toString('hex')}@example.com`;
+    const invited = await as('/users').post({ email: invitedEmail, full_name: 'Ada Added' }).expect(201);
+    expect(invited.body).toMatchObject({
+      email: invitedEmail,
+      full_name: 'Ada Added',
+      invitation_sent_to: invitedEmail,
+      is_verified: false,
+    });
+    expect(invited.body.temporary_password).toBeUndefined();
+    const mail = await t.smtp.waitFor(invitedEmail, /invited to Attestly/);
+    const token = /\/reset-password\?token=([^\s]+)/.exec(mail.text)?.[1];
+    expect(token, 'invitation link').toBeDefined();
+    await t.request
+      .post('/api/v1/users/reset-password')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ token: decodeURIComponent(token as string), new_password: 'chosen by ada 12345' })
+      .expect(200);
+    const login = await t.request
+      .post('/api/v1/users/login')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ email: invitedEmail, password: 'chosen by ada 12345' })
+      .expect(200);
+    expect(login.body.user.is_verified).toBe(true);
+
+    const shownEmail = `shown-user-${randomBytes(3).toString('hex')}@example.com`;
+    const shown = await as('/users')
+      .post({ email: shownEmail, full_name: 'Sam Shown', sign_in: 'show_password' })
+      .expect(201);
+    await t.request
+      .post('/api/v1/users/login')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ email: shownEmail, password: shown.body.temporary_password })
+      .expect(200);
+    // The address is taken now, in any case; a name is required.
+    const taken = await as('/users')
+      .post({ email: shownEmail.toUpperCase(), full_name: 'Again' })
+      .expect(409);
+    expect(taken.body.code).toBe('users.email_taken');
+    expect((await as('/users').post({ email: 'x@example.com' }).expect(422)).body.detail).toBe(
+      'Full name is required',
+    );
+    expect(await adminEvents()).toEqual(expect.arrayContaining(['user_created']));
+  });
+
+  it('the Verified filter returns exactly the users with a proven fact still in force', async () => {
+    const marker = [...randomBytes(8)].map((byte) => String.fromCharCode(97 + (byte % 26))).join('');
+    const now = t.clock.now();
+    const later = new Date(now.getTime() + 86_400_000);
+    const earlier = new Date(now.getTime() - 86_400_000);
+    const make = async (name: string, facts: Record<string, unknown>) => {
+      const user = await signUp(t, { full_name: `${name} ${marker}` });
+      await t.db.models.User.update(facts, { where: { id: user.user.id } });
+      return user.user.id;
+    };
+    const aged = await make('Aged', { proven_min_age: 18, age_verified_at: now, age_verified_until: later });
+    const located = await make('Located', { location_verified_at: now, location_verified_until: later });
+    await make('Expired', { proven_min_age: 18, age_verified_at: earlier, age_verified_until: earlier });
+    await make('Nothing', {});
+    const ids = async (query: string) =>
+      (await as(`/users?search=${marker}&${query}`).get().expect(200)).body.users
+        .map((row: { id: string; age_verified: boolean; location_verified: boolean }) => row.id)
+        .sort();
+    expect(await ids('verification_status=verified')).toEqual([aged, located].sort());
+    expect(await ids('verified_only=true')).toEqual([aged, located].sort());
+    expect(await ids('verification_status=unverified')).toHaveLength(2);
+    // Other tests of this file count verified users from zero.
+    await t.db.models.User.update(
+      { age_verified_until: earlier, location_verified_until: earlier },
+      { where: { id: [aged, located] } },
+    );
+  });
+
   it('lists with filters and shows details with history and authorizations', async () => {
     const user = await signUp(t, { full_name: 'Grace Filterable' });
     await t.db.models.User.update({ country: 'CA' }, { where: { id: user.user.id } });
@@ -288,6 +361,143 @@ describe('users', () => {
 });
 
 describe('partners', () => {
+  it("reads a partner's verification settings from what its sites ask, not a fixed answer", async () => {
+    const partner = await registerPartner(t);
+    const settings = async () =>
+      (await as(`/partners/${partner.partner.id}`).get().expect(200)).body.verification_settings;
+    expect(await settings()).toEqual({
+      require_age_verification: false,
+      require_location_verification: false,
+      default_age_threshold: null,
+      allowed_verification_methods: [],
+    });
+    await createSite(t, partner.token, { allowed_scopes: ['basic_info', 'AGE_21', 'location_verification'] });
+    expect(await settings()).toEqual({
+      require_age_verification: true,
+      require_location_verification: true,
+      default_age_threshold: 21,
+      // No Stripe here: no card check.
+      allowed_verification_methods: ['document', 'facial_recognition', 'ip_geolocation'],
+    });
+    await createSite(t, partner.token, {
+      site_name: 'Younger audience',
+      redirect_uris: ['https://shop.example.com/young'],
+      allowed_scopes: ['basic_info', 'AGE_16'],
+    });
+    expect((await settings()).default_age_threshold).toBe(16);
+  });
+
+  it('lets a partner made in the back office sign in: a password shown once, or an invitation mail', async () => {
+    const shownEmail = `shown-${randomBytes(3).toString('hex')}@example.com`;
+    const shown = await as('/partners')
+      .post({
+        partner_name: 'Shown Password Ltd',
+        contact_email: shownEmail,
+        contact_name: 'Sam Shown',
+        website: 'https://shown.example',
+        skip_email_verification: true,
+        sign_in: 'show_password',
+      })
+      .expect(201);
+    expect(shown.body.invitation_sent_to).toBeUndefined();
+    await t.request
+      .post('/api/v1/partners/login')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ email: shownEmail, password: shown.body.temporary_password })
+      .expect(200);
+    // The password is in that one answer only.
+    expect((await as(`/partners/${shown.body.id}`).get()).body.temporary_password).toBeUndefined();
+
+    const invitedEmail = `invited-${randomBytes(3).toString('hex')}@example.com`;
+    const invited = await as('/partners')
+      .post({
+        partner_name: 'Invited Ltd',
+        contact_email: invitedEmail,
+        contact_name: 'Ivy Invited',
+        website: 'https://invited.example',
+        skip_email_verification: true,
+        sign_in: 'send_invitation',
+      })
+      .expect(201);
+    expect(invited.body).toMatchObject({ invitation_sent_to: invitedEmail, status: 'active' });
+    expect(invited.body.temporary_password).toBeUndefined();
+    const mail = await t.smtp.waitFor(invitedEmail, /invited to your Attestly partner account/);
+    expect(mail.text).toContain('within 7 days');
+    const token = /\/partner\/reset-password\?token=([^\s]+)/.exec(mail.text)?.[1];
+    expect(token, 'invitation link').toBeDefined();
+    // The link lasts 7 days (not a reset link's hour); the partner chooses a password and signs in with it.
+    const link = await t.db.models.OneTimeToken.findOne({
+      where: { subject_id: invited.body.id as string, purpose: 'partner_password_reset' },
+    });
+    expect(link?.expires_at.getTime()).toBe(t.clock.now().getTime() + 7 * 86_400_000);
+    await t.request
+      .post('/api/v1/partners/reset-password')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ token: decodeURIComponent(token as string), new_password: 'chosen by the partner 1' })
+      .expect(200);
+    await t.request
+      .post('/api/v1/partners/login')
+      .set('X-Forwarded-For', randomClientIp())
+      .send({ email: invitedEmail, password: 'chosen by the partner 1' })
+      .expect(200);
+    const row = await t.db.models.Partner.findByPk(invited.body.id as string);
+    expect(row?.email_verified_at).not.toBeNull();
+    const bad = await as('/partners')
+      .post({
+        partner_name: 'Bad Choice',
+        contact_email: `bad-${randomBytes(3).toString('hex')}@example.com`,
+        contact_name: 'B',
+        website: 'https://bad.example',
+        sign_in: 'carrier_pigeon',
+      })
+      .expect(422);
+    expect(bad.body.detail).toBe('sign_in must be show_password or send_invitation');
+  });
+
+  it('deletes a partner nobody has used, with its sites and keys, and refuses one that has been used', async () => {
+    const unused = await registerPartner(t);
+    const site = await createSite(t, unused.token);
+    await t.request
+      .post('/api/v1/partners/api-keys')
+      .set('Authorization', `Bearer ${unused.token}`)
+      .send({ environment: 'live' })
+      .expect(201);
+    await as(`/partners/${unused.partner.id}`).delete().expect(204);
+    expect(await t.db.models.Partner.count({ where: { id: unused.partner.id } })).toBe(0);
+    expect(await t.db.models.Site.count({ where: { id: site.id } })).toBe(0);
+    expect(await t.db.models.ApiKey.count({ where: { partner_id: unused.partner.id } })).toBe(0);
+    // Its portal session ended with it.
+    await t.request
+      .get('/api/v1/partners/profile')
+      .set('Authorization', `Bearer ${unused.token}`)
+      .expect(401);
+    expect((await as(`/partners/${unused.partner.id}`).delete()).status).toBe(404);
+    const entry = await t.db.models.AuditLog.findOne({
+      where: { event_type: 'partner_deleted', partner_id: unused.partner.id },
+    });
+    expect(entry?.admin_user_id).toBe(admin.id);
+
+    const used = await registerPartner(t);
+    const usedSite = await createSite(t, used.token);
+    const someone = await signUp(t);
+    await t.services.grants.recordConsent({
+      grantId: `grant-${randomBytes(8).toString('hex')}`,
+      userId: someone.user.id,
+      partnerId: used.partner.id,
+      siteId: usedSite.id,
+      clientId: usedSite.client_id,
+      scopes: ['basic_info'],
+      expiresAt: new Date(t.clock.now().getTime() + 86400_000),
+      jurisdiction: null,
+    });
+    const refused = await as(`/partners/${used.partner.id}`).delete().expect(409);
+    expect(refused.body).toMatchObject({
+      code: 'partners.in_use',
+      detail: expect.stringContaining('deactivate'),
+    });
+    expect(await t.db.models.Partner.count({ where: { id: used.partner.id } })).toBe(1);
+  });
+
   it('creates, lists, edits, approves, suspends and deactivates for real', async () => {
     const email = `acme-${randomBytes(3).toString('hex')}@example.com`;
     const created = await as('/partners')
@@ -480,6 +690,19 @@ describe('tokens and OAuth authorizations', () => {
       ],
     });
     expect((await as(`/tokens?partner_id=${partner.partner.id}`).get()).body.total_count).toBe(1);
+    // By person or partner, by part of a name or an address, as well as by id.
+    const partnerRow = await t.db.models.Partner.findByPk(partner.partner.id);
+    const partnerWord = (partnerRow?.company_name ?? '').slice(0, 6).toUpperCase();
+    const userWord = user.email.split('@')[0] as string;
+    expect((await as(`/tokens?user=${userWord}`).get().expect(200)).body.total_count).toBe(1);
+    expect(
+      (await as(`/tokens?user=${userWord}&partner=${encodeURIComponent(partnerWord)}`).get()).body
+        .total_count,
+    ).toBeGreaterThanOrEqual(1);
+    expect((await as(`/tokens?user=nobody-by-this-name`).get()).body).toEqual({ tokens: [], total_count: 0 });
+    expect(
+      (await as(`/oauth-authorizations?user=${userWord}&active_only=false`).get()).body.total_count,
+    ).toBeGreaterThanOrEqual(1);
     const gone = await as(`/tokens/${tokenId}/revoke`)
       .post({ reason: 'Leaked in a log', notify_partner: true })
       .expect(200);
@@ -532,9 +755,22 @@ describe('system and audit', () => {
     const flagged = await as(`/audit-logs?event_type=user_flagged&admin_user_id=${admin.id}`)
       .get()
       .expect(200);
+    // One naming scheme: the spec 02 name is stored, the entry reads (and is found) as user.flagged.
+    expect(flagged.body.total_count).toBeGreaterThan(0);
     expect(
-      flagged.body.audit_logs.every((row: { event_type: string }) => row.event_type === 'user_flagged'),
+      flagged.body.audit_logs.every((row: { event_type: string }) => row.event_type === 'user.flagged'),
     ).toBe(true);
+    const dotted = await as(`/audit-logs?event_type=user.flagged&admin_user_id=${admin.id}`)
+      .get()
+      .expect(200);
+    expect(dotted.body.total_count).toBe(flagged.body.total_count);
+    // Who acted and on whom, by e-mail.
+    expect(flagged.body.audit_logs[0]).toMatchObject({
+      actor_email: admin.email,
+      user_email: expect.stringContaining('@'),
+    });
+    const stored = await t.db.models.AuditLog.count({ where: { event_type: 'user.flagged' } });
+    expect(stored).toBe(0);
     const today = t.clock.now().toISOString().slice(0, 10);
     expect(
       (await as(`/audit-logs?start_date=${today}&end_date=${today}`).get()).body.total_count,

@@ -222,6 +222,86 @@ describe('the review queue', () => {
     expect(retrigger.body.code).toBe('verification.media_gone');
   });
 
+  it('rejects with one reason, which is what the user is told and what the notes keep', async () => {
+    const user = await signUp(t);
+    const waiting = await pendingCase(user.user.id);
+    const rejected = await as(`/verifications/${waiting.id}/reject`)
+      .post({ rejection_reason: 'The photo page is cut off' })
+      .expect(200);
+    expect(rejected.body).toMatchObject({
+      status: 'rejected',
+      message: 'Rejected by a reviewer: The photo page is cut off',
+      can_retrigger: false,
+    });
+    expect(rejected.body.review_notes.at(-1).note).toBe('The photo page is cut off');
+    expect((await t.smtp.waitFor(user.email, /not approved/)).text).toContain('The photo page is cut off');
+  });
+
+  it('offers Retrigger exactly where the server re-runs, and gives a document figure only with its holder', async () => {
+    const user = await signUp(t);
+    const kept = await pendingCase(user.user.id);
+    const camera = await t.services.verifications.record(
+      {
+        userId: user.user.id,
+        type: 'age',
+        method: 'facial_recognition',
+        status: 'rejected',
+        confidence: 0.91,
+        ageThreshold: 18,
+        message: 'Estimated under the challenge age',
+        details: {},
+      },
+      { ip: null, userAgent: null },
+    );
+    // A perfectly read passport whose portrait could not be found: the read is good, the holder unknown.
+    const portraitless = await t.services.verifications.record(
+      {
+        userId: user.user.id,
+        type: 'age',
+        method: 'document',
+        status: 'pending',
+        confidence: 0.95,
+        ageThreshold: 18,
+        needsReview: true,
+        message: 'A reviewer will check it.',
+        details: {},
+        proves: { minAge: 18 },
+        documentAnalysis: { holder_binding: { bound: false, portrait_found: false } } as never,
+        media: { bytes: DOCUMENT, contentType: 'application/pdf' },
+      },
+      { ip: null, userAgent: null },
+    );
+    const rows = (await as(`/verifications?search=${user.email}`).get().expect(200)).body
+      .verifications as Array<{
+      id: string;
+      can_retrigger: boolean;
+      confidence_score: number | null;
+      confidence_note: string | null;
+    }>;
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(kept.id)).toMatchObject({ can_retrigger: true, confidence_score: 0.3 });
+    expect(byId.get(camera.id)).toMatchObject({
+      can_retrigger: false,
+      confidence_score: 0.91,
+      confidence_note: 'Confidence of the age estimate',
+    });
+    expect(byId.get(portraitless.id)).toMatchObject({
+      can_retrigger: true,
+      confidence_score: null,
+      confidence_note: expect.stringContaining('Holder not confirmed'),
+    });
+    expect((await as(`/verifications/${portraitless.id}`).get().expect(200)).body).toMatchObject({
+      can_retrigger: true,
+      confidence_score: null,
+    });
+    // What is not offered is refused by the server with a reason.
+    const refused = await as(`/verifications/${camera.id}/retrigger`).post({}).expect(409);
+    expect(refused.body).toMatchObject({ code: 'verification.nothing_to_rerun', detail: expect.any(String) });
+    // Once decided, the document is deleted and Retrigger is no longer offered.
+    await as(`/verifications/${kept.id}/approve`).post({ reviewer_notes: 'checked' }).expect(200);
+    expect((await as(`/verifications/${kept.id}`).get()).body.can_retrigger).toBe(false);
+  });
+
   it('refuses to retrigger an approved case or a method with nothing to re-run', async () => {
     const user = await signUp(t);
     const waiting = await pendingCase(user.user.id);
@@ -268,8 +348,26 @@ describe('the review queue', () => {
     expect(after.body.alerts).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'review_backlog', severity: 'warning' })]),
     );
+    // The start is audited once (spec 02 §4 system_alert), however often and by how many at once it is computed.
+    await Promise.all([1, 2, 3].map(() => t.services.admin.system.alerts()));
+    const alertEvents = async () =>
+      (await as('/audit-logs?event_type=system.alert').get().expect(200)).body.audit_logs.filter(
+        (row: { details: { alert_type: string } }) => row.details.alert_type === 'review_backlog',
+      ) as Array<{ severity: string; details: Record<string, unknown> }>;
+    expect(await alertEvents()).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        details: expect.objectContaining({ state: 'started', message: expect.stringContaining('24 hours') }),
+      }),
+    ]);
     const stats = await as('/system/stats').get().expect(200);
     expect(stats.body.pending_reviews).toBeGreaterThanOrEqual(1);
+    // Once the backlog is cleared the alert ends, and that is audited once too.
+    await t.db.models.Verification.update({ status: 'approved' }, { where: { status: 'pending' } });
+    await Promise.all([1, 2].map(() => t.services.admin.system.alerts()));
+    const events = await alertEvents();
+    expect(events.map((row) => row.details.state)).toEqual(['ended', 'started']);
+    expect(events[0]?.severity).toBe('info');
     expect(stats.body.success_rate).toBeGreaterThan(0);
     expect((await verifyAuditChain(t.db)).ok).toBe(true);
   });

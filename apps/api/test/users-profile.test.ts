@@ -536,3 +536,31 @@ describe('POST /users/profile/photo', () => {
     await t.request.get('/api/v1/media/profile-photos/..%2F..%2Fetc%2Fpasswd').expect(404);
   });
 });
+
+describe('is_partner on the profile', () => {
+  it('is true while a partner account with the same proven address exists and is not suspended', async () => {
+    const { registerPartner } = await import('./oidc-helpers');
+    const email = uniqueEmail('both');
+    const user = await signUp(t, { email });
+    const profile = async () =>
+      (await t.request.get('/api/v1/users/profile').set(bearer(user.token)).expect(200)).body as {
+        is_partner: boolean;
+      };
+    await t.db.models.User.update({ email_verified_at: null }, { where: { id: user.user.id } });
+    // The user's sign-up mail has the same subject as the partner's: prove the partner's address directly.
+    await registerPartner({ request: t.request }, { email });
+    await t.db.models.Partner.update({ email_verified_at: t.clock.now() }, { where: { email } });
+    // The user's own address is not proven yet: typing someone's address makes nobody a partner.
+    expect((await profile()).is_partner).toBe(false);
+    await t.db.models.User.update({ email_verified_at: t.clock.now() }, { where: { id: user.user.id } });
+    expect((await profile()).is_partner).toBe(true);
+    await t.db.models.Partner.update({ status: 'suspended' }, { where: { email } });
+    expect((await profile()).is_partner).toBe(false);
+    // Someone else's partner account says nothing about this user.
+    const other = await signUp(t);
+    await t.db.models.User.update({ email_verified_at: t.clock.now() }, { where: { id: other.user.id } });
+    expect(
+      (await t.request.get('/api/v1/users/profile').set(bearer(other.token)).expect(200)).body.is_partner,
+    ).toBe(false);
+  });
+});

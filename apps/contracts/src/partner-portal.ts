@@ -54,9 +54,17 @@ export interface PartnerTopCountry {
 /** GET /partners/stats (spec 01 §3 "Partner stats" plus the real figures that replace the reference's placeholders). */
 export interface PartnerStats {
   total_sites: number;
+  /** Verifications through the partner's own flows plus `verified_at_consent`. */
   total_verifications: number;
+  /** Approved verifications through the partner's own flows plus `verified_at_consent`. */
   successful_verifications: number;
   failed_verifications: number;
+  /**
+   * Users who shared a proven fact (an age, location or identity scope) with one of the partner's live sites
+   * having been verified before they consented, outside the partner's flows. Counted once per user, in the month
+   * of their first such consent.
+   */
+  verified_at_consent: number;
   /** Share of finished verifications that succeeded, 0..100 with one decimal; null before the first one. */
   success_rate: number | null;
   monthly_usage: { current_month: number; previous_month: number };

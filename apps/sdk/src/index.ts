@@ -59,6 +59,8 @@ export interface PartnerStats {
     timestamp: string;
   }>;
   sandbox_verifications: number;
+  /** Users already verified when they consented to one of your sites (included in the totals). */
+  verified_at_consent: number;
 }
 
 export interface AuditLogEntry {

@@ -201,6 +201,14 @@ describe('back office', () => {
     await expectAccessible(page, 'back-office verifications');
     await shot(page, 'backoffice-verifications-1280');
 
+    // At 1280 px the row's decisions are on screen without scrolling the table sideways.
+    for (const name of [
+      `Approve verification ${subject.verificationId}`,
+      `Details of verification ${subject.verificationId}`,
+    ]) {
+      const box = await row.getByRole('button', { name }).boundingBox();
+      expect((box?.x ?? 2000) + (box?.width ?? 0), `${name} at 1280 px`).toBeLessThanOrEqual(1280);
+    }
     await row.getByRole('button', { name: `Details of verification ${subject.verificationId}` }).click();
     const details = page.getByRole('dialog', { name: 'Verification details' });
     await details.getByText('Document analysis').waitFor();
@@ -216,12 +224,11 @@ describe('back office', () => {
     await expectAccessible(page, 'back-office verification details with media');
     await image.scrollIntoViewIfNeeded();
     await screenshot(page, 'backoffice-verification-media-1280');
-    await page.keyboard.press('Escape');
-    await details.waitFor({ state: 'hidden' });
-
-    // Approve with reviewer notes (required).
-    await row.getByRole('button', { name: `Approve verification ${subject.verificationId}` }).click();
-    const approve = page.getByRole('dialog', { name: 'Approve verification' });
+    // Approve inside the same dialog, with the media in view, with reviewer notes (required).
+    await details.getByRole('button', { name: 'Approve' }).click();
+    await details.getByRole('heading', { name: 'Approve verification' }).waitFor();
+    await expect.poll(() => image.isVisible()).toBe(true);
+    const approve = details;
     await approve.getByRole('button', { name: 'Approve' }).click();
     await approve.getByText('Reviewer notes are required').waitFor();
     await approve.getByLabel('Reviewer notes').fill('Passport page checked by hand: holder is an adult.');
@@ -256,6 +263,10 @@ describe('back office', () => {
     await create.getByLabel('Contact email').fill(uniqueEmail('acme'));
     await create.getByLabel('Website').fill('https://acme.example.com');
     await create.getByRole('button', { name: 'Create Partner' }).click();
+    // The first password, shown once for the operator to hand over.
+    expect((await create.getByTestId('temporary-password').innerText()).trim().length).toBeGreaterThan(10);
+    await expectAccessible(page, 'back-office new partner password');
+    await create.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('heading', { name: 'Acme Games', level: 1 }).waitFor();
     await expectAccessible(page, 'back-office partner detail');
     await shot(page, 'backoffice-partner-1280');
@@ -268,13 +279,35 @@ describe('back office', () => {
     await page.getByRole('heading', { name: 'Tokens & OAuth', level: 1 }).waitFor();
     await expectAccessible(page, 'back-office tokens');
     await nav.getByRole('link', { name: 'Users' }).click();
-    await page
-      .getByTestId('user-row')
-      .filter({ hasText: subject.email })
-      .getByText('Partially Verified')
-      .waitFor();
+    const userRow = page.getByTestId('user-row').filter({ hasText: subject.email });
+    await userRow.getByText('Partially Verified').waitFor();
     await expectAccessible(page, 'back-office users');
     await shot(page, 'backoffice-users-1280');
+    // At 1280 px the row's actions are on screen without scrolling the table sideways, and the row opens the user.
+    for (const action of ['View', 'Edit', 'Delete']) {
+      const box = await userRow.getByRole('button', { name: `${action} ${subject.email}` }).boundingBox();
+      expect(box, `${action} at 1280 px`).not.toBeNull();
+      expect((box?.x ?? 0) + (box?.width ?? 0), `${action} at 1280 px`).toBeLessThanOrEqual(1280);
+    }
+    await userRow.getByText('Partially Verified').click();
+    const userDetails = page.getByRole('dialog', { name: 'User details' });
+    await userDetails.getByText(subject.email).first().waitFor();
+    await page.keyboard.press('Escape');
+    await userDetails.waitFor({ state: 'hidden' });
+    // Add User, with the first password shown once.
+    await page.getByRole('button', { name: 'Add User' }).click();
+    const addUser = page.getByRole('dialog', { name: 'Add User' });
+    await addUser.getByLabel('Email').fill(uniqueEmail('added'));
+    await addUser.getByLabel('Full name').fill('Added By Admin');
+    await addUser.getByLabel(/Show a one-time password/).check();
+    await addUser.getByRole('button', { name: 'Add User' }).click();
+    expect((await addUser.getByTestId('user-temporary-password').innerText()).trim().length).toBeGreaterThan(
+      10,
+    );
+    await expectAccessible(page, 'back-office added user password');
+    await addUser.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('dialog', { name: 'User details' }).getByText('Added By Admin').first().waitFor();
+    await page.keyboard.press('Escape');
 
     // The same pages at 360 px: no sideways scrolling of the page, menu behind a toggle, still accessible.
     await page.setViewportSize(MOBILE);
@@ -298,7 +331,7 @@ describe('back office', () => {
       await shot(page, `backoffice-${name}-360`);
     }
     // The approval is in the audit log, by this administrator.
-    await page.getByTestId('audit-row').filter({ hasText: 'verification_approved' }).first().waitFor();
+    await page.getByTestId('audit-row').filter({ hasText: 'verification.approved' }).first().waitFor();
     await context.close();
   }, 240_000);
 });

@@ -340,7 +340,6 @@ const VISITS: Record<Role, Visit[]> = {
       },
     },
     // Opened by hand, not as the end of a sign-in: the explanation the page gives then.
-    { route: '/callback', heading: 'Nothing to complete here' },
     {
       // A real authorization request for a client the server does not know.
       route: '/oauth/error',

@@ -19,6 +19,7 @@ import {
   type AdminTokenList,
   type AdminTokenResponse,
   type AdminUserDetail,
+  type AdminCreatedUser,
   type AdminUserList,
   type AdminVerificationDetail,
   type AdminVerificationList,
@@ -133,7 +134,7 @@ export const adminPartnerSchema = v.object({
   verification_settings: v.object({
     require_age_verification: v.boolean(),
     require_location_verification: v.boolean(),
-    default_age_threshold: v.number(),
+    default_age_threshold: v.nullable(v.number()),
     allowed_verification_methods: v.array(v.picklist(VERIFICATION_METHODS)),
   }),
   email_verified: v.boolean(),
@@ -163,6 +164,10 @@ export const adminPartnerDetailSchema = v.object({
   temporary_password: v.pipe(
     v.optional(v.string()),
     v.description('Only in the answer to POST /admin/partners: the first password, to hand to the partner'),
+  ),
+  invitation_sent_to: v.pipe(
+    v.optional(v.string()),
+    v.description('Only in the answer to POST /admin/partners with send_invitation: the invited address'),
   ),
 });
 
@@ -236,6 +241,18 @@ export const adminUserDetailSchema = v.object({
   ),
 });
 
+export const adminCreatedUserSchema = v.object({
+  ...adminUserDetailSchema.entries,
+  temporary_password: v.pipe(
+    v.optional(v.string()),
+    v.description('Only with sign_in show_password: the first password, shown once'),
+  ),
+  invitation_sent_to: v.pipe(
+    v.optional(v.string()),
+    v.description('Only with sign_in send_invitation: the invited address'),
+  ),
+});
+
 // Verifications
 
 export const adminVerificationSchema = v.object({
@@ -255,6 +272,8 @@ export const adminVerificationSchema = v.object({
   reviewed_at: nullableIsoDate,
   reviewed_by: v.nullable(v.string()),
   has_media: v.boolean(),
+  can_retrigger: v.boolean(),
+  confidence_note: v.nullable(v.string()),
 });
 
 export const adminVerificationListSchema = v.object({
@@ -397,6 +416,9 @@ export const adminAuditLogListSchema = v.object({
       id: v.string(),
       event_type: v.string(),
       event: v.string(),
+      actor_email: v.nullable(v.string()),
+      user_email: v.nullable(v.string()),
+      partner_name: v.nullable(v.string()),
       severity: v.picklist(AUDIT_SEVERITIES),
       timestamp: isoDate,
       user_id: v.nullable(v.string()),
@@ -421,6 +443,7 @@ agree<Same<v.InferOutput<typeof adminPartnerDetailSchema>, AdminPartnerDetail>>(
 agree<Same<v.InferOutput<typeof adminApiKeySchema>, AdminApiKeyResponse>>(true);
 agree<Same<v.InferOutput<typeof adminUserListSchema>, AdminUserList>>(true);
 agree<Same<v.InferOutput<typeof adminUserDetailSchema>, AdminUserDetail>>(true);
+agree<Same<v.InferOutput<typeof adminCreatedUserSchema>, AdminCreatedUser>>(true);
 agree<Same<v.InferOutput<typeof adminVerificationListSchema>, AdminVerificationList>>(true);
 agree<Same<v.InferOutput<typeof adminVerificationDetailSchema>, AdminVerificationDetail>>(true);
 agree<Same<v.InferOutput<typeof adminAccessTokenSchema>, AdminAccessToken>>(true);

@@ -127,6 +127,7 @@ export const partnerStatsSchema = v.object({
     }),
   ),
   sandbox_verifications: v.number(),
+  verified_at_consent: v.number(),
 });
 
 export const partnerAuditEntrySchema = v.object({

@@ -16,6 +16,8 @@ import type {
   AdminLoginBody,
   AdminLoginResponse,
   AdminOAuthAuthorizationList,
+  AdminCreateUserBody,
+  AdminCreatedUser,
   AdminPartner,
   AdminPartnerActionBody,
   AdminPartnerDetail,
@@ -43,7 +45,12 @@ import { tokens } from '../auth/token-storage';
  * The back office's calls (spec 02 §7). Every `/admin` call carries the admin token; any 401 from one clears both
  * admin slots (the API client has already sent the browser to /backoffice/login, spec 02 §4).
  */
+/** spec 02 §8: what an admin call says when the tab holds no admin token (signed out in another tab, expired). */
+export const NO_ADMIN_TOKEN = 'No admin token found';
+
 export async function adminFetch<T>(path: string, request: Omit<ApiRequest, 'auth'> = {}): Promise<T> {
+  // Not sent at all without a token: the server would only answer 401. Status 0, like a request that never left.
+  if (!tokens.has('admin')) throw new ApiError(0, 'auth.missing_token', NO_ADMIN_TOKEN);
   try {
     return await apiFetch<T>(path, { ...request, auth: 'admin' });
   } catch (error) {
@@ -197,7 +204,9 @@ export const adminAuthApi = {
 /** The back office's actions (spec 02 §7 plus the edit, lock, delete, approve and suspend the issue makes real). */
 export const adminApi = {
   createPartner: (body: AdminCreatePartnerBody) =>
-    adminFetch<AdminPartner>('/admin/partners', { method: 'POST', body }),
+    adminFetch<AdminPartnerDetail>('/admin/partners', { method: 'POST', body }),
+  deletePartner: (partnerId: string) =>
+    adminFetch<void>(`/admin/partners/${id(partnerId)}`, { method: 'DELETE' }),
   updatePartner: (partnerId: string, body: AdminUpdatePartnerBody) =>
     adminFetch<AdminPartner>(`/admin/partners/${id(partnerId)}`, { method: 'PUT', body }),
   deactivatePartner: (partnerId: string, body: AdminDeactivatePartnerBody) =>
@@ -221,6 +230,8 @@ export const adminApi = {
     adminFetch<AdminUser>(`/admin/users/${id(userId)}/flag`, { method: 'POST', body }),
   unflagUser: (userId: string, body: AdminUnflagUserBody) =>
     adminFetch<AdminUser>(`/admin/users/${id(userId)}/unflag`, { method: 'POST', body }),
+  addUser: (body: AdminCreateUserBody) =>
+    adminFetch<AdminCreatedUser>('/admin/users', { method: 'POST', body }),
   editUser: (userId: string, body: AdminEditUserBody) =>
     adminFetch<AdminUser>(`/admin/users/${id(userId)}`, { method: 'PUT', body }),
   lockUser: (userId: string, body: AdminLockUserBody) =>

@@ -26,7 +26,9 @@ import * as hashOidcArtefactIds from './20261127020000-hash-oidc-artefact-ids';
 import * as addSandboxIndexes from './20261127040000-add-sandbox-indexes';
 import * as createWallet from './20261127060000-create-wallet';
 import * as createCardChecks from './20261127080000-create-card-checks';
+import * as createAlertStates from './20261127100000-create-alert-states';
 import * as createWalletClients from './20261127100000-create-wallet-clients';
+import * as oauthAuthorizationsPartnerUserIndex from './20261127100100-oauth-authorizations-partner-user-index';
 import * as createLivenessChallenges from './20261127120000-create-liveness-challenges';
 
 /**
@@ -62,7 +64,9 @@ const modules: Array<
   ['20261127040000-add-sandbox-indexes', addSandboxIndexes],
   ['20261127060000-create-wallet', createWallet],
   ['20261127080000-create-card-checks', createCardChecks],
+  ['20261127100000-create-alert-states', createAlertStates],
   ['20261127100000-create-wallet-clients', createWalletClients],
+  ['20261127100100-oauth-authorizations-partner-user-index', oauthAuthorizationsPartnerUserIndex],
   ['20261127120000-create-liveness-challenges', createLivenessChallenges],
 ];
 

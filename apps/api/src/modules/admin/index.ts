@@ -39,7 +39,7 @@ export function createAdminApi(deps: Deps, services: AdminApiServices) {
     users: createAdminUserService(deps, services),
     verifications: createAdminVerificationService(deps, services),
     tokens: createAdminTokenService(deps, services),
-    system: createAdminSystemService(deps),
+    system: createAdminSystemService(deps, services),
     audit: createAdminAuditService(deps),
   };
 }

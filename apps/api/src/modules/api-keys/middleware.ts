@@ -52,7 +52,11 @@ export function requirePartnerCaller(
       throw new AppError(401, 'auth.api_key_not_accepted', 'Sign in to the partner portal to do this');
     }
     if (rawKey) {
-      const principal = await apiKeys.authenticate(rawKey.trim());
+      const principal = await apiKeys.authenticate(rawKey.trim(), {
+        ip: ctx.ip,
+        userAgent: ctx.get('User-Agent') || null,
+        endpoint: `${ctx.method} ${ctx.path}`,
+      });
       if (!principal) throw new AppError(401, 'auth.invalid_api_key', INVALID_KEY);
       ctx.state.partner = { ...principal, via: 'api_key' } satisfies PartnerPrincipal;
       const started = process.hrtime.bigint();

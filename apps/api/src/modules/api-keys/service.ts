@@ -11,6 +11,11 @@ import type { RequestOrigin } from '../sessions/service';
 
 /** How stale `last_used_at` may get before a call refreshes it: avoids a write on every server-to-server call. */
 const TOUCH_INTERVAL_MS = 60_000;
+/**
+ * A key's use is written to the partner's audit log (`partner.api_key_used`, spec 01 §3) when it is first used
+ * after this long unused: one entry per key and hour of use, not one per call.
+ */
+const USE_AUDIT_INTERVAL_MS = 60 * 60_000;
 /** Shown on screens: the environment prefix and the first random characters, enough to tell keys apart. */
 const PREFIX_RANDOM_CHARS = 6;
 
@@ -153,15 +158,20 @@ export function createApiKeyService(
     },
 
     /** The partner and environment behind a raw key, or null for an unknown, revoked or suspended one. */
-    async authenticate(raw: string): Promise<ApiKeyPrincipal | null> {
+    async authenticate(
+      raw: string,
+      origin: Partial<RequestOrigin> & { endpoint?: string } = {},
+    ): Promise<ApiKeyPrincipal | null> {
       if (!environmentOfKey(raw) || raw.length > 200) return null;
       const key = await ApiKey.findOne({ where: { key_hash: sha256(raw), revoked_at: null } });
       if (!key) return null;
       const partner = await Partner.findByPk(key.partner_id, { attributes: ['id', 'status'] });
       if (!partner || partner.status === 'suspended') return null;
       const now = clock.now();
-      if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
-        await ApiKey.update(
+      const previousUse = key.last_used_at;
+      if (!previousUse || now.getTime() - previousUse.getTime() > TOUCH_INTERVAL_MS) {
+        // Conditional on the stale value: of several replicas touching at once, one changes the row.
+        const [touched] = await ApiKey.update(
           { last_used_at: now },
           {
             where: {
@@ -173,6 +183,24 @@ export function createApiKeyService(
             },
           },
         );
+        if (
+          touched === 1 &&
+          (!previousUse || now.getTime() - previousUse.getTime() > USE_AUDIT_INTERVAL_MS)
+        ) {
+          await audit.recordSafely({
+            event: 'partner.api_key_used',
+            partnerId: key.partner_id,
+            ip: origin.ip ?? null,
+            userAgent: origin.userAgent ?? null,
+            details: {
+              api_key_id: key.id,
+              prefix: key.prefix,
+              environment: key.environment,
+              endpoint: origin.endpoint ?? null,
+              previous_use: previousUse ? previousUse.toISOString() : null,
+            },
+          });
+        }
       }
       return { partnerId: key.partner_id, keyId: key.id, environment: key.environment };
     },

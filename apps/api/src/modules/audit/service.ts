@@ -31,7 +31,7 @@ const INSERT_AUDIT_ROW = `INSERT INTO audit_logs (${AUDIT_COLUMNS.join(', ')})
 /** The newest row's hash: what the next row chains to. */
 const CHAIN_HEAD = 'SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1';
 
-export type Severity = 'info' | 'warning' | 'error';
+export type Severity = 'info' | 'warning' | 'error' | 'critical';
 
 export interface AuditEntry {
   event: AuditEvent;

@@ -17,17 +17,15 @@ import { rateLimit } from '../../middleware/rate-limit';
 import { validate } from '../../middleware/validate';
 import { describeRoute, ok } from '../docs/describe';
 import { AppError } from '../../errors';
-import type { Deps } from '../../core/deps';
 import type { RateLimiter } from '../rate-limit/service';
 import type { RequestOrigin, SessionService } from '../sessions/service';
 import type { UserService } from '../users/service';
-import { presentUser } from '../users/presenters';
 import { origin } from '../../lib/request-origin';
 
 const uidOf = (ctx: Context) => (ctx.state.input.params as v.InferOutput<typeof interactionUidParams>).uid;
 
 /** What these routes take from the app (services.ts builds it and passes it in). */
-export type OAuthInteractionRoutesServices = Pick<Deps, 'clock'> & {
+export type OAuthInteractionRoutesServices = {
   users: UserService;
   sessions: SessionService;
   limiter: RateLimiter;
@@ -51,7 +49,7 @@ export function oauthInteractionRoutes(
   services: OAuthInteractionRoutesServices,
   interactions: OAuthInteractionSteps,
 ): Router {
-  const { users, sessions, limiter, clock } = services;
+  const { users, sessions, limiter } = services;
   const router = new Router();
   const params = validate({ params: interactionUidParams });
 
@@ -124,7 +122,7 @@ export function oauthInteractionRoutes(
       const redirectTo = await interactions.login(ctx, uidOf(ctx), user.id, body.rememberMe);
       ctx.body = {
         redirect_to: redirectTo,
-        user: presentUser(user, clock.now()),
+        user: await users.profileOf(user),
         access_token: token,
         token_type: 'Bearer',
         expires_at: session.expires_at.toISOString(),

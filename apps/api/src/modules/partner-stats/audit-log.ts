@@ -1,6 +1,11 @@
 import { Op, literal } from 'sequelize';
 import type * as v from 'valibot';
-import type { PartnerAuditEntry, partnerAuditQuery } from '@attestly/contracts';
+import {
+  canonicalAuditEvent,
+  storedAuditEventNames,
+  type PartnerAuditEntry,
+  type partnerAuditQuery,
+} from '@attestly/contracts';
 import type { Config } from '../../config';
 import type { Database, Dialect } from '../../db/database';
 import type { AuditLog } from '../../db/models';
@@ -36,8 +41,8 @@ export function createPartnerAuditLog({ db, config }: { db: Database; config: Pi
     }
     return {
       id: String(row.id),
-      event: row.event_type,
-      event_type: row.event_type,
+      event: canonicalAuditEvent(row.event_type),
+      event_type: canonicalAuditEvent(row.event_type),
       severity: row.severity,
       timestamp: row.created_at.toISOString(),
       // A partner knows its users only by their pairwise subject (the `sub` its sites receive).
@@ -48,6 +53,23 @@ export function createPartnerAuditLog({ db, config }: { db: Database; config: Pi
     };
   }
 
+  /**
+   * The users whose pairwise subject (what the partner's sites and this log call `user_id`) starts with `search`.
+   * Subjects are keyed hashes that the database cannot search, so the candidates are the users this partner's log
+   * names, hashed here; a search shorter than 8 hex digits matches no user (too many would share a prefix).
+   */
+  async function usersBySubject(partnerId: string, search: string): Promise<string[]> {
+    const prefix = search.toLowerCase();
+    if (!/^[0-9a-f]{8,64}$/.test(prefix)) return [];
+    const rows = await db.read<{ user_id: string }>(
+      'SELECT DISTINCT user_id FROM audit_logs WHERE partner_id = :partnerId AND user_id IS NOT NULL',
+      { partnerId },
+    );
+    return rows
+      .map((row) => row.user_id)
+      .filter((userId) => pairwiseSubject(config.masterKey, partnerId, userId).startsWith(prefix));
+  }
+
   async function list(
     partnerId: string,
     query: v.InferOutput<typeof partnerAuditQuery>,
@@ -55,19 +77,19 @@ export function createPartnerAuditLog({ db, config }: { db: Database; config: Pi
   ) {
     const where: Record<string | symbol, unknown> = { partner_id: partnerId };
     const conditions: unknown[] = [];
-    if (query.event) where.event_type = query.event;
+    if (query.event) where.event_type = storedAuditEventNames(query.event);
     if (query.severity) where.severity = query.severity;
     const range: Record<symbol, Date> = {};
     if (query.start) range[Op.gte] = new Date(query.start);
     if (query.end) range[Op.lte] = new Date(query.end);
     if (query.start || query.end) where.created_at = range;
     if (query.search) {
-      // LIKE wildcards are dropped rather than escaped: SQLite has no default escape character. The screen also
-      // matches the user column (pairwise subjects, which the database cannot search) on the page it shows.
+      // LIKE wildcards are dropped rather than escaped: SQLite has no default escape character.
       const like = `%${query.search.replace(/[\\%_]/g, '')}%`;
-      conditions.push({
-        [Op.or]: [{ event_type: { [Op.like]: like } }, { ip_address: { [Op.like]: like } }],
-      });
+      const matches: unknown[] = [{ event_type: { [Op.like]: like } }, { ip_address: { [Op.like]: like } }];
+      const users = await usersBySubject(partnerId, query.search);
+      if (users.length > 0) matches.push({ user_id: users });
+      conditions.push({ [Op.or]: matches });
     }
     if (scope.sandboxOnly) {
       const partner = db.sequelize.escape(partnerId);

@@ -30,6 +30,11 @@ export interface SessionRecord {
    * other kinds. Not a cache: it is read afresh with the session on every request. Not enumerable.
    */
   user?: Record<string, unknown> | null;
+  /**
+   * With `user`: whether a partner account that is not suspended has the user's address, proven by mail (spec 01
+   * §6 `is_partner`), from the same statement. Not enumerable.
+   */
+  ownsPartner?: boolean;
 }
 
 /** The `users.*` part of a joined session row: its columns without the `_s_` ones; null when no user row joined. */
@@ -63,10 +68,14 @@ const SESSION_COLUMNS =
 const SESSION_SQL = {
   other: `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.token_hash = :hash`,
   user: {
-    sqlite: `SELECT ${SESSION_COLUMNS}, u.* FROM sessions s
+    sqlite: `SELECT ${SESSION_COLUMNS}, u.*,
+      EXISTS (SELECT 1 FROM partners p WHERE LOWER(p.email) = LOWER(u.email) AND p.email_verified_at IS NOT NULL
+        AND p.status <> 'suspended') AS _s_owns_partner FROM sessions s
       LEFT JOIN users u ON s.kind = 'user' AND u.id = s.subject_id
       WHERE s.token_hash = :hash`,
-    postgres: `SELECT ${SESSION_COLUMNS}, u.* FROM sessions s
+    postgres: `SELECT ${SESSION_COLUMNS}, u.*,
+      EXISTS (SELECT 1 FROM partners p WHERE LOWER(p.email) = LOWER(u.email) AND p.email_verified_at IS NOT NULL
+        AND p.status <> 'suspended') AS _s_owns_partner FROM sessions s
       LEFT JOIN users u ON s.kind = 'user' AND u.id = CASE
         WHEN s.subject_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN CAST(s.subject_id AS uuid) END
       WHERE s.token_hash = :hash`,
@@ -132,8 +141,13 @@ export function createSessionService({ db, config, clock }: Pick<Deps, 'db' | 'c
         }
       : null;
     // Not enumerable: the row holds the password hash, and nothing that lists or logs a session should carry it.
-    if (session && kind === 'user' && row)
+    if (session && kind === 'user' && row) {
       Object.defineProperty(session, 'user', { value: userColumns(row), enumerable: false });
+      Object.defineProperty(session, 'ownsPartner', {
+        value: toBool(row._s_owns_partner),
+        enumerable: false,
+      });
+    }
     if (!session || session.kind !== kind || session.expires_at <= now) return null;
     const idleLimit = IDLE_LIMIT_MS[session.kind];
     const idleFor = session.last_used_at ? now.getTime() - session.last_used_at.getTime() : 0;

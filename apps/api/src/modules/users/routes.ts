@@ -38,7 +38,7 @@ import type { AuditService } from '../audit/service';
 import type { RateLimiter } from '../rate-limit/service';
 import type { SessionService } from '../sessions/service';
 import type { UserService } from './service';
-import { presentSession, presentUser } from './presenters';
+import { presentSession } from './presenters';
 
 const input = <T extends v.GenericSchema>(ctx: Context, _schema: T) =>
   ctx.state.input.body as v.InferOutput<T>;
@@ -56,7 +56,7 @@ export type UserRoutesServices = Pick<Deps, 'db' | 'clock' | 'phone'> & {
 
 /** spec 01 §7 "User": accounts, sessions, profile, contact verification and password reset. */
 export function userRoutes(services: UserRoutesServices): Router {
-  const { users, sessions, limiter, requireUser, clock } = services;
+  const { users, sessions, limiter, requireUser } = services;
   const router = new Router();
   const session = (ctx: Context) => ctx.state.session as SessionRecord;
 
@@ -102,7 +102,7 @@ export function userRoutes(services: UserRoutesServices): Router {
     async (ctx) => {
       const { user, token, session: created } = await users.login(input(ctx, loginBody), origin(ctx));
       ctx.body = {
-        user: presentUser(user, clock.now()),
+        user: await users.profileOf(user),
         access_token: token,
         token_type: 'Bearer',
         expires_at: created.expires_at.toISOString(),
@@ -176,7 +176,7 @@ export function userRoutes(services: UserRoutesServices): Router {
     async (ctx) => {
       const { user, token, session: created } = await users.refresh(session(ctx), origin(ctx));
       ctx.body = {
-        user: presentUser(user, clock.now()),
+        user: await users.profileOf(user),
         access_token: token,
         token_type: 'Bearer',
         expires_at: created.expires_at.toISOString(),
@@ -207,8 +207,8 @@ export function userRoutes(services: UserRoutesServices): Router {
     }),
     requireUser,
     async (ctx) => {
-      const { subject_id: id, user } = session(ctx);
-      ctx.body = presentUser(await users.readProfile(id, user), clock.now());
+      const { subject_id: id, user, ownsPartner } = session(ctx);
+      ctx.body = await users.profileOf(await users.readProfile(id, user), user ? ownsPartner : undefined);
     },
   );
 
@@ -231,7 +231,7 @@ export function userRoutes(services: UserRoutesServices): Router {
       );
       // A new address waits for its confirmation link: `email` is still the current one, `pending_email` the asked one.
       ctx.body = {
-        ...presentUser(user, clock.now()),
+        ...(await users.profileOf(user)),
         ...(pendingEmail ? { pending_email: pendingEmail } : {}),
       };
     },
@@ -271,7 +271,7 @@ export function userRoutes(services: UserRoutesServices): Router {
         { ...file, bytes: picture.bytes, mime: picture.contentType },
         origin(ctx),
       );
-      ctx.body = presentUser(user, clock.now());
+      ctx.body = await users.profileOf(user);
     },
   );
 
@@ -404,7 +404,7 @@ export function userRoutes(services: UserRoutesServices): Router {
         input(ctx, verifyPhoneBody).code,
         origin(ctx),
       );
-      ctx.body = presentUser(user, clock.now());
+      ctx.body = await users.profileOf(user);
     },
   );
 

@@ -8,6 +8,7 @@ import type {
   registerBody,
   loginBody,
   resetPasswordBody,
+  UserProfile,
 } from '@attestly/contracts';
 import { AppError, tooManyRequests } from '../../errors';
 import { decoyHash, hashPassword, verifyPassword } from '../../lib/passwords';
@@ -18,6 +19,7 @@ import type { AuditService } from '../audit/service';
 import type { RateLimiter, RateLimitRule } from '../rate-limit/service';
 import type { RequestOrigin, SessionRecord, SessionService } from '../sessions/service';
 import type { UploadedFile } from '../../middleware/multipart';
+import { presentUser } from './presenters';
 import type { OneTimeTokens } from './one-time-tokens';
 import { createLoginLockout, LOGIN_LOCKOUT } from './lockout';
 import { spendPhoneBudget } from './phone-budget';
@@ -116,6 +118,22 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
   }
 
   /**
+   * Whether the user also holds a partner account (spec 01 §6 `is_partner`: the portal then adds the user's pages):
+   * a partner that is not suspended with the same address, both addresses proven by mail, so that nobody becomes
+   * "partner" of an account by typing its address. Read on each profile read (one probe of the partners'
+   * LOWER(email) unique index), so it follows the partner's state without a copy to keep in step.
+   */
+  async function ownsPartnerAccount(user: InferAttributes<User>): Promise<boolean> {
+    if (!user.email_verified_at) return false;
+    const rows = await db.read<{ id: string }>(
+      `SELECT id FROM partners WHERE LOWER(email) = :email AND email_verified_at IS NOT NULL
+       AND status <> 'suspended'`,
+      { email: user.email.toLowerCase() },
+    );
+    return rows.length > 0;
+  }
+
+  /**
    * The signed-in user's profile for reading only: one prepared statement (db.read; GET /users/profile is hot), or
    * none when the row came with the session in this request (`SessionRecord.user`, read in the same statement).
    */
@@ -132,6 +150,17 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
       throw new AppError(401, 'auth.invalid_token', 'Your session has expired. Please sign in again.');
     }
     return user;
+  }
+
+  /**
+   * The user's profile as every answer shows it (presentUser), with `is_partner` read as ownsPartnerAccount says;
+   * `ownsPartner` when the session's statement already answered that (GET /users/profile stays one round trip).
+   */
+  async function profileOf(user: InferAttributes<User>, ownsPartner?: boolean): Promise<UserProfile> {
+    const profile = presentUser(user, clock.now());
+    const partner =
+      ownsPartner === undefined ? await ownsPartnerAccount(user) : ownsPartner && !!user.email_verified_at;
+    return { ...profile, is_partner: profile.is_partner || partner };
   }
 
   async function register(body: v.InferOutput<typeof registerBody>, origin: RequestOrigin): Promise<void> {
@@ -696,6 +725,7 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     purgeLoginFailures: () => lockout.purgeIdle(),
     findActiveUser,
     readProfile,
+    profileOf,
     updateProfile,
     setProfilePhoto,
     changePassword,

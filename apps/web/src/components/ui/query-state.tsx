@@ -12,19 +12,23 @@ export function LoadingState({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-/** The error state every query shows, with a retry. */
+/** The error state every query shows, with a retry; `title` names what failed above the reason. */
 export function ErrorState({
   error,
   fallback = 'Something went wrong.',
+  title,
   onRetry,
 }: {
   error: unknown;
   fallback?: string;
+  title?: string;
   onRetry?: () => void;
 }) {
+  const message = errorMessage(error, fallback);
   return (
     <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-      <p>{errorMessage(error, fallback)}</p>
+      {title && title !== message ? <p className="font-semibold">{title}</p> : null}
+      <p>{message}</p>
       {onRetry ? (
         <Button variant="secondary" className="mt-3" onClick={onRetry}>
           Try again
@@ -47,16 +51,25 @@ export function QueryState<T>({
   query,
   loadingLabel,
   errorFallback,
+  errorTitle,
   children,
 }: {
   query: QueryLike<T>;
   loadingLabel?: string;
   errorFallback?: string;
+  errorTitle?: string;
   children(data: T): ReactNode;
 }) {
   if (query.isPending) return <LoadingState label={loadingLabel} />;
   if (query.isError || query.data === undefined) {
-    return <ErrorState error={query.error} fallback={errorFallback} onRetry={() => void query.refetch()} />;
+    return (
+      <ErrorState
+        error={query.error}
+        fallback={errorFallback}
+        title={errorTitle}
+        onRetry={() => void query.refetch()}
+      />
+    );
   }
   return <>{children(query.data)}</>;
 }

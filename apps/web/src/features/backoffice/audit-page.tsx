@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import type { AdminAuditLog } from '@attestly/contracts';
+import { AUDIT_EVENTS, AUDIT_EVENT_NAMES, type AdminAuditLog } from '@attestly/contracts';
 import { adminAuditQueryOptions } from '../../api/admin';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
@@ -57,7 +57,27 @@ export function auditParams(filters: Filters, skip: number) {
   };
 }
 
-const actorOf = (log: AdminAuditLog) => (log.admin_user_id ? 'Admin' : log.user_id ? 'User' : 'System');
+/** Who acted: an administrator, the user, the partner in its own portal or with its key, else the system. */
+const actorOf = (log: AdminAuditLog) =>
+  log.admin_user_id
+    ? 'Admin'
+    : log.user_id
+      ? 'User'
+      : log.partner_id && /^(partner|api)\./.test(log.event_type)
+        ? 'Partner'
+        : 'System';
+/** The actor's e-mail address, or for a partner its name. */
+const actorName = (log: AdminAuditLog) => (actorOf(log) === 'Partner' ? log.partner_name : log.actor_email);
+
+/** The event names the filter suggests, in the one scheme the log is shown in (contracts AUDIT_EVENT_NAMES). */
+const EVENT_SUGGESTIONS = [
+  ...new Set([
+    ...AUDIT_EVENTS,
+    ...Object.values(AUDIT_EVENT_NAMES),
+    'api.rate_limit_exceeded',
+    'partner.api_key_used',
+  ]),
+].sort();
 
 /** spec 02 §2 "Audit": filters, counters, the log table refreshing itself every 30 seconds, and a details modal. */
 export function AuditPage() {
@@ -93,14 +113,23 @@ export function AuditPage() {
         <Badge tone={SEVERITY_TONES[log.severity] ?? 'blue'}>{(log.severity || 'info').toUpperCase()}</Badge>
       ),
     },
-    { header: 'Actor', cell: actorOf },
+    {
+      header: 'Actor',
+      className: 'text-xs',
+      cell: (log) => (
+        <>
+          <p className="font-medium text-slate-900">{actorOf(log)}</p>
+          {actorName(log) ? <p className="break-all">{actorName(log)}</p> : null}
+        </>
+      ),
+    },
     {
       header: 'Target',
       className: 'text-xs',
       cell: (log) => (
         <>
-          {log.partner_id ? <p>Partner {shortId(log.partner_id)}</p> : null}
-          {log.user_id ? <p>User {shortId(log.user_id)}</p> : null}
+          {log.partner_id ? <p>Partner {log.partner_name ?? shortId(log.partner_id)}</p> : null}
+          {log.user_id ? <p className="break-all">User {log.user_email ?? shortId(log.user_id)}</p> : null}
           {!log.partner_id && !log.user_id ? '—' : null}
         </>
       ),
@@ -138,7 +167,17 @@ export function AuditPage() {
       </PageHeader>
       <Panel>
         <form className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" onSubmit={apply}>
-          <TextField label="Event type" placeholder="partner_created" {...field('event_type')} />
+          <TextField
+            label="Event type"
+            placeholder="partner.created"
+            list="audit-event-names"
+            {...field('event_type')}
+          />
+          <datalist id="audit-event-names">
+            {EVENT_SUGGESTIONS.map((name) => (
+              <option key={name} value={name} />
+            ))}
+          </datalist>
           <TextField label="User ID" {...field('user_id')} />
           <TextField label="Partner ID" {...field('partner_id')} />
           <TextField label="Admin user ID" {...field('admin_user_id')} />
@@ -201,10 +240,14 @@ export function AuditPage() {
                   </code>,
                 ],
                 ['Event type', open.event_type],
+                ['Actor', [actorOf(open), actorName(open)].filter(Boolean).join(' — ')],
                 ['Severity', (open.severity || 'info').toUpperCase()],
                 ['Timestamp', formatDateTime(open.timestamp, '—')],
-                ['User ID', open.user_id ?? '—'],
-                ['Partner ID', open.partner_id ?? '—'],
+                ['User ID', open.user_id ? [open.user_id, open.user_email].filter(Boolean).join(' — ') : '—'],
+                [
+                  'Partner ID',
+                  open.partner_id ? [open.partner_id, open.partner_name].filter(Boolean).join(' — ') : '—',
+                ],
                 ['Admin user ID', open.admin_user_id ?? '—'],
                 ['IP address', open.ip_address ?? '—'],
                 ['User agent', open.user_agent ?? '—'],

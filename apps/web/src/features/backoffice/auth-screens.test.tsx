@@ -103,7 +103,9 @@ describe('admin login (spec 02 §2, §4, §5)', () => {
       'POST /api/v1/auth/admin/verify-2fa': (call) =>
         (call.body as { code: string }).code === '123456'
           ? { body: TOKEN_ANSWER }
-          : { status: 401, body: { detail: 'Invalid verification code', code: 'auth.invalid_code' } },
+          : (call.body as { code: string }).code === '999999'
+            ? { status: 502, body: undefined }
+            : { status: 401, body: { detail: 'Invalid verification code', code: 'auth.invalid_code' } },
     });
     const { router } = await renderApp('/backoffice/login');
     const user = userEvent.setup();
@@ -129,6 +131,10 @@ describe('admin login (spec 02 §2, §4, §5)', () => {
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findAllByText('Invalid verification code')).not.toHaveLength(0);
     expect(path(router)).toBe('/backoffice/login');
+    // A failure the server did not explain reads as spec 02 §8 words it.
+    await user.type(screen.getByLabelText('2FA code'), '999999');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findAllByText('Failed to verify')).not.toHaveLength(0);
 
     await user.type(screen.getByLabelText('2FA code'), '123456');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
@@ -136,6 +142,7 @@ describe('admin login (spec 02 §2, §4, §5)', () => {
     expect(tokens.token('admin')).toBe(TOKEN_ANSWER.access_token);
     expect(calls.filter((call) => call.url.endsWith('/verify-2fa')).map((call) => call.body)).toEqual([
       { temp_token: 'temp_123', code: '000000' },
+      { temp_token: 'temp_123', code: '999999' },
       { temp_token: 'temp_123', code: '123456' },
     ]);
     expect(await screen.findByText('Registrations (24h)')).toBeInTheDocument();

@@ -1,10 +1,5 @@
 /** Display rules of spec 02 §4 and §9 for the back-office screens (pure, so they are tested on their own). */
 
-/** spec 02 §9: verification and user ids lose their first 4 and last 8 characters, then "...". */
-export function shortRecordId(id: string): string {
-  return `${id.slice(4, Math.max(4, id.length - 8))}...`;
-}
-
 /** spec 02 §9: token ids show their first 8 and last 8 characters. */
 export function shortTokenId(id: string): string {
   return id.length <= 16 ? id : `${id.slice(0, 8)}...${id.slice(-8)}`;

@@ -124,6 +124,7 @@ export function ListState({
   count,
   loading,
   failed,
+  failedDetail,
   empty,
   children,
 }: {
@@ -132,12 +133,21 @@ export function ListState({
   count: number;
   loading: string;
   failed?: string;
+  /** The reason shown under `failed` when the server gave none (default: `failed` alone). */
+  failedDetail?: string;
   empty: string;
   children: ReactNode;
 }) {
   if (query.isPending) return <LoadingState label={loading} />;
   if (failed !== undefined && query.isError) {
-    return <ErrorState error={query.error} fallback={failed} onRetry={() => void query.refetch()} />;
+    return (
+      <ErrorState
+        error={query.error}
+        title={failed}
+        fallback={failedDetail ?? failed}
+        onRetry={() => void query.refetch()}
+      />
+    );
   }
   if (count === 0) return <p className="text-sm text-slate-700">{empty}</p>;
   return <>{children}</>;
@@ -150,7 +160,15 @@ export interface Column<Row> {
   className?: string;
   /** The cell's tooltip, e.g. the full id behind a short one. */
   title?(row: Row): string | undefined;
+  /**
+   * Kept in view at the right edge while the table scrolls sideways on wide screens (a row's actions, issue 25
+   * item 11); on phones the column scrolls with the rest.
+   */
+  pinned?: boolean;
 }
+
+const PINNED = 'lg:sticky lg:right-0 lg:shadow-[inset_1px_0_0_0_rgb(226_232_240)]';
+const INTERACTIVE = 'a, button, input, select, textarea, label, [role="button"]';
 
 interface TableProps<Row> {
   /** The accessible name of the table's scrolling region. */
@@ -159,6 +177,11 @@ interface TableProps<Row> {
   rows: readonly Row[];
   /** data-testid of each row. */
   rowTestId?: string;
+  /**
+   * Opens a row when it is clicked anywhere but on its own controls. A pointer convenience: each row also has a
+   * button that does the same for keyboard and screen-reader users.
+   */
+  onOpen?(row: Row): void;
 }
 
 /** A table of rows described by columns, in a TableFrame (scrolls sideways on narrow screens). */
@@ -167,14 +190,16 @@ export function DataTable<Row extends { id: string }>({
   columns,
   rows,
   rowTestId,
+  onOpen,
   shadedHead = true,
 }: TableProps<Row> & { shadedHead?: boolean }) {
+  const head = shadedHead ? 'bg-slate-50' : 'bg-white';
   return (
     <TableFrame label={label}>
       <thead className={shadedHead ? 'bg-slate-50' : undefined}>
         <tr>
           {columns.map((column, index) => (
-            <th key={index} scope="col" className={th}>
+            <th key={index} scope="col" className={column.pinned ? `${th} ${PINNED} ${head}` : th}>
               {column.header}
             </th>
           ))}
@@ -182,11 +207,24 @@ export function DataTable<Row extends { id: string }>({
       </thead>
       <tbody className="divide-y divide-slate-100">
         {rows.map((row) => (
-          <tr key={row.id} data-testid={rowTestId}>
+          <tr
+            key={row.id}
+            data-testid={rowTestId}
+            className={onOpen ? 'cursor-pointer hover:bg-slate-50' : undefined}
+            onClick={
+              onOpen
+                ? (event) => {
+                    if (!(event.target as Element).closest(INTERACTIVE)) onOpen(row);
+                  }
+                : undefined
+            }
+          >
             {columns.map((column, index) => (
               <td
                 key={index}
-                className={column.className ? `${td} ${column.className}` : td}
+                className={[td, column.className, column.pinned ? `${PINNED} bg-white` : null]
+                  .filter(Boolean)
+                  .join(' ')}
                 title={column.title?.(row)}
               >
                 {column.cell(row)}
@@ -204,6 +242,7 @@ export function PagedTable<Row extends { id: string }>({
   query,
   loading,
   failed,
+  failedDetail,
   empty,
   skip,
   limit,
@@ -213,13 +252,21 @@ export function PagedTable<Row extends { id: string }>({
   query: ListQuery & { data?: { total_count: number } };
   loading: string;
   failed?: string;
+  failedDetail?: string;
   empty: string;
   skip: number;
   limit: number;
   onPage(skip: number): void;
 }) {
   return (
-    <ListState query={query} count={table.rows.length} loading={loading} failed={failed} empty={empty}>
+    <ListState
+      query={query}
+      count={table.rows.length}
+      loading={loading}
+      failed={failed}
+      failedDetail={failedDetail}
+      empty={empty}
+    >
       <DataTable {...table} />
       <Pager skip={skip} limit={limit} total={query.data?.total_count ?? 0} onChange={onPage} />
     </ListState>

@@ -111,7 +111,7 @@ function CodeStep({ tempToken, onRestart }: { tempToken: string; onRestart(): vo
       toast.success('Login successful!');
       await navigate({ to: '/backoffice' });
     } catch (error) {
-      const message = adminErrorMessage(error, ADMIN_MESSAGES.invalidCode);
+      const message = adminErrorMessage(error, ADMIN_MESSAGES.verifyFailed);
       setFailure(message);
       form.reset({ code: '' });
       form.setFocus('code');

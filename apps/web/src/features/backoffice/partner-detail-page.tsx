@@ -1,12 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { ADMIN_MESSAGES, type AdminPartnerDetail } from '@attestly/contracts';
-import { adminErrorMessage, adminPartnerQueryOptions } from '../../api/admin';
+import { adminApi, adminErrorMessage, adminKeys, adminPartnerQueryOptions } from '../../api/admin';
 import { ApiError } from '../../api/client';
 import { Button } from '../../components/ui/button';
 import { LoadingState } from '../../components/ui/query-state';
+import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { ConfirmDialog } from './confirm-dialog';
 import { formatDateTime, formatDay } from './format';
 import {
   CreateSiteDialog,
@@ -41,6 +43,23 @@ export function PartnerDetailPage({ partnerId }: { partnerId: string }) {
   const [regenerating, setRegenerating] = useState(false);
   const [creatingSite, setCreatingSite] = useState(false);
   const [statusAction, setStatusAction] = useState<StatusAction | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  // Only a partner nobody has used can go; the server says why otherwise (spec 01 §8 "Failed to delete partner").
+  const remove = useMutation({
+    mutationFn: () => adminApi.deletePartner(partnerId),
+    onSuccess: async () => {
+      toast.success('Partner deleted successfully');
+      setDeleting(false);
+      await navigate({ to: '/backoffice/partners' });
+      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    },
+    onError: (error) => {
+      setDeleting(false);
+      toast.error(adminErrorMessage(error, 'Failed to delete partner'));
+    },
+  });
 
   if (partner.isPending) return <LoadingState label="Loading partner…" />;
   if (partner.isError) {
@@ -87,6 +106,9 @@ export function PartnerDetailPage({ partnerId }: { partnerId: string }) {
               Deactivate
             </Button>
           ) : null}
+          <Button variant="danger" onClick={() => setDeleting(true)}>
+            Delete
+          </Button>
         </div>
       </div>
 
@@ -100,6 +122,15 @@ export function PartnerDetailPage({ partnerId }: { partnerId: string }) {
       <RegenerateKeyDialog partnerId={data.id} open={regenerating} onClose={() => setRegenerating(false)} />
       <CreateSiteDialog partnerId={data.id} open={creatingSite} onClose={() => setCreatingSite(false)} />
       <PartnerStatusDialog partnerId={data.id} action={statusAction} onClose={() => setStatusAction(null)} />
+      <ConfirmDialog
+        open={deleting}
+        title="Delete partner"
+        message={`Delete ${data.partner_name} with its sites, API keys and webhooks? Only a partner nobody has used can be deleted; deactivate one that has been used. This cannot be undone.`}
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onConfirm={() => remove.mutate()}
+        onCancel={() => setDeleting(false)}
+      />
     </div>
   );
 }
@@ -127,7 +158,8 @@ function Overview({ partner }: { partner: AdminPartnerDetail }) {
       <Panel title="API information">
         <Facts
           items={[
-            ['API key', partner.api_key ? <code key="key">{partner.api_key}…</code> : 'No key'],
+            // The server sends the key's shown prefix, already ending in "…".
+            ['API key', partner.api_key ? <code key="key">{partner.api_key}</code> : 'No key'],
             ['Webhook URL', or(partner.webhook_url, 'Not configured')],
             [
               'Rate limits',
@@ -159,16 +191,21 @@ function Overview({ partner }: { partner: AdminPartnerDetail }) {
           />
         </Panel>
       ) : null}
-      <Panel title="Verification settings">
+      <Panel title="Verification settings (from the partner's sites)">
         <Facts
           items={[
             ['Age verification required', settings.require_age_verification ? 'Yes' : 'No'],
             ['Location verification required', settings.require_location_verification ? 'Yes' : 'No'],
-            ['Default age threshold', `${settings.default_age_threshold}+`],
             [
-              'Allowed methods',
+              'Lowest age asked',
+              settings.default_age_threshold === null
+                ? 'No site asks an age'
+                : `${settings.default_age_threshold}+`,
+            ],
+            [
+              'Methods that can prove it',
               settings.allowed_verification_methods.map((method) => method.replace(/_/g, ' ')).join(', ') ||
-                '—',
+                'None: no site asks for a proof',
             ],
           ]}
         />

@@ -185,7 +185,7 @@ export function PartnerStatusDialog({
 }
 
 /** Copy (a secret shown once, with a fallback message when the clipboard is refused) and Done. */
-function CopyAndDone({ value, label, onDone }: { value: string; label: string; onDone(): void }) {
+export function CopyAndDone({ value, label, onDone }: { value: string; label: string; onDone(): void }) {
   return (
     <div className="flex justify-end gap-2">
       <Button

@@ -52,7 +52,10 @@ describe('partners (spec 02 §2 "Partner list", "Partner detail")', () => {
   it('lists partners and creates one with the required fields and skip_email_verification', async () => {
     const calls = fakeApi({
       'GET /api/v1/admin/partners?skip=0&limit=50': { body: { partners: [partner], total_count: 1 } },
-      'POST /api/v1/admin/partners': { status: 201, body: partner },
+      'POST /api/v1/admin/partners': {
+        status: 201,
+        body: { ...partner, temporary_password: 'first-Password-42' },
+      },
       [`GET ${DETAIL}`]: { body: partner },
     });
     const { router } = await renderApp('/backoffice/partners');
@@ -74,13 +77,44 @@ describe('partners (spec 02 §2 "Partner list", "Partner detail")', () => {
     await user.type(within(dialog).getByLabelText('Contact email'), 'wile@acme.test');
     await user.type(within(dialog).getByLabelText('Website'), 'https://acme.test');
     await user.click(within(dialog).getByRole('button', { name: 'Create Partner' }));
+    // The first password is shown once, with Copy; Done opens the partner.
+    expect(await within(dialog).findByTestId('temporary-password')).toHaveTextContent('first-Password-42');
+    expect(within(dialog).getByRole('button', { name: 'Copy password' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/backoffice/partners');
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/backoffice/partners/${partner.id}`));
     expect(calls.find((call) => call.method === 'POST')?.body).toMatchObject({
       partner_name: 'Acme Games',
       contact_email: 'wile@acme.test',
       plan: 'starter',
       skip_email_verification: true,
+      sign_in: 'show_password',
     });
+  });
+
+  it('sends an invitation mail instead when the operator chooses it, and shows no password', async () => {
+    const calls = fakeApi({
+      'GET /api/v1/admin/partners?skip=0&limit=50': { body: { partners: [], total_count: 0 } },
+      'POST /api/v1/admin/partners': {
+        status: 201,
+        body: { ...partner, invitation_sent_to: 'wile@acme.test' },
+      },
+      [`GET ${DETAIL}`]: { body: partner },
+    });
+    const { router } = await renderApp('/backoffice/partners');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Create Partner' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create Partner' });
+    await user.type(within(dialog).getByLabelText('Partner name'), 'Acme Games');
+    await user.type(within(dialog).getByLabelText('Contact name'), 'Wile Coyote');
+    await user.type(within(dialog).getByLabelText('Contact email'), 'wile@acme.test');
+    await user.type(within(dialog).getByLabelText('Website'), 'https://acme.test');
+    await user.click(within(dialog).getByLabelText(/Send an invitation mail/));
+    await user.click(within(dialog).getByRole('button', { name: 'Create Partner' }));
+    expect(await screen.findByText('Partner created; invitation sent to wile@acme.test')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/backoffice/partners/${partner.id}`));
+    expect(screen.queryByTestId('temporary-password')).toBeNull();
+    expect(calls.find((call) => call.method === 'POST')?.body).toMatchObject({ sign_in: 'send_invitation' });
   });
 
   it('shows the overview fallbacks, tabs, statistics and the empty sites text', async () => {
@@ -128,6 +162,52 @@ describe('partners (spec 02 §2 "Partner list", "Partner detail")', () => {
       notify_partner: true,
     });
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Deactivate' })).toBeNull());
+  });
+
+  it('deletes after confirmation, and shows why when the server refuses', async () => {
+    let refuse = true;
+    fakeApi({
+      [`GET ${DETAIL}`]: { body: partner },
+      [`DELETE ${DETAIL}`]: () =>
+        refuse
+          ? {
+              status: 409,
+              body: {
+                detail: 'This partner has verifications; deactivate it instead',
+                code: 'partners.in_use',
+              },
+            }
+          : { status: 204 },
+      'GET /api/v1/admin/partners?skip=0&limit=50': { body: { partners: [], total_count: 0 } },
+    });
+    const { router } = await renderApp(`/backoffice/partners/${partner.id}`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Delete partner' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(
+      await screen.findByText('This partner has verifications; deactivate it instead'),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`/backoffice/partners/${partner.id}`);
+    refuse = false;
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete partner' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Partner deleted successfully')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/backoffice/partners'));
+  });
+
+  it('says "Failed to delete partner" when the server gives no reason', async () => {
+    fakeApi({
+      [`GET ${DETAIL}`]: { body: partner },
+      [`DELETE ${DETAIL}`]: { status: 500, body: undefined },
+    });
+    await renderApp(`/backoffice/partners/${partner.id}`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete partner' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Failed to delete partner')).toBeInTheDocument();
   });
 
   it('warns before regenerating and shows the new key once', async () => {

@@ -4,9 +4,9 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
-  ADMIN_DISPLAY_PLANS,
   ADMIN_PARTNER_PLANS,
   BUSINESS_TYPES,
+  PARTNER_INVITATION_DAYS,
   PARTNER_STATUSES,
   adminCreatePartnerBody,
   type AdminCreatePartnerBody,
@@ -22,6 +22,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { capitalize, formatDay } from './format';
 import { FormActions, OptionList, optionsOf } from './form-ui';
 import { FilterBar, PagedTable, SearchFilter, SelectFilter, type Column } from './list-ui';
+import { CopyAndDone } from './partner-dialogs';
 import { PageHeader, Panel, PlanBadge, StatusBadge } from './ui';
 
 const PAGE_SIZE = 50;
@@ -97,7 +98,8 @@ export function PartnersPage() {
         <SelectFilter
           label="Plan"
           all="All plans"
-          options={optionsOf(ADMIN_DISPLAY_PLANS, planLabel)}
+          // The plans partners can be on (contracts PLANS); older names are only displayed, never filtered by.
+          options={optionsOf(ADMIN_PARTNER_PLANS, planLabel)}
           value={plan}
           onChange={filter(setPlan)}
         />
@@ -107,6 +109,8 @@ export function PartnersPage() {
           query={list}
           loading="Loading partners…"
           failed="Failed to load partners"
+          // spec 01 §8's fallback for the partners call, under spec 02 §8's message.
+          failedDetail="Failed to fetch partners"
           empty="No partners match these filters."
           label="Partners"
           columns={COLUMNS}
@@ -132,10 +136,15 @@ const CREATE_FIELDS = [
   'plan',
 ] as const;
 
-/** spec 02 §5 "Create partner": name, contact e-mail and name, and website required; plan starter by default. */
+/**
+ * spec 02 §5 "Create partner": name, contact e-mail and name, and website required; plan starter by default. The
+ * operator also chooses how the partner signs in (issue 25 item 4): a first password shown here once, to copy and
+ * hand over, or an invitation mail with a link to choose one.
+ */
 function CreatePartnerDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const [created, setCreated] = useState<{ id: string; password: string } | null>(null);
   const form = useForm<AdminCreatePartnerBody>({
     resolver: valibotResolver(adminCreatePartnerBody),
     defaultValues: {
@@ -147,73 +156,134 @@ function CreatePartnerDialog({ open, onClose }: { open: boolean; onClose(): void
       company_type: '',
       plan: 'starter',
       skip_email_verification: true,
+      sign_in: 'show_password',
     },
   });
   const { errors } = form.formState;
+  const openPartner = async (id: string) => {
+    setCreated(null);
+    onClose();
+    await navigate({ to: '/backoffice/partners/$partnerId', params: { partnerId: id } });
+  };
   const create = useMutation({
     mutationFn: (body: AdminCreatePartnerBody) =>
       adminApi.createPartner({ ...body, skip_email_verification: true }),
     onSuccess: async (partner) => {
-      toast.success('Partner created successfully');
       form.reset();
-      onClose();
       await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-      await navigate({ to: '/backoffice/partners/$partnerId', params: { partnerId: partner.id } });
+      if (partner.temporary_password) {
+        toast.success('Partner created successfully');
+        // Shown once: the answer is the only place it exists in clear.
+        setCreated({ id: partner.id, password: partner.temporary_password });
+        return;
+      }
+      toast.success(
+        `Partner created; invitation sent to ${partner.invitation_sent_to ?? partner.contact_email}`,
+      );
+      await openPartner(partner.id);
     },
     onError: (error) => {
       applyServerErrors(error, form.setError, CREATE_FIELDS);
     },
   });
+  const close = () => {
+    if (created) void openPartner(created.id);
+    else onClose();
+  };
   return (
-    <Dialog open={open} onOpenChange={(next) => (next ? undefined : onClose())} title="Create Partner">
-      <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => create.mutate(values))}>
-        <FormError
-          message={create.isError ? adminErrorMessage(create.error, 'Failed to create partner') : null}
-        />
-        <TextField
-          label="Partner name"
-          error={errors.partner_name?.message}
-          {...form.register('partner_name')}
-        />
-        <TextField
-          label="Contact name"
-          autoComplete="off"
-          error={errors.contact_name?.message}
-          {...form.register('contact_name')}
-        />
-        <TextField
-          label="Contact email"
-          type="email"
-          autoComplete="off"
-          error={errors.contact_email?.message}
-          {...form.register('contact_email')}
-        />
-        <TextField
-          label="Website"
-          type="url"
-          placeholder="https://example.com"
-          error={errors.website?.message}
-          {...form.register('website')}
-        />
-        <TextField
-          label="Phone (optional)"
-          type="tel"
-          error={errors.phone?.message}
-          {...form.register('phone')}
-        />
-        <SelectField
-          label="Company type"
-          error={errors.company_type?.message}
-          {...form.register('company_type')}
+    <Dialog open={open} onOpenChange={(next) => (next ? undefined : close())} title="Create Partner">
+      {created ? (
+        <div className="space-y-4">
+          <p className="text-sm text-slate-800">
+            The partner signs in at /partner/login with the contact e-mail and this first password. Copy it
+            now and hand it over securely: it is shown only once.
+          </p>
+          <code
+            data-testid="temporary-password"
+            className="block rounded bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900"
+          >
+            {created.password}
+          </code>
+          <CopyAndDone value={created.password} label="Copy password" onDone={close} />
+        </div>
+      ) : (
+        <form
+          className="space-y-4"
+          noValidate
+          onSubmit={form.handleSubmit((values) => create.mutate(values))}
         >
-          <option value="">Not specified</option>
-          <OptionList options={optionsOf(BUSINESS_TYPES, (type) => type)} />
-        </SelectField>
-        <SelectField label="Plan" error={errors.plan?.message} {...form.register('plan')}>
-          <OptionList options={optionsOf(ADMIN_PARTNER_PLANS, planLabel)} />
-        </SelectField>
-        <FormActions label="Create Partner" busy={create.isPending} onCancel={onClose} />
-      </form>
+          <FormError
+            message={create.isError ? adminErrorMessage(create.error, 'Failed to create partner') : null}
+          />
+          <TextField
+            label="Partner name"
+            error={errors.partner_name?.message}
+            {...form.register('partner_name')}
+          />
+          <TextField
+            label="Contact name"
+            autoComplete="off"
+            error={errors.contact_name?.message}
+            {...form.register('contact_name')}
+          />
+          <TextField
+            label="Contact email"
+            type="email"
+            autoComplete="off"
+            error={errors.contact_email?.message}
+            {...form.register('contact_email')}
+          />
+          <TextField
+            label="Website"
+            type="url"
+            placeholder="https://example.com"
+            error={errors.website?.message}
+            {...form.register('website')}
+          />
+          <TextField
+            label="Phone (optional)"
+            type="tel"
+            error={errors.phone?.message}
+            {...form.register('phone')}
+          />
+          <SelectField
+            label="Company type"
+            error={errors.company_type?.message}
+            {...form.register('company_type')}
+          >
+            <option value="">Not specified</option>
+            <OptionList options={optionsOf(BUSINESS_TYPES, (type) => type)} />
+          </SelectField>
+          <SelectField label="Plan" error={errors.plan?.message} {...form.register('plan')}>
+            <OptionList options={optionsOf(ADMIN_PARTNER_PLANS, planLabel)} />
+          </SelectField>
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-medium text-slate-800">How the partner signs in</legend>
+            <label className="flex items-start gap-2 text-sm text-slate-800">
+              <input
+                type="radio"
+                className="mt-1 size-4"
+                value="show_password"
+                {...form.register('sign_in')}
+              />
+              <span>Show a one-time password now, to copy and hand over</span>
+            </label>
+            <label className="flex items-start gap-2 text-sm text-slate-800">
+              <input
+                type="radio"
+                className="mt-1 size-4"
+                value="send_invitation"
+                {...form.register('sign_in')}
+              />
+              <span>
+                Send an invitation mail to the contact address, with a link to choose a password (valid{' '}
+                {PARTNER_INVITATION_DAYS} days)
+              </span>
+            </label>
+          </fieldset>
+          <FormActions label="Create Partner" busy={create.isPending} onCancel={onClose} />
+        </form>
+      )}
     </Dialog>
   );
 }

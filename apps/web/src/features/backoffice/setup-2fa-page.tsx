@@ -115,7 +115,7 @@ function ShowSecret({ setup, onEnabled }: { setup: Admin2faSetupResponse; onEnab
       storeAdminSession(queryClient, answer);
       onEnabled();
     } catch (error) {
-      setFailure(adminErrorMessage(error, ADMIN_MESSAGES.invalidCode));
+      setFailure(adminErrorMessage(error, ADMIN_MESSAGES.verifyFailed));
       form.reset({ totp_code: '' });
       form.setFocus('totp_code');
     }

@@ -106,28 +106,43 @@ describe('tokens and authorizations (spec 02 §2 "Tokens")', () => {
     });
   });
 
-  it('sends an id filter only once it is a whole id', async () => {
+  it('filters by a person or partner name, or by a whole id', async () => {
     const calls = fakeApi({
       'GET /api/v1/admin/tokens?skip=0&limit=50&active_only=true': { body: { tokens: [], total_count: 0 } },
+      'GET /api/v1/admin/tokens?skip=0&limit=50&user=ada&active_only=true': {
+        body: { tokens: [token], total_count: 1 },
+      },
       [`GET /api/v1/admin/tokens?skip=0&limit=50&user_id=${token.user_id}&active_only=true`]: {
+        body: { tokens: [token], total_count: 1 },
+      },
+      [`GET /api/v1/admin/tokens?skip=0&limit=50&user_id=${token.user_id}&partner=acme&active_only=true`]: {
         body: { tokens: [token], total_count: 1 },
       },
     });
     await renderApp('/backoffice/tokens');
     const user = userEvent.setup();
-    await user.type(await screen.findByLabelText('User ID'), '7b0c');
-    expect(await screen.findByText('Enter a full id')).toBeInTheDocument();
-    await user.clear(screen.getByLabelText('User ID'));
-    await user.type(screen.getByLabelText('User ID'), token.user_id as string);
+    await user.type(await screen.findByLabelText('User'), 'ada');
     expect(await screen.findByTestId('token-row')).toBeInTheDocument();
-    expect(calls.every((call) => !call.url.includes('user_id=7b0c&'))).toBe(true);
+    await user.clear(screen.getByLabelText('User'));
+    await user.type(screen.getByLabelText('User'), token.user_id as string);
+    await user.type(screen.getByLabelText('Partner'), 'acme');
+    await waitFor(() =>
+      expect(calls.map((call) => call.url)).toContain(
+        `/api/v1/admin/tokens?skip=0&limit=50&user_id=${token.user_id}&partner=acme&active_only=true`,
+      ),
+    );
+    // Never a single letter: it would match nearly everyone.
+    expect(calls.every((call) => !call.url.includes('user=a&'))).toBe(true);
   });
 });
 
 const log: AdminAuditLog = {
   id: 'a1b2c3d4-0000-4000-8000-000000000001',
-  event_type: 'partner_deactivated',
-  event: 'partner_deactivated',
+  event_type: 'partner.deactivated',
+  event: 'partner.deactivated',
+  actor_email: 'root@attestly.test',
+  user_email: null,
+  partner_name: 'Acme Games',
   severity: 'warning',
   timestamp: '2026-11-26T08:00:00.000Z',
   user_id: null,
@@ -137,6 +152,18 @@ const log: AdminAuditLog = {
   user_agent: 'Mozilla/5.0 (X11; Linux x86_64)',
   details: { reason: 'Chargebacks' },
   metadata: { hash: 'h', prev_hash: 'p' },
+};
+
+/** The partner's own sign-in: no administrator, no user. */
+const partnerLog: AdminAuditLog = {
+  ...log,
+  id: 'a1b2c3d4-0000-4000-8000-000000000002',
+  event_type: 'partner.login_succeeded',
+  event: 'partner.login_succeeded',
+  severity: 'info',
+  admin_user_id: null,
+  actor_email: null,
+  details: {},
 };
 
 describe('audit logs (spec 02 §2 "Audit")', () => {
@@ -166,17 +193,22 @@ describe('audit logs (spec 02 §2 "Audit")', () => {
         const url = String(input);
         calls.push({ method: 'GET', url, headers: {}, body: undefined });
         if (url.startsWith('/api/v1/admin/audit-logs?')) served++;
-        return new Response(JSON.stringify({ audit_logs: [log], total_count: 1 }), {
+        return new Response(JSON.stringify({ audit_logs: [log, partnerLog], total_count: 2 }), {
           headers: { 'Content-Type': 'application/json' },
         });
       }),
     );
     vi.useFakeTimers({ shouldAdvanceTime: true });
     await renderApp('/backoffice/audit');
-    const row = await screen.findByTestId('audit-row');
+    const [row, partnerRow] = (await screen.findAllByTestId('audit-row')) as [HTMLElement, HTMLElement];
+    // A partner acting in its own portal is named as the actor, not "System".
+    expect(partnerRow).toHaveTextContent('PartnerAcme Games');
     expect(screen.getByText('Auto-refresh every 30 seconds')).toBeInTheDocument();
     expect(row).toHaveTextContent('WARNING');
     expect(row).toHaveTextContent('Admin');
+    // Who acted and on what, by e-mail and name rather than an id.
+    expect(row).toHaveTextContent('root@attestly.test');
+    expect(row).toHaveTextContent('Partner Acme Games');
     expect(row).toHaveTextContent('10.0.0.7');
     expect(row).toHaveTextContent('Mozilla/5.0');
     expect(row).not.toHaveTextContent('X11');
@@ -184,7 +216,7 @@ describe('audit logs (spec 02 §2 "Audit")', () => {
     expect(first).toContain('limit=100');
     expect(first).toContain('start_date=');
     expect(first).toContain('end_date=');
-    expect(screen.getByText('Partner Events', { selector: 'dt' }).nextElementSibling).toHaveTextContent('1');
+    expect(screen.getByText('Partner Events', { selector: 'dt' }).nextElementSibling).toHaveTextContent('2');
     expect(screen.getByText('Admin Actions', { selector: 'dt' }).nextElementSibling).toHaveTextContent('1');
 
     const before = served;
@@ -193,7 +225,7 @@ describe('audit logs (spec 02 §2 "Audit")', () => {
 
     vi.useRealTimers();
     const user = userEvent.setup();
-    await user.click(within(row).getByRole('button', { name: /Details of partner_deactivated/ }));
+    await user.click(within(row).getByRole('button', { name: /Details of partner.deactivated/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Audit log details' });
     expect(dialog).toHaveTextContent('"reason": "Chargebacks"');
     expect(dialog).toHaveTextContent(log.admin_user_id as string);

@@ -102,16 +102,19 @@ function grantColumns<Row extends Grant>(
   ];
 }
 
-/** An id filter: sent only once it is a whole UUID (the API refuses anything else). */
-function useIdFilter() {
+/**
+ * A filter by person or partner (issue 25 item 11): a whole UUID filters by id, anything else of two characters or
+ * more by name or e-mail address (the server matches part of either).
+ */
+function useWhoFilter() {
   const [text, setText] = useState('');
   const trimmed = text.trim();
-  const valid = trimmed === '' || UUID.test(trimmed);
+  const id = UUID.test(trimmed) ? trimmed : undefined;
   return {
     text,
     setText,
-    value: valid && trimmed ? trimmed : undefined,
-    error: valid ? undefined : 'Enter a full id',
+    id,
+    name: !id && [...trimmed].length >= 2 ? trimmed : undefined,
   };
 }
 
@@ -120,8 +123,8 @@ export function TokensPage() {
   useDocumentTitle('Tokens & OAuth');
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<Tab>('tokens');
-  const userId = useIdFilter();
-  const partnerId = useIdFilter();
+  const userFilter = useWhoFilter();
+  const partnerFilter = useWhoFilter();
   const [status, setStatus] = useState<(typeof STATUS_OPTIONS)[number][0]>('active');
   const [skip, setSkip] = useState(0);
   const [revoking, setRevoking] = useState<
@@ -136,8 +139,10 @@ export function TokensPage() {
   const params = {
     skip,
     limit: PAGE_SIZE,
-    user_id: userId.value,
-    partner_id: partnerId.value,
+    user_id: userFilter.id,
+    user: userFilter.name,
+    partner_id: partnerFilter.id,
+    partner: partnerFilter.name,
     active_only: status === 'all' ? undefined : status === 'active',
   };
   const tokens = useQuery({ ...adminTokensQueryOptions(params), enabled: tab === 'tokens' });
@@ -258,20 +263,20 @@ export function TokensPage() {
       <ListHeader title="Tokens & OAuth" onRefresh={() => void active.refetch()} />
       <FilterBar columns={3}>
         <TextField
-          label="User ID"
-          value={userId.text}
-          error={userId.error}
+          label="User"
+          placeholder="E-mail, name or id"
+          value={userFilter.text}
           onChange={(event) => {
-            userId.setText(event.target.value);
+            userFilter.setText(event.target.value);
             resetPage();
           }}
         />
         <TextField
-          label="Partner ID"
-          value={partnerId.text}
-          error={partnerId.error}
+          label="Partner"
+          placeholder="Name, e-mail or id"
+          value={partnerFilter.text}
           onChange={(event) => {
-            partnerId.setText(event.target.value);
+            partnerFilter.setText(event.target.value);
             resetPage();
           }}
         />

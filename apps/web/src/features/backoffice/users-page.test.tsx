@@ -190,4 +190,64 @@ describe('users management (spec 02 §2 "Users")', () => {
       'document',
     );
   });
+
+  it('opens a user from anywhere on the row, but not from its own buttons, and keeps the actions in view', async () => {
+    const calls = fakeApi({
+      [`GET ${LIST}`]: { body: { users: [ada], total_count: 1 } },
+      [`GET /api/v1/admin/users/${ada.id}`]: {
+        body: { ...ada, oauth_authorizations: [], verification_history: [] },
+      },
+    });
+    await renderApp('/backoffice/users');
+    const user = userEvent.setup();
+    const row = (await screen.findAllByTestId('user-row'))[0] as HTMLElement;
+    // The actions column is pinned to the right edge on wide screens.
+    const actions = within(row).getByRole('button', { name: 'View ada@example.com' }).closest('td');
+    expect(actions?.className).toContain('lg:sticky');
+    await user.click(within(row).getByRole('checkbox', { name: 'Select ada@example.com' }));
+    expect(screen.queryByRole('dialog', { name: 'User details' })).toBeNull();
+    await user.click(within(row).getByText('London'));
+    const dialog = await screen.findByRole('dialog', { name: 'User details' });
+    expect(await within(dialog).findByText('ada@example.com')).toBeInTheDocument();
+    expect(calls.some((call) => call.url === `/api/v1/admin/users/${ada.id}`)).toBe(true);
+  });
+
+  it('adds a user: an invitation by default, or a first password shown once, then opens the user', async () => {
+    const calls = fakeApi({
+      [`GET ${LIST}`]: { body: { users: [], total_count: 0 } },
+      'POST /api/v1/admin/users': {
+        status: 201,
+        body: {
+          ...ada,
+          oauth_authorizations: [],
+          verification_history: [],
+          temporary_password: 'first-Password-7',
+        },
+      },
+      [`GET /api/v1/admin/users/${ada.id}`]: {
+        body: { ...ada, oauth_authorizations: [], verification_history: [] },
+      },
+    });
+    await renderApp('/backoffice/users');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Add User' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add User' });
+    expect(within(dialog).getByLabelText(/Send an invitation mail/)).toBeChecked();
+    await user.click(within(dialog).getByRole('button', { name: 'Add User' }));
+    expect(await within(dialog).findByText('Full name is required')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Email'), 'ada@example.com');
+    await user.type(within(dialog).getByLabelText('Full name'), 'Ada Lovelace');
+    await user.click(within(dialog).getByLabelText(/Show a one-time password/));
+    await user.click(within(dialog).getByRole('button', { name: 'Add User' }));
+    expect(await within(dialog).findByTestId('user-temporary-password')).toHaveTextContent(
+      'first-Password-7',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    expect(await screen.findByRole('dialog', { name: 'User details' })).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      email: 'ada@example.com',
+      full_name: 'Ada Lovelace',
+      sign_in: 'show_password',
+    });
+  });
 });

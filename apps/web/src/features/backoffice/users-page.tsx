@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { AddUserDialog } from './add-user-dialog';
 import { ConfirmDialog } from './confirm-dialog';
 import { FlagUserDialog } from './flag-user-dialog';
 import { formatDateTime, userVerificationLabel } from './format';
@@ -81,6 +82,7 @@ export function UsersPage() {
   const [deleting, setDeleting] = useState<AdminUser[] | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [bulk, setBulk] = useState<Bulk | ''>('');
+  const [adding, setAdding] = useState(false);
 
   const countryCode = country.trim().toUpperCase();
   const params = {
@@ -237,6 +239,8 @@ export function UsersPage() {
     },
     {
       header: 'Actions',
+      pinned: true,
+      className: 'min-w-44 max-w-56',
       cell: (user) => (
         <RowActions>
           <RowAction label={`View ${user.email}`} onClick={() => setViewing(user.id)}>
@@ -280,7 +284,9 @@ export function UsersPage() {
       <Link to="/backoffice" className="text-sm font-semibold text-indigo-700 hover:text-indigo-900">
         ← Back to Dashboard
       </Link>
-      <ListHeader title="Users Management" onRefresh={() => void list.refetch()} />
+      <ListHeader title="Users Management" onRefresh={() => void list.refetch()}>
+        <Button onClick={() => setAdding(true)}>Add User</Button>
+      </ListHeader>
 
       <FilterBar columns={4}>
         <SearchFilter placeholder="Name, e-mail or username" value={search} onChange={setFilter(setSearch)} />
@@ -334,6 +340,7 @@ export function UsersPage() {
           columns={columns}
           rows={users}
           rowTestId="user-row"
+          onOpen={(user) => setViewing(user.id)}
           skip={skip}
           limit={PAGE_SIZE}
           onPage={(next) => {
@@ -344,6 +351,7 @@ export function UsersPage() {
       </Panel>
 
       <UserDetailsDialog userId={viewing} onClose={() => setViewing(null)} />
+      <AddUserDialog open={adding} onClose={() => setAdding(false)} onAdded={setViewing} />
       <EditUserDialog user={editing} onClose={() => setEditing(null)} />
       <LockUserDialog user={locking} onClose={() => setLocking(null)} />
       <FlagUserDialog

@@ -11,7 +11,6 @@ import {
 } from '@attestly/contracts';
 import { adminApi, adminErrorMessage, adminKeys } from '../../api/admin';
 
-import { Dialog } from '../../components/ui/dialog';
 import { CheckboxField, FormError, TextField } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
@@ -61,40 +60,56 @@ function useAction(action: VerificationAction, verificationId: string, onDone: (
   });
 }
 
-/** spec 02 §2 "Action modal for Approve, Reject or Retrigger", with the validation of §5. */
-export function VerificationActionDialog({
+/**
+ * spec 02 §2 "Action modal for Approve, Reject or Retrigger", with the validation of §5, shown inside the details
+ * dialog under the case and its media (issue 25 item 11), so that the reviewer decides with the evidence in view.
+ */
+export function VerificationActionForm({
   action,
   verificationId,
-  onClose,
+  onDone,
+  onCancel,
 }: {
-  action: VerificationAction | null;
+  action: VerificationAction;
   verificationId: string;
-  onClose(): void;
+  onDone(): void;
+  onCancel(): void;
 }) {
   return (
-    <Dialog
-      open={action !== null}
-      onOpenChange={(open) => (open ? undefined : onClose())}
-      title={action ? TITLES[action] : ''}
-    >
-      {action === 'approve' ? <ApproveForm verificationId={verificationId} onClose={onClose} /> : null}
-      {action === 'reject' ? <RejectForm verificationId={verificationId} onClose={onClose} /> : null}
-      {action === 'retrigger' ? <RetriggerForm verificationId={verificationId} onClose={onClose} /> : null}
-    </Dialog>
+    <section aria-labelledby="decision-heading" className="space-y-3 rounded-lg border border-slate-200 p-4">
+      <h3 id="decision-heading" className="font-semibold text-slate-900">
+        {TITLES[action]}
+      </h3>
+      {action === 'approve' ? (
+        <ApproveForm verificationId={verificationId} onDone={onDone} onCancel={onCancel} />
+      ) : null}
+      {action === 'reject' ? (
+        <RejectForm verificationId={verificationId} onDone={onDone} onCancel={onCancel} />
+      ) : null}
+      {action === 'retrigger' ? (
+        <RetriggerForm verificationId={verificationId} onDone={onDone} onCancel={onCancel} />
+      ) : null}
+    </section>
   );
+}
+
+interface FormProps {
+  verificationId: string;
+  onDone(): void;
+  onCancel(): void;
 }
 
 function failureText(action: VerificationAction, error: unknown) {
   return adminErrorMessage(error, `Failed to ${action} verification`);
 }
 
-function ApproveForm({ verificationId, onClose }: { verificationId: string; onClose(): void }) {
+function ApproveForm({ verificationId, onDone, onCancel }: FormProps) {
   const form = useForm<ApproveInput, unknown, ApproveOutput>({
     resolver: valibotResolver(approveForm),
     defaultValues: { reviewer_notes: '', confidence_override: '' },
   });
   const { errors } = form.formState;
-  const mutation = useAction('approve', verificationId, onClose);
+  const mutation = useAction('approve', verificationId, onDone);
   const onSubmit = form.handleSubmit((values) =>
     mutation.mutate(
       values.confidence_override === undefined || values.confidence_override === null
@@ -126,50 +141,49 @@ function ApproveForm({ verificationId, onClose }: { verificationId: string; onCl
         error={errors.confidence_override?.message}
         {...form.register('confidence_override')}
       />
-      <FormActions label="Approve" busy={mutation.isPending} onCancel={onClose} />
+      <FormActions label="Approve" busy={mutation.isPending} onCancel={onCancel} />
     </form>
   );
 }
 
-function RejectForm({ verificationId, onClose }: { verificationId: string; onClose(): void }) {
+function RejectForm({ verificationId, onDone, onCancel }: FormProps) {
   const form = useForm<AdminRejectVerificationBody>({
     resolver: valibotResolver(adminRejectVerificationBody),
-    defaultValues: { rejection_reason: '', reviewer_notes: '' },
+    defaultValues: { rejection_reason: '' },
   });
   const { errors } = form.formState;
-  const mutation = useAction('reject', verificationId, onClose);
+  const mutation = useAction('reject', verificationId, onDone);
   const onSubmit = form.handleSubmit((values) =>
-    mutation.mutate(values, {
-      onError: (error) => {
-        applyServerErrors(error, form.setError, ['rejection_reason', 'reviewer_notes']);
+    mutation.mutate(
+      { rejection_reason: values.rejection_reason },
+      {
+        onError: (error) => {
+          applyServerErrors(error, form.setError, ['rejection_reason']);
+        },
       },
-    }),
+    ),
   );
   return (
     <form className="space-y-4" noValidate onSubmit={onSubmit}>
       <FormError message={mutation.isError ? failureText('reject', mutation.error) : null} />
-      <TextField
+      <TextAreaField
         label="Rejection reason"
+        hint="The user is told this reason by mail; it is also kept in the review notes."
         error={errors.rejection_reason?.message}
         {...form.register('rejection_reason')}
       />
-      <TextAreaField
-        label="Reviewer notes"
-        error={errors.reviewer_notes?.message}
-        {...form.register('reviewer_notes')}
-      />
-      <FormActions label="Reject" busy={mutation.isPending} onCancel={onClose} />
+      <FormActions label="Reject" busy={mutation.isPending} onCancel={onCancel} />
     </form>
   );
 }
 
-function RetriggerForm({ verificationId, onClose }: { verificationId: string; onClose(): void }) {
+function RetriggerForm({ verificationId, onDone, onCancel }: FormProps) {
   const form = useForm<AdminRetriggerVerificationBody>({
     resolver: valibotResolver(adminRetriggerVerificationBody),
     defaultValues: { force_reprocess: false, notes: '' },
   });
   const { errors } = form.formState;
-  const mutation = useAction('retrigger', verificationId, onClose);
+  const mutation = useAction('retrigger', verificationId, onDone);
   const onSubmit = form.handleSubmit((values) =>
     mutation.mutate(values, {
       onError: (error) => {
@@ -182,7 +196,7 @@ function RetriggerForm({ verificationId, onClose }: { verificationId: string; on
       <FormError message={mutation.isError ? failureText('retrigger', mutation.error) : null} />
       <CheckboxField label="Force reprocess (bypass cache)" {...form.register('force_reprocess')} />
       <TextAreaField label="Notes (optional)" error={errors.notes?.message} {...form.register('notes')} />
-      <FormActions label="Retrigger" busy={mutation.isPending} onCancel={onClose} />
+      <FormActions label="Retrigger" busy={mutation.isPending} onCancel={onCancel} />
     </form>
   );
 }

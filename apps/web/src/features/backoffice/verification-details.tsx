@@ -1,11 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { adminVerificationQueryOptions } from '../../api/admin';
+import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { QueryState } from '../../components/ui/query-state';
+import { CopyableId } from './copyable-id';
 import { formatConfidence, formatDateTime } from './format';
 import { MediaViewer } from './media-viewer';
 import { Facts, StatusBadge } from './ui';
+import { VerificationActionForm, type VerificationAction } from './verification-actions';
 
 const yesNo = (value: unknown): ReactNode =>
   value === true
@@ -19,8 +22,22 @@ const yesNo = (value: unknown): ReactNode =>
 const text = (value: unknown): ReactNode =>
   value === null || value === undefined || value === '' ? '—' : String(value);
 
-/** spec 02 §2 "Details modal" of the review queue, with the kept media (photo, video or document). */
-export function VerificationDetailsDialog({ id, onClose }: { id: string | null; onClose(): void }) {
+/**
+ * spec 02 §2 "Details modal" of the review queue, with the kept media (photo, video or document) and, under them,
+ * the decision: Approve and Reject for a pending case, Retrigger where the server can run the analysis again
+ * (`can_retrigger`). `action` opens one of the forms at once (the row's buttons do that).
+ */
+export function VerificationDetailsDialog({
+  id,
+  action,
+  onAction,
+  onClose,
+}: {
+  id: string | null;
+  action: VerificationAction | null;
+  onAction(action: VerificationAction | null): void;
+  onClose(): void;
+}) {
   const detail = useQuery({ ...adminVerificationQueryOptions(id ?? ''), enabled: id !== null });
   return (
     <Dialog
@@ -40,24 +57,21 @@ export function VerificationDetailsDialog({ id, onClose }: { id: string | null; 
             <div className="space-y-6">
               <Facts
                 items={[
-                  [
-                    'ID',
-                    <code key="id" className="break-all">
-                      {item.id}
-                    </code>,
-                  ],
-                  [
-                    'User ID',
-                    <code key="user" className="break-all">
-                      {item.user_id}
-                    </code>,
-                  ],
+                  ['ID', <CopyableId key="id" id={item.id} label="verification ID" />],
+                  ['User ID', <CopyableId key="user" id={item.user_id} label="user ID" />],
                   ['User e-mail', text(item.user_email)],
                   ['Type', item.verification_type],
                   ['Method', item.verification_method.replace(/_/g, ' ')],
                   ['Status', <StatusBadge key="status" status={item.status} />],
                   ['Age threshold', text(item.age_threshold)],
-                  ['Confidence', formatConfidence(item.confidence_score)],
+                  [
+                    'Confidence',
+                    item.confidence_score === null && item.confidence_note
+                      ? item.confidence_note
+                      : [formatConfidence(item.confidence_score), item.confidence_note]
+                          .filter(Boolean)
+                          .join(' — '),
+                  ],
                   ['Needs manual review', yesNo(item.needs_manual_review)],
                   ['Created', formatDateTime(item.submitted_at, '—')],
                   ['Updated', formatDateTime(item.reviewed_at, '—')],
@@ -118,6 +132,31 @@ export function VerificationDetailsDialog({ id, onClose }: { id: string | null; 
                   </ol>
                 )}
               </section>
+              {action ? (
+                <VerificationActionForm
+                  key={action}
+                  action={action}
+                  verificationId={item.id}
+                  onDone={onClose}
+                  onCancel={() => onAction(null)}
+                />
+              ) : item.status === 'pending' || item.can_retrigger ? (
+                <div className="flex flex-wrap gap-2 border-t border-slate-200 pt-4">
+                  {item.status === 'pending' ? (
+                    <>
+                      <Button onClick={() => onAction('approve')}>Approve</Button>
+                      <Button variant="danger" onClick={() => onAction('reject')}>
+                        Reject
+                      </Button>
+                    </>
+                  ) : null}
+                  {item.can_retrigger ? (
+                    <Button variant="secondary" onClick={() => onAction('retrigger')}>
+                      Retrigger
+                    </Button>
+                  ) : null}
+                </div>
+              ) : null}
             </div>
           );
         }}

@@ -28,6 +28,8 @@ const base: AdminVerification = {
   reviewed_at: null,
   reviewed_by: null,
   has_media: true,
+  can_retrigger: true,
+  confidence_note: 'How well the machine-readable zone was read',
 };
 const approved: AdminVerification = {
   ...base,
@@ -36,6 +38,7 @@ const approved: AdminVerification = {
   needs_manual_review: false,
   confidence_score: 0.8,
   verification_method: 'facial_recognition',
+  can_retrigger: false,
   submitted_at: '2026-11-24T10:00:00.000Z',
 };
 const rejected: AdminVerification = {
@@ -44,6 +47,26 @@ const rejected: AdminVerification = {
   status: 'rejected',
   needs_manual_review: false,
   confidence_score: null,
+  confidence_note: null,
+};
+/** A camera check: nothing is kept, so nothing can be re-run. */
+const cameraRejected: AdminVerification = {
+  ...base,
+  id: '66666666-6666-4666-8666-666666666666',
+  verification_method: 'facial_recognition',
+  status: 'rejected',
+  needs_manual_review: false,
+  confidence_score: 0.91,
+  confidence_note: 'Confidence of the age estimate',
+  can_retrigger: false,
+  has_media: false,
+};
+/** A well-read passport whose portrait was not found: no figure, and the table says why. */
+const portraitless: AdminVerification = {
+  ...base,
+  id: '77777777-7777-4777-8777-777777777777',
+  confidence_score: null,
+  confidence_note: 'Holder not confirmed: no figure until a person checks the portrait',
 };
 const detail: AdminVerificationDetail = {
   ...base,
@@ -84,26 +107,43 @@ describe('review queue (spec 02 §2 "Verifications")', () => {
     ]);
   });
 
-  it('lists, counts and offers only the actions each status allows', async () => {
+  it('lists, counts and offers only the actions the server can carry out', async () => {
     fakeApi({
-      [`GET ${LIST_URL}`]: { body: { verifications: [approved, rejected, base], total_count: 120 } },
+      [`GET ${LIST_URL}`]: {
+        body: {
+          verifications: [approved, rejected, base, cameraRejected, portraitless],
+          total_count: 120,
+        },
+      },
     });
     await renderApp('/backoffice/verifications');
     const rows = await screen.findAllByTestId('verification-row');
-    expect(rows).toHaveLength(3);
-    expect(within(rows[0] as HTMLElement).getByText('Review Required')).toBeInTheDocument();
-    expect(within(rows[0] as HTMLElement).getByText('42.0%')).toBeInTheDocument();
-    expect(within(rows[0] as HTMLElement).getByText(`${base.id.slice(4, -8)}...`)).toBeInTheDocument();
-    expect(within(rows[0] as HTMLElement).getByRole('button', { name: /^Approve/ })).toBeInTheDocument();
-    expect(within(rows[0] as HTMLElement).queryByRole('button', { name: /^Retrigger/ })).toBeNull();
-    expect(within(rows[1] as HTMLElement).queryByRole('button', { name: /^Approve/ })).toBeNull();
-    expect(within(rows[2] as HTMLElement).getByText('N/A')).toBeInTheDocument();
-    expect(within(rows[2] as HTMLElement).getByRole('button', { name: /^Retrigger/ })).toBeInTheDocument();
+    expect(rows).toHaveLength(5);
+    const row = (id: string) => rows.find((element) => element.textContent?.includes(id)) as HTMLElement;
+    expect(within(row(base.id)).getByText('Review Required')).toBeInTheDocument();
+    expect(within(row(base.id)).getByText('42.0%')).toBeInTheDocument();
+    // Whole ids, each with a Copy button.
+    expect(within(row(base.id)).getByText(base.id)).toBeInTheDocument();
+    expect(within(row(base.id)).getByText(base.user_id)).toBeInTheDocument();
+    expect(
+      within(row(base.id)).getByRole('button', { name: `Copy verification ID ${base.id}` }),
+    ).toBeInTheDocument();
+    expect(within(row(base.id)).getByRole('button', { name: /^Approve/ })).toBeInTheDocument();
+    // A pending document whose document is kept can be re-read.
+    expect(within(row(base.id)).getByRole('button', { name: /^Retrigger/ })).toBeInTheDocument();
+    expect(within(row(approved.id)).queryByRole('button', { name: /^Approve/ })).toBeNull();
+    expect(within(row(approved.id)).queryByRole('button', { name: /^Retrigger/ })).toBeNull();
+    expect(within(row(rejected.id)).getByText('N/A')).toBeInTheDocument();
+    expect(within(row(rejected.id)).getByRole('button', { name: /^Retrigger/ })).toBeInTheDocument();
+    // A camera rejection has nothing kept to re-run: no Retrigger.
+    expect(within(row(cameraRejected.id)).queryByRole('button', { name: /^Retrigger/ })).toBeNull();
+    expect(within(row(portraitless.id)).getByText('Holder not confirmed')).toBeInTheDocument();
+    expect(within(row(portraitless.id)).queryByText(/%$/)).toBeNull();
     const counter = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling;
     expect(counter('Total')).toHaveTextContent('120');
-    expect(counter('Pending Review')).toHaveTextContent('1');
+    expect(counter('Pending Review')).toHaveTextContent('2');
     expect(counter('Verified')).toHaveTextContent('1');
-    expect(counter('Failed')).toHaveTextContent('1');
+    expect(counter('Failed')).toHaveTextContent('2');
     expect(screen.getByText('Showing 1 to 50 of 120 results')).toBeInTheDocument();
   });
 
@@ -138,11 +178,15 @@ describe('review queue (spec 02 §2 "Verifications")', () => {
         approvedNow = true;
         return { body: { ...detail, status: 'approved' } };
       },
+      [`GET /api/v1/admin/verifications/${base.id}`]: { body: detail },
     });
     await renderApp('/backoffice/verifications');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: `Approve verification ${base.id}` }));
-    const dialog = await screen.findByRole('dialog', { name: 'Approve verification' });
+    // The form opens in the details dialog, under the case and its media.
+    const dialog = await screen.findByRole('dialog', { name: 'Verification details' });
+    expect(await within(dialog).findByRole('heading', { name: 'Approve verification' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'View media' })).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await within(dialog).findByText('Reviewer notes are required')).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText('Reviewer notes'), 'Passport photo matches the selfie');
@@ -161,25 +205,26 @@ describe('review queue (spec 02 §2 "Verifications")', () => {
     await waitFor(() => expect(screen.queryByText('Review Required')).toBeNull());
   });
 
-  it('rejects only with a reason and notes, and shows a failure in the dialog', async () => {
+  it('rejects from the details dialog with one reason, and shows a failure there', async () => {
     const calls = fakeApi({
       [`GET ${LIST_URL}`]: { body: { verifications: [base], total_count: 1 } },
+      [`GET /api/v1/admin/verifications/${base.id}`]: { body: detail },
       [`POST /api/v1/admin/verifications/${base.id}/reject`]: { status: 500, body: undefined },
     });
     await renderApp('/backoffice/verifications');
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: `Reject verification ${base.id}` }));
-    const dialog = await screen.findByRole('dialog', { name: 'Reject verification' });
+    await user.click(await screen.findByRole('button', { name: `Details of verification ${base.id}` }));
+    const dialog = await screen.findByRole('dialog', { name: 'Verification details' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Reject' }));
+    await within(dialog).findByRole('heading', { name: 'Reject verification' });
+    expect(within(dialog).queryByLabelText('Reviewer notes')).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Reject' }));
     expect(await within(dialog).findByText('Rejection reason is required')).toBeInTheDocument();
-    expect(within(dialog).getByText('Reviewer notes are required')).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText('Rejection reason'), 'Document unreadable');
-    await user.type(within(dialog).getByLabelText('Reviewer notes'), 'Asked for a new upload');
     await user.click(within(dialog).getByRole('button', { name: 'Reject' }));
     expect(await within(dialog).findByText('Failed to reject verification')).toBeInTheDocument();
     expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
       rejection_reason: 'Document unreadable',
-      reviewer_notes: 'Asked for a new upload',
     });
   });
 
@@ -187,11 +232,15 @@ describe('review queue (spec 02 §2 "Verifications")', () => {
     const calls = fakeApi({
       [`GET ${LIST_URL}`]: { body: { verifications: [rejected], total_count: 1 } },
       [`POST /api/v1/admin/verifications/${rejected.id}/retrigger`]: { body: rejected },
+      [`GET /api/v1/admin/verifications/${rejected.id}`]: {
+        body: { ...detail, ...rejected },
+      },
     });
     await renderApp('/backoffice/verifications');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: `Retrigger verification ${rejected.id}` }));
-    const dialog = await screen.findByRole('dialog', { name: 'Retrigger verification' });
+    const dialog = await screen.findByRole('dialog', { name: 'Verification details' });
+    await within(dialog).findByRole('heading', { name: 'Retrigger verification' });
     await user.click(within(dialog).getByLabelText('Force reprocess (bypass cache)'));
     await user.click(within(dialog).getByRole('button', { name: 'Retrigger' }));
     expect(await screen.findByText('Verification retriggered successfully')).toBeInTheDocument();

@@ -8,7 +8,8 @@ import { CheckboxField, TextField } from '../../components/ui/field';
 import { useCardCheck } from '../../lib/capabilities';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { FlagUserDialog } from './flag-user-dialog';
-import { dayToIso, formatConfidence, formatDateTime, shortRecordId } from './format';
+import { CopyableId } from './copyable-id';
+import { dayToIso, formatConfidence, formatDateTime } from './format';
 import {
   ErrorBox,
   FilterBar,
@@ -22,7 +23,7 @@ import {
   type Column,
 } from './list-ui';
 import { Badge, Panel, StatCard, StatusBadge } from './ui';
-import { VerificationActionDialog, type VerificationAction } from './verification-actions';
+import type { VerificationAction } from './verification-actions';
 import { VerificationDetailsDialog } from './verification-details';
 
 const PAGE_SIZE = 50;
@@ -68,8 +69,10 @@ export function VerificationsPage() {
   const [dates, setDates] = useState({ start: '', end: '' });
   const [range, setRange] = useState({ start: '', end: '' });
   const [skip, setSkip] = useState(0);
-  const [details, setDetails] = useState<string | null>(null);
-  const [acting, setActing] = useState<{ id: string; action: VerificationAction } | null>(null);
+  // The details dialog, opened on a case, with one of the decision forms open or none.
+  const [open, setOpen] = useState<{ id: string; action: VerificationAction | null } | null>(null);
+  const setActing = (value: { id: string; action: VerificationAction }) => setOpen(value);
+  const setDetails = (id: string) => setOpen({ id, action: null });
   const [flagging, setFlagging] = useState<AdminVerification | null>(null);
 
   const params = {
@@ -119,18 +122,16 @@ export function VerificationsPage() {
     },
     {
       header: 'ID',
-      className: 'font-mono text-xs',
-      title: (row) => row.id,
-      cell: (row) => shortRecordId(row.id),
+      className: 'min-w-40 max-w-48',
+      cell: (row) => <CopyableId id={row.id} label="verification ID" />,
     },
     {
       header: 'User',
-      className: 'font-mono text-xs',
-      title: (row) => row.user_id,
+      className: 'min-w-40 max-w-48',
       cell: (row) => (
         <>
-          {shortRecordId(row.user_id)}
-          {row.user_email ? <span className="block font-sans text-slate-700">{row.user_email}</span> : null}
+          {row.user_email ? <span className="block break-all text-slate-900">{row.user_email}</span> : null}
+          <CopyableId id={row.user_id} label="user ID" />
         </>
       ),
     },
@@ -143,7 +144,16 @@ export function VerificationsPage() {
         </div>
       ),
     },
-    { header: 'Confidence', cell: (row) => formatConfidence(row.confidence_score) },
+    {
+      header: 'Confidence',
+      title: (row) => row.confidence_note ?? undefined,
+      cell: (row) =>
+        row.confidence_score === null && row.confidence_note ? (
+          <span className="text-xs text-amber-900">Holder not confirmed</span>
+        ) : (
+          formatConfidence(row.confidence_score)
+        ),
+    },
     {
       header: 'Submitted',
       className: 'whitespace-nowrap',
@@ -151,6 +161,8 @@ export function VerificationsPage() {
     },
     {
       header: 'Actions',
+      pinned: true,
+      className: 'min-w-36',
       cell: (row) => (
         <RowActions>
           <RowAction label={`Details of verification ${row.id}`} onClick={() => setDetails(row.id)}>
@@ -177,7 +189,7 @@ export function VerificationsPage() {
               </RowAction>
             </>
           ) : null}
-          {row.status === 'failed' || row.status === 'rejected' ? (
+          {row.can_retrigger ? (
             <RowAction
               variant="secondary"
               label={`Retrigger verification ${row.id}`}
@@ -269,11 +281,11 @@ export function VerificationsPage() {
         />
       </Panel>
 
-      <VerificationDetailsDialog id={details} onClose={() => setDetails(null)} />
-      <VerificationActionDialog
-        action={acting?.action ?? null}
-        verificationId={acting?.id ?? ''}
-        onClose={() => setActing(null)}
+      <VerificationDetailsDialog
+        id={open?.id ?? null}
+        action={open?.action ?? null}
+        onAction={(action) => setOpen((current) => (current ? { ...current, action } : current))}
+        onClose={() => setOpen(null)}
       />
       <FlagUserDialog
         userId={flagging?.user_id ?? null}

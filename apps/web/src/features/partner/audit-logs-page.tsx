@@ -131,9 +131,16 @@ export function PartnerAuditLogsPage() {
         </form>
       </Panel>
       <Panel title="Entries">
-        <QueryState query={logs} loadingLabel="Loading audit logs…" errorFallback="Failed to load audit logs">
+        {/* spec 01 §8: the page's message, then the server's detail or the fetch's own fallback. */}
+        <QueryState
+          query={logs}
+          loadingLabel="Loading audit logs…"
+          errorTitle="Failed to load audit logs"
+          errorFallback="Failed to fetch audit logs"
+        >
           {(data) => {
-            // The server searches events and addresses; users are pairwise subjects, matched here on this page.
+            // The server searches events, addresses and users (by pairwise subject prefix); this narrows the page as
+            // the search box is typed in, before it is applied.
             const rows = data.audit_logs.filter(
               (row) =>
                 !search ||

@@ -125,7 +125,7 @@ export function PartnerDashboardPage() {
               <Stat
                 label="Total verifications"
                 value={number(data.total_verifications)}
-                hint={`${number(data.sandbox_verifications)} sandbox (not counted)`}
+                hint={`Including ${number(data.verified_at_consent)} users already verified when they consented; ${number(data.sandbox_verifications)} sandbox (not counted)`}
               />
               <Stat
                 label="Success rate"

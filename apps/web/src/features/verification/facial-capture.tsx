@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/client';
 import { verificationApi } from '../../api/verification';
 import { Button } from '../../components/ui/button';
 import { rejectionReason } from './facial-result';
-import { ResultPanel } from './result-panel';
+import { ResultPanel, facialResultHeadline } from './result-panel';
 import { VideoUpload } from './video-upload';
 
 /** spec 01 §9: ideal 640×480, JPEG 0.8; video 5 s after a 3-s countdown, 1 Mbps in 1-s chunks, VP8 WebM first. */
@@ -447,6 +447,7 @@ export function FacialCapture({
       {phase === 'result' && result ? (
         <ResultPanel
           status={result.status}
+          headline={facialResultHeadline(result.status)}
           title={resultWording({ ...result, media_type: mode === 'photo' ? 'image' : 'video' }).title}
           message={result.message}
         >

@@ -1,4 +1,4 @@
-import type { AdminAuditLog, AuditSeverity } from '@attestly/contracts';
+import { canonicalAuditEvent, type AdminAuditLog, type AuditSeverity } from '@attestly/contracts';
 import { toDate } from '../../../db/rows';
 
 export interface AuditRow {
@@ -16,7 +16,15 @@ export interface AuditRow {
   hash: string;
 }
 
-export function presentAuditLog(row: AuditRow): AdminAuditLog {
+/** E-mail addresses and partner names by id, read for one page of entries. */
+export interface AuditNames {
+  admins: Map<string, string>;
+  users: Map<string, string>;
+  partners: Map<string, string>;
+}
+
+export function presentAuditLog(row: AuditRow, names: AuditNames): AdminAuditLog {
+  const userEmail = row.user_id ? (names.users.get(row.user_id) ?? null) : null;
   let details: Record<string, unknown> = {};
   try {
     details = JSON.parse(row.details) as Record<string, unknown>;
@@ -25,8 +33,11 @@ export function presentAuditLog(row: AuditRow): AdminAuditLog {
   }
   return {
     id: String(row.id),
-    event_type: row.event_type,
-    event: row.event_type,
+    event_type: canonicalAuditEvent(row.event_type),
+    event: canonicalAuditEvent(row.event_type),
+    actor_email: row.admin_user_id ? (names.admins.get(row.admin_user_id) ?? null) : userEmail,
+    user_email: userEmail,
+    partner_name: row.partner_id ? (names.partners.get(row.partner_id) ?? null) : null,
     severity: (row.severity || 'info') as AuditSeverity,
     timestamp: (toDate(row.created_at) as Date).toISOString(),
     user_id: row.user_id,

@@ -1,10 +1,9 @@
 import {
   PLANS,
-  VERIFICATION_METHODS,
-  DEFAULT_AGE_THRESHOLD,
   type AdminPartner,
   type AdminSite,
   type Scope,
+  type VerificationMethod,
 } from '@attestly/contracts';
 import type { Partner, Site } from '../../../db/models';
 import { iso } from '../common';
@@ -14,6 +13,38 @@ export interface PartnerExtras {
   totalVerifications: number;
   apiKeyPrefix: string | null;
   webhookUrl: string | null;
+  /** Every scope the partner's active sites may ask for. */
+  siteScopes: string[];
+  /** Whether this installation offers the credit-card check (Stripe configured). */
+  cardCheck: boolean;
+}
+
+/**
+ * What the partner's sites ask users to prove, and the methods that can prove it on this installation: read from
+ * the sites' allowed scopes (DESIGN.md §4), not a fixed answer.
+ */
+export function verificationSettings(
+  scopes: string[],
+  cardCheck: boolean,
+): AdminPartner['verification_settings'] {
+  const ages = scopes
+    .map((scope) => /^AGE_(\d+)$/.exec(scope)?.[1])
+    .filter((age): age is string => age !== undefined)
+    .map(Number);
+  const age = ages.length > 0;
+  const location = scopes.includes('location_verification');
+  const identity = scopes.includes('identity_verification');
+  const methods: VerificationMethod[] = [];
+  if (age || identity) methods.push('document');
+  if (age) methods.push('facial_recognition');
+  if (age && cardCheck) methods.push('credit_card');
+  if (location) methods.push('ip_geolocation');
+  return {
+    require_age_verification: age,
+    require_location_verification: location,
+    default_age_threshold: age ? Math.min(...ages) : null,
+    allowed_verification_methods: methods,
+  };
 }
 
 /** spec 02 §3 "Partner" from the partner row and what the page's grouped queries counted. */
@@ -38,15 +69,9 @@ export function presentAdminPartner(partner: Partner, extras: PartnerExtras): Ad
           verifications_per_month: plan.verifications,
         }
       : null,
-    // Attestly has no postal address on partner accounts.
+    // Attestly keeps no postal address on partner accounts (the screen shows the panel only when there is one).
     business_address: null,
-    // What applies to every partner: each site asks for an age through its AGE_NN scopes; all methods are offered.
-    verification_settings: {
-      require_age_verification: true,
-      require_location_verification: false,
-      default_age_threshold: DEFAULT_AGE_THRESHOLD,
-      allowed_verification_methods: [...VERIFICATION_METHODS],
-    },
+    verification_settings: verificationSettings(extras.siteScopes, extras.cardCheck),
     email_verified: partner.status !== 'pending_verification',
     created_at: partner.created_at.toISOString(),
     updated_at: partner.updated_at.toISOString(),

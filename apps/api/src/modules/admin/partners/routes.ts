@@ -43,7 +43,8 @@ export function mountPartnerRoutes(router: Router, service: AdminPartnerService)
       tag: 'Admin: partners',
       summary: 'Create a partner account',
       description:
-        'The first password is in this answer only (`temporary_password`), to hand to the partner.',
+        'With `sign_in: show_password` (the default) the first password is in this answer only (`temporary_password`), ' +
+        'to hand to the partner; with `send_invitation` the partner is mailed a link to choose a password instead.',
       responses: {
         201: ok('The partner', adminPartnerDetailSchema),
         409: ok('The address is already registered'),
@@ -139,6 +140,23 @@ export function mountPartnerRoutes(router: Router, service: AdminPartnerService)
         input(ctx, 'body', adminPartnerActionBody),
         actor(ctx),
       );
+    },
+  );
+
+  router.delete(
+    '/partners/:id',
+    describeRoute({
+      tag: 'Admin: partners',
+      summary: 'Delete a partner account nobody has used',
+      description:
+        'Only a partner with no verifications, no user grants to its sites and no paid plan: anything else is a ' +
+        '409 (deactivate it instead). Its sites, API keys and webhooks are deleted with it; the audit trail stays.',
+      responses: { 204: ok('Deleted'), 404: ok('No such partner'), 409: ok('The partner has been used') },
+    }),
+    validate({ params: idParams }),
+    async (ctx) => {
+      await service.remove(input(ctx, 'params', idParams).id, actor(ctx));
+      ctx.status = 204;
     },
   );
 

@@ -9,7 +9,7 @@ import type {
   adminPartnerListQuery,
   adminUpdatePartnerBody,
 } from '@attestly/contracts';
-import { type AdminPartnerDetail } from '@attestly/contracts';
+import { PARTNER_INVITATION_DAYS, type AdminPartnerDetail } from '@attestly/contracts';
 import type { Partner } from '../../../db/models';
 import type { Deps } from '../../../core/deps';
 import { AppError, notFound } from '../../../errors';
@@ -20,6 +20,8 @@ import type { AuditService } from '../../audit/service';
 import type { PartnerStatsService } from '../../partner-stats/service';
 import type { SessionService } from '../../sessions/service';
 import type { SiteService } from '../../sites/service';
+import { mailOutboxFor } from '../../notifications/outbox';
+import { createOneTimeTokens } from '../../users/one-time-tokens';
 import { LIKE_ESCAPE, countsBy, likePattern, num, type AdminActor } from '../common';
 import { presentAdminPartner, presentAdminSite } from './presenters';
 
@@ -40,12 +42,22 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
   const { db, clock, config, mailer, logger } = deps;
   const { audit, sessions, sites, apiKeys, partnerStats } = services;
   const { Partner, Site, ApiKey, WebhookEndpoint } = db.models;
+  const oneTimeTokens = createOneTimeTokens(deps);
+  const outbox = mailOutboxFor(deps);
 
   async function extrasFor(partners: Partner[]) {
     const ids = partners.map((partner) => partner.id);
+    const cardCheck = config.cardCheck !== null;
     if (ids.length === 0)
-      return () => ({ totalSites: 0, totalVerifications: 0, apiKeyPrefix: null, webhookUrl: null });
-    const [siteCounts, verificationCounts, keys, hooks] = await Promise.all([
+      return () => ({
+        totalSites: 0,
+        totalVerifications: 0,
+        apiKeyPrefix: null,
+        webhookUrl: null,
+        siteScopes: [],
+        cardCheck,
+      });
+    const [siteCounts, verificationCounts, keys, hooks, liveSites] = await Promise.all([
       countsBy(db, 'sites', 'partner_id', ids, 'AND deleted_at IS NULL'),
       countsBy(db, 'verifications', 'partner_id', ids),
       ApiKey.findAll({
@@ -54,7 +66,17 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
         order: [['created_at', 'DESC']],
       }),
       WebhookEndpoint.findAll({ where: { partner_id: ids }, attributes: ['partner_id', 'url'] }),
+      Site.findAll({
+        where: { partner_id: ids, deleted_at: null, is_active: true },
+        attributes: ['partner_id', 'allowed_scopes'],
+      }),
     ]);
+    const scopesOf = new Map<string, Set<string>>();
+    for (const site of liveSites) {
+      const scopes = scopesOf.get(site.partner_id) ?? new Set<string>();
+      for (const scope of site.allowed_scopes) scopes.add(scope);
+      scopesOf.set(site.partner_id, scopes);
+    }
     const keyOf = new Map<string, string>();
     // The live key if there is one, else the newest.
     for (const key of keys) {
@@ -66,6 +88,8 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
       totalVerifications: verificationCounts.get(id) ?? 0,
       apiKeyPrefix: keyOf.get(id) ?? null,
       webhookUrl: hookOf.get(id) ?? null,
+      siteScopes: [...(scopesOf.get(id) ?? [])],
+      cardCheck,
     });
   }
 
@@ -194,8 +218,31 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
         plan: body.plan,
         status,
         skip_email_verification: body.skip_email_verification,
+        sign_in: body.sign_in,
       },
     });
+    if (body.sign_in === 'send_invitation') {
+      // The link is a password-reset token of a longer life (partners/account.ts resetPassword consumes it): choosing
+      // a password through it also proves the address. The random first password above is never shown to anyone.
+      const token = await oneTimeTokens.issue('partner_password_reset', partner.id, {
+        ttlMs: PARTNER_INVITATION_DAYS * 86_400_000,
+        target: partner.email,
+      });
+      const activation =
+        status === 'pending_verification'
+          ? 'Your account will be usable once an administrator has confirmed your details.\n\n'
+          : '';
+      await outbox.enqueue({
+        to: partner.email,
+        subject: 'You are invited to your Attestly partner account',
+        text:
+          `Hello ${body.contact_name},\n\nAn Attestly partner account was created for ${body.partner_name}. To sign ` +
+          `in, choose your password by opening this link within ${PARTNER_INVITATION_DAYS} days:\n` +
+          `${config.publicUrl}/partner/reset-password?token=${encodeURIComponent(token)}\n\n${activation}` +
+          `Then sign in at ${config.publicUrl}/partner/login with ${partner.email}.\n`,
+      });
+      return { ...(await detail(partner.id)), invitation_sent_to: partner.email };
+    }
     if (!body.skip_email_verification) {
       await notify(
         partner,
@@ -315,6 +362,55 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
   const approve = (id: string, body: v.InferOutput<typeof adminPartnerActionBody>, who: AdminActor) =>
     changeStatus(id, 'active', 'partner_approved', body, who, ['pending_verification', 'suspended']);
 
+  /**
+   * Deletes a partner account nobody has used (one created by mistake, say): no verification counted for it, no
+   * user's grant to its sites, no paid subscription. Anything else keeps its history and is deactivated instead:
+   * 409 with that advice. Its sites, keys and webhooks go with it (foreign keys cascade); its sign-ins end and
+   * /oauth2 forgets its clients at once. The audit trail keeps the entries about it.
+   */
+  async function remove(id: string, who: AdminActor): Promise<void> {
+    const partner = await findPartner(id);
+    const [used] = await db.read<{
+      verifications: number | string;
+      grants: number | string;
+      paid: number | string;
+    }>(
+      `SELECT
+         (SELECT COUNT(*) FROM verifications WHERE partner_id = :id) AS verifications,
+         (SELECT COUNT(*) FROM oauth_authorizations WHERE partner_id = :id) AS grants,
+         (SELECT COUNT(*) FROM partner_subscriptions WHERE partner_id = :id AND stripe_subscription_id IS NOT NULL)
+           AS paid`,
+      { id },
+    );
+    if (num(used?.verifications) > 0 || num(used?.grants) > 0 || num(used?.paid) > 0) {
+      throw new AppError(
+        409,
+        'partners.in_use',
+        'This partner has verifications, users who connected to its sites or a paid plan; deactivate it instead',
+      );
+    }
+    await forgetPartnerSites(id);
+    await sessions.revokeAll('partner', id);
+    await db.sequelize.transaction(async (transaction) => {
+      for (const table of ['partner_stats_daily', 'partner_stats_countries']) {
+        await db.sequelize.query(`DELETE FROM ${table} WHERE partner_id = :id`, {
+          replacements: { id },
+          transaction,
+        });
+      }
+      await Partner.destroy({ where: { id }, transaction });
+    });
+    await audit.recordSafely({
+      event: 'partner_deleted',
+      severity: 'warning',
+      partnerId: id,
+      adminUserId: who.adminUserId,
+      ip: who.ip,
+      userAgent: who.userAgent,
+      details: { partner_name: partner.company_name, contact_email: partner.email },
+    });
+  }
+
   /** Replaces the partner's live key (or creates the first one); the new key is shown once. */
   async function regenerateApiKey(id: string, who: AdminActor) {
     await findPartner(id);
@@ -375,6 +471,7 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
     list,
     detail,
     create,
+    remove,
     update,
     deactivate,
     suspend,

@@ -1,6 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import type { Middleware } from 'koa';
+import { QueryTypes } from 'sequelize';
 import type {
   AdminAlert,
   AdminServiceHealth,
@@ -11,7 +12,7 @@ import type {
 import type { Deps } from '../../../core/deps';
 import { knownMigrations } from '../../../db/migrator';
 import { toDate } from '../../../db/rows';
-import { GENESIS_HASH } from '../../audit/service';
+import { GENESIS_HASH, type AuditService } from '../../audit/service';
 import { sha256 } from '../../../lib/crypto';
 import { num } from '../common';
 
@@ -26,6 +27,19 @@ export const LOW_DISK_RATIO = 0.05;
 export const SIGNING_KEY_MAX_AGE_MS = 90 * DAY;
 /** How long one computation of the dashboard statistics is served. */
 export const STATS_TTL_MS = 15_000;
+/** Every kind of alert `alerts()` raises; one that is absent from a computation has ended. */
+export const ALERT_TYPES = [
+  'review_backlog',
+  'audit_chain_broken',
+  'model_load_failure',
+  'disk_low',
+  'mail_failures',
+  'webhook_failures',
+  'signing_key_age',
+  'migrations_pending',
+] as const;
+/** How often the alerts are computed without anyone looking at the dashboard (jobs.ts). */
+export const ALERT_WATCH_INTERVAL_MS = 5 * 60_000;
 
 /**
  * Requests this replica answered, per minute for the last hour (dashboard "last hour of API calls"). Counted in
@@ -69,8 +83,8 @@ interface ChainProgress {
  * Statistics, health and alerts of the back-office dashboard (spec 02 §3 "Admin system stats", "Health",
  * "Alert"), computed from the database and the running process: nothing is a placeholder.
  */
-export function createAdminSystemService(deps: Deps) {
-  const { db, clock, config } = deps;
+export function createAdminSystemService(deps: Deps, { audit }: { audit: AuditService }) {
+  const { db, clock, config, logger } = deps;
   const requests = createRequestCounter(clock);
   // The audit chain is checked incrementally: each call continues from where the last one stopped.
   const chain: ChainProgress = { lastId: 0, lastHash: GENESIS_HASH, broken: null };
@@ -406,7 +420,59 @@ export function createAdminSystemService(deps: Deps) {
     const migrations = await migrationsHealth();
     if (migrations.status !== 'healthy')
       add('migrations_pending', 'error', migrations.error ?? 'Migrations pending');
+    try {
+      await recordTransitions(list, now);
+    } catch (error) {
+      logger.error({ err: error }, 'system alert transitions not recorded');
+    }
     return { alerts: list };
+  }
+
+  /** Runs a conditional write with RETURNING; true when it changed a row. */
+  async function changed(sql: string, params: Record<string, unknown>): Promise<boolean> {
+    const statement = `${sql} RETURNING type`;
+    if (db.atomic) return (await db.atomic((run) => run.all(statement, params))).length > 0;
+    const rows = await db.sequelize.query(statement, { replacements: params, type: QueryTypes.SELECT });
+    return rows.length > 0;
+  }
+
+  /**
+   * Writes a `system_alert` audit entry when a kind of alert starts (spec 02 §4 lists the event) and another when
+   * it ends. The state lives in `alert_states`; the transition is one conditional statement, so of several replicas
+   * computing the alerts at once exactly one records it.
+   */
+  async function recordTransitions(list: AdminAlert[], now: Date) {
+    const active = new Map(list.map((alert) => [alert.type, alert]));
+    for (const type of ALERT_TYPES) {
+      const alert = active.get(type);
+      if (alert) {
+        const started = await changed(
+          `INSERT INTO alert_states (type, active, changed_at) VALUES (:type, 1, :now)
+           ON CONFLICT (type) DO UPDATE SET active = 1, changed_at = excluded.changed_at
+           WHERE alert_states.active = 0`,
+          { type, now },
+        );
+        if (started) {
+          await audit.record({
+            event: 'system_alert',
+            severity: alert.severity,
+            details: { alert_type: type, state: 'started', message: alert.message, since: alert.created_at },
+          });
+        }
+      } else {
+        const ended = await changed(
+          'UPDATE alert_states SET active = 0, changed_at = :now WHERE type = :type AND active = 1',
+          { type, now },
+        );
+        if (ended) {
+          await audit.record({
+            event: 'system_alert',
+            severity: 'info',
+            details: { alert_type: type, state: 'ended' },
+          });
+        }
+      }
+    }
   }
 
   return { stats, health, alerts, checkChain, requestCounter: requests.middleware };

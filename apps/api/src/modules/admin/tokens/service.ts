@@ -7,7 +7,7 @@ import type { Deps } from '../../../core/deps';
 import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../audit/service';
 import type { GrantService } from '../../grants/service';
-import { Where, page, type AdminActor } from '../common';
+import { LIKE_ESCAPE, Where, likePattern, lowered, page, type AdminActor } from '../common';
 import { presentAdminAuthorization, presentAdminToken, type TokenRow } from './presenters';
 
 const TOKEN_MODELS = "('AccessToken', 'RefreshToken')";
@@ -25,11 +25,64 @@ export function createAdminTokenService(
   const { db, clock, mailer, logger } = deps;
   const { OAuthAuthorization, User, Partner } = db.models;
 
+  /** At most this many people or partners may match a name filter; more is too vague to list their tokens by. */
+  const NAME_MATCHES = 500;
+
+  /**
+   * The ids of the users (e-mail, name) or partners (name, e-mail, contact) whose text contains `term`; null when
+   * there is no such filter. More than NAME_MATCHES is refused: the list would be every token anyway.
+   */
+  async function idsNamed(kind: 'user' | 'partner', term: string | undefined): Promise<string[] | null> {
+    if (!term) return null;
+    const columns = kind === 'user' ? ['email', 'full_name'] : ['company_name', 'email', 'contact_name'];
+    const table = kind === 'user' ? 'users' : 'partners';
+    const live = kind === 'user' ? 'deleted_at IS NULL AND ' : '';
+    const rows = await db.read<{ id: string }>(
+      `SELECT id FROM ${table} WHERE ${live}(${columns
+        .map((column) => `${lowered(db, column)} LIKE :pattern ${LIKE_ESCAPE}`)
+        .join(' OR ')}) LIMIT ${NAME_MATCHES + 1}`,
+      { pattern: likePattern(term) },
+    );
+    if (rows.length > NAME_MATCHES) {
+      throw new AppError(
+        422,
+        'validation.too_vague',
+        `More than ${NAME_MATCHES} ${kind}s match; type more of the name`,
+        [{ path: kind, message: `More than ${NAME_MATCHES} ${kind}s match; type more of the name` }],
+      );
+    }
+    return rows.map((row) => String(row.id));
+  }
+
+  async function namedFilters(query: v.InferOutput<typeof adminTokenListQuery>) {
+    const [users, partners] = await Promise.all([
+      idsNamed('user', query.user),
+      idsNamed('partner', query.partner),
+    ]);
+    return { users, partners, none: users?.length === 0 || partners?.length === 0 };
+  }
+
+  const inList = (column: string, name: string, ids: string[]) => ({
+    sql: `${column} IN (${ids.map((_, index) => `:${name}${index}`).join(', ')})`,
+    params: Object.fromEntries(ids.map((id, index) => [`${name}${index}`, id])),
+  });
+
   async function listTokens(query: v.InferOutput<typeof adminTokenListQuery>): Promise<AdminTokenList> {
     const now = clock.now();
+    const named = await namedFilters(query);
+    if (named.none) return { tokens: [], total_count: 0 };
     const where = new Where().add(`p.model IN ${TOKEN_MODELS}`);
     if (query.user_id) where.add('a.user_id = :user', { user: query.user_id });
     if (query.partner_id) where.add('a.partner_id = :partner', { partner: query.partner_id });
+    for (const [column, name, ids] of [
+      ['a.user_id', 'nu', named.users],
+      ['a.partner_id', 'np', named.partners],
+    ] as const) {
+      if (ids) {
+        const clause = inList(column, name, ids);
+        where.add(clause.sql, clause.params);
+      }
+    }
     // Revoking a grant deletes its tokens (grants service): an unconsumed, unexpired token row is live.
     const active = '(p.consumed_at IS NULL AND p.expires_at > :now)';
     if (query.active_only === true) where.add(active, { now });
@@ -43,7 +96,8 @@ export function createAdminTokenService(
         where,
         order: 'p.expires_at DESC, p.id DESC',
         // Without a user or partner filter the count reads the (model, expires_at) index alone.
-        countFrom: query.user_id || query.partner_id ? undefined : 'oidc_payloads p',
+        countFrom:
+          query.user_id || query.partner_id || named.users || named.partners ? undefined : 'oidc_payloads p',
       },
       query,
     );
@@ -116,9 +170,15 @@ export function createAdminTokenService(
     query: v.InferOutput<typeof adminTokenListQuery>,
   ): Promise<AdminOAuthAuthorizationList> {
     const now = clock.now();
+    const named = await namedFilters(query);
+    if (named.none) return { authorizations: [], total_count: 0 };
     const where: WhereOptions<OAuthAuthorization> & Record<string | symbol, unknown> = {};
-    if (query.user_id) where.user_id = query.user_id;
-    if (query.partner_id) where.partner_id = query.partner_id;
+    const and: unknown[] = [];
+    if (query.user_id) and.push({ user_id: query.user_id });
+    if (query.partner_id) and.push({ partner_id: query.partner_id });
+    if (named.users) and.push({ user_id: named.users });
+    if (named.partners) and.push({ partner_id: named.partners });
+    if (and.length > 0) where[Op.and] = and;
     if (query.active_only === true) Object.assign(where, { revoked_at: null, expires_at: { [Op.gt]: now } });
     if (query.active_only === false)
       where[Op.or] = [{ revoked_at: { [Op.ne]: null } }, { expires_at: { [Op.lte]: now } }];

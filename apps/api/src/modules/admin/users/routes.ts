@@ -1,6 +1,8 @@
 import type Router from '@koa/router';
 import * as v from 'valibot';
 import {
+  adminCreateUserBody,
+  adminCreatedUserSchema,
   adminDeleteUserBody,
   adminEditUserBody,
   adminFlagUserBody,
@@ -38,6 +40,27 @@ export function mountUserRoutes(
     validate({ query: adminUserListQuery }),
     async (ctx) => {
       ctx.body = await service.list(input(ctx, 'query', adminUserListQuery));
+    },
+  );
+
+  router.post(
+    '/users',
+    describeRoute({
+      tag: 'Admin: users',
+      summary: 'Add a user',
+      description:
+        'With `sign_in: send_invitation` (the default) the person is mailed a link to choose a password (valid 7 ' +
+        'days; it also proves the address); with `show_password` the first password is in this answer only.',
+      responses: {
+        201: ok('The new user', adminCreatedUserSchema),
+        409: ok('The address is already registered'),
+      },
+    }),
+    validate({ body: adminCreateUserBody }),
+    async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = 201;
+      ctx.body = await service.create(input(ctx, 'body', adminCreateUserBody), actor(ctx));
     },
   );
 

@@ -8,7 +8,16 @@ import type {
   adminUnflagUserBody,
   adminUserListQuery,
 } from '@attestly/contracts';
-import { UNFLAGGED_BY_ADMIN, type AdminUserAuthorization } from '@attestly/contracts';
+import {
+  PARTNER_INVITATION_DAYS,
+  UNFLAGGED_BY_ADMIN,
+  type AdminCreatedUser,
+  type AdminUserAuthorization,
+  type adminCreateUserBody,
+} from '@attestly/contracts';
+import { hashPassword } from '../../../lib/passwords';
+import { mailOutboxFor } from '../../notifications/outbox';
+import { createOneTimeTokens } from '../../users/one-time-tokens';
 import type { Deps } from '../../../core/deps';
 import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../audit/service';
@@ -60,9 +69,11 @@ export function createAdminUserService(
     users: { endAllSessions?: EndAllSessions };
   },
 ) {
-  const { db, clock } = deps;
+  const { db, clock, config } = deps;
   const { audit, sessions, grants } = services;
   const { User, UserFlag, OAuthAuthorization, Verification } = db.models;
+  const oneTimeTokens = createOneTimeTokens(deps);
+  const outbox = mailOutboxFor(deps);
 
   function verifiedClause(now: Date) {
     return {
@@ -416,6 +427,67 @@ export function createAdminUserService(
     });
   }
 
-  return { list, detail, flag, unflag, edit, lock, unlock, remove };
+  /**
+   * "Add User" (spec 02 §2; issue 25 item 6). The account starts with a random password nobody is told, unless
+   * the administrator chose to be shown it once; with an invitation the person chooses one through a password-reset
+   * link of PARTNER_INVITATION_DAYS days, which also proves the address (users/service.ts resetPassword).
+   */
+  async function create(
+    body: v.InferOutput<typeof adminCreateUserBody>,
+    who: AdminActor,
+  ): Promise<AdminCreatedUser> {
+    const taken = await User.findOne({
+      where: sqlWhere(fn('LOWER', col('email')), body.email.toLowerCase()),
+      attributes: ['id'],
+    });
+    const conflict = () =>
+      new AppError(409, 'users.email_taken', 'A user with this email already exists', [
+        { path: 'email', message: 'A user with this email already exists' },
+      ]);
+    if (taken) throw conflict();
+    const firstPassword = randomBytes(12).toString('base64url');
+    const now = clock.now();
+    let user;
+    try {
+      user = await User.create({
+        email: body.email,
+        password_hash: await hashPassword(firstPassword, config.passwordCost),
+        full_name: body.full_name,
+        created_at: now,
+        updated_at: now,
+      });
+    } catch (error) {
+      // A racing sign-up or creation took the address first.
+      if (error instanceof UniqueConstraintError) throw conflict();
+      throw error;
+    }
+    await audit.recordSafely({
+      event: 'user_created',
+      userId: user.id,
+      adminUserId: who.adminUserId,
+      ip: who.ip,
+      userAgent: who.userAgent,
+      details: { sign_in: body.sign_in },
+    });
+    if (body.sign_in === 'show_password')
+      return { ...(await detail(user.id)), temporary_password: firstPassword };
+    const token = await oneTimeTokens.issue('password_reset', user.id, {
+      ttlMs: PARTNER_INVITATION_DAYS * 86_400_000,
+      target: user.email,
+    });
+    await outbox.enqueue({
+      to: user.email,
+      subject: 'You are invited to Attestly',
+      text:
+        `Hello ${body.full_name},\n\nAn Attestly account was created for you with this address. To sign in, choose ` +
+        `your password by opening this link within ${PARTNER_INVITATION_DAYS} days:\n` +
+        `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}\n\n` +
+        `Then sign in at ${config.publicUrl}/login with ${user.email}. If you did not expect this, ignore this ` +
+        `message: nothing happens unless the link is opened.\n`,
+    });
+    return { ...(await detail(user.id)), invitation_sent_to: user.email };
+  }
+
+  return { list, detail, create, flag, unflag, edit, lock, unlock, remove };
 }
 export type AdminUserService = ReturnType<typeof createAdminUserService>;

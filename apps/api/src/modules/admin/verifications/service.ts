@@ -35,10 +35,22 @@ import { presentAdminVerification, presentAdminVerificationDetail, type Verifica
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const SELECT = `v.id, v.user_id, u.email AS user_email, v.verification_type, v.verification_method, v.status,
+/**
+ * The listed columns. `document_media` counts the kept documents (not the live videos): what Retrigger re-reads.
+ * `holder_bound` is the document analysis' holder check (verification/document.ts), read from its JSON.
+ */
+const selectColumns = (dialect: 'sqlite' | 'postgres') => `v.id, v.user_id, u.email AS user_email,
+  v.verification_type, v.verification_method, v.status,
   v.confidence_score, v.needs_manual_review, v.age_threshold, v.message, v.partner_id, v.site_id, v.created_at,
   v.reviewed_at, v.reviewed_by, v.expires_at,
-  (SELECT COUNT(*) FROM verification_media m WHERE m.verification_id = v.id) AS has_media`;
+  (SELECT COUNT(*) FROM verification_media m WHERE m.verification_id = v.id) AS has_media,
+  (SELECT COUNT(*) FROM verification_media m WHERE m.verification_id = v.id AND m.content_type NOT LIKE 'video/%')
+    AS document_media,
+  ${
+    dialect === 'postgres'
+      ? "((v.document_analysis::jsonb) -> 'holder_binding' ->> 'bound')"
+      : "json_extract(v.document_analysis, '$.holder_binding.bound')"
+  } AS holder_bound`;
 
 /**
  * The binding facts shown to the reviewer, in the shape the user flow records them (verification/document.ts):
@@ -82,6 +94,7 @@ export function createAdminVerificationService(
 ) {
   const { db, clock, mailer, logger, config } = deps;
   const { Verification, VerificationMedia, User } = db.models;
+  const SELECT = selectColumns(db.dialect);
 
   async function list(query: v.InferOutput<typeof adminVerificationListQuery>) {
     const where = new Where();
@@ -254,8 +267,8 @@ export function createAdminVerificationService(
       id,
       {
         approve: false,
-        notes: body.reviewer_notes,
-        reason: body.rejection_reason,
+        notes: body.reviewer_notes ?? body.rejection_reason,
+        reason: body.reviewer_notes ? body.rejection_reason : undefined,
         adminUserId: who.adminUserId,
       },
       who,
