@@ -25,3 +25,20 @@ export type { DecisionConfig } from './decision';
 export { assessActiveLiveness, countBlinks, eyeAspectRatio } from './liveness-signals';
 export { cosineSimilarity, humanSimilarity, decideFaceMatch, defaultFaceMatchConfig } from './face-match';
 export type { FaceMatchConfig, FaceMatchResult } from './face-match';
+export {
+  assessClipLiveness,
+  assessConsistency,
+  blinkTexture,
+  defaultClipLivenessOptions,
+  defaultConsistencyOptions,
+  parallaxConsistency,
+  videoTrack,
+} from './liveness-3d';
+export type {
+  ClipLivenessOptions,
+  ClipLivenessResult,
+  ConsistencyOptions,
+  ConsistencyResult,
+  TrackFrame,
+} from './liveness-3d';
+export type { FrameObservation, VideoObservation } from './types';
