@@ -312,7 +312,11 @@ export function parallaxConsistency(
 ): ParallaxResult | null {
   const usable = frames.filter(
     (f): f is FrameObservation & { landmarks: number[][]; yawDeg: number } =>
-      f.faces === 1 && !!f.landmarks && f.yawDeg !== null,
+      f.faces === 1 &&
+      f.yawDeg !== null &&
+      // A track from elsewhere (a stored observation, another version) may carry another point set: skip it.
+      f.landmarks?.length === TRACK_LANDMARKS.length &&
+      f.landmarks.every((p) => p.length >= 3 && p.every(Number.isFinite)),
   );
   if (usable.length < minFrames + 1) return null;
   const medianYaw = percentile(
@@ -375,6 +379,7 @@ const decode = (b64: string) => Uint8Array.from(Buffer.from(b64, 'base64'));
  * turns changes its shading and hides or shows parts of itself, so blocks stop matching.
  */
 function unmatched(ref: Uint8Array, cur: Uint8Array, size: number): number | null {
+  if (ref.length !== size * size || cur.length !== size * size) return null;
   const B = 6;
   const R = 6;
   let sum = 0;
@@ -470,6 +475,7 @@ export function eyeCentreTexture(f: FrameObservation): number | null {
   if (!f.eyePatch) return typeof f.eyeTexture === 'number' ? f.eyeTexture : null;
   const p = decode(f.eyePatch);
   const { width: W, height: H } = EYE_PATCH;
+  if (p.length !== 2 * W * H) return null;
   let total = 0;
   for (let e = 0; e < 2; e++) {
     const stds = [
