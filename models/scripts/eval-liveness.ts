@@ -75,7 +75,9 @@ if (fs.existsSync(manifest)) {
     });
   }
 } else {
-  console.error(`no attack set at ${attacksDir}: run \`npm run make:liveness-attacks\` first (attacks skipped).`);
+  console.error(
+    `no attack set at ${attacksDir}: run \`npm run make:liveness-attacks\` first (attacks skipped).`,
+  );
 }
 if (fs.existsSync(path.join(genuineDir, 'labels.csv'))) {
   for (const r of readCsv(path.join(genuineDir, 'labels.csv')))
@@ -83,7 +85,10 @@ if (fs.existsSync(path.join(genuineDir, 'labels.csv'))) {
       name: r.file!,
       kind: 'bona_fide',
       // One clip per person here; split by person all the same, so that a person never lands in both halves.
-      split: crypto.createHash('sha256').update(`person:${r.person_id}`).digest()[0]! % 2 === 0 ? 'bona_fide_tune' : 'bona_fide',
+      split:
+        crypto.createHash('sha256').update(`person:${r.person_id}`).digest()[0]! % 2 === 0
+          ? 'bona_fide_tune'
+          : 'bona_fide',
       file: path.join(genuineDir, r.file!),
       trim: true,
     });
@@ -101,7 +106,29 @@ for (let i = 0; ordered.length < clips.length; i++)
 function trimmed(file: string): Buffer {
   return execFileSync(
     ffmpegPath(),
-    ['-hide_banner', '-loglevel', 'error', '-i', file, '-t', '5', '-an', '-vf', "scale='min(640,iw)':-2", '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-movflags', 'frag_keyframe+empty_moov', '-f', 'mp4', '-'],
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-i',
+      file,
+      '-t',
+      '5',
+      '-an',
+      '-vf',
+      "scale='min(640,iw)':-2",
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-crf',
+      '18',
+      '-movflags',
+      'frag_keyframe+empty_moov',
+      '-f',
+      'mp4',
+      '-',
+    ],
     { maxBuffer: 1 << 28 },
   );
 }
@@ -110,7 +137,9 @@ const engine = createVisionEngine(cachedOnly ? { workers: 1 } : {});
 const observed = new Map<string, Observed>();
 // Genuine clips are re-encoded before scoring; remember each one's key so a re-run need not re-encode it.
 const indexFile = path.join(cacheDir, 'trimmed-index.json');
-const trimmedIndex = (fs.existsSync(indexFile) ? JSON.parse(fs.readFileSync(indexFile, 'utf8')) : {}) as Record<string, string>;
+const trimmedIndex = (
+  fs.existsSync(indexFile) ? JSON.parse(fs.readFileSync(indexFile, 'utf8')) : {}
+) as Record<string, string>;
 let scored = 0;
 const t0 = performance.now();
 try {
@@ -118,7 +147,10 @@ try {
   for (const clip of ordered) {
     const known = clip.trim ? trimmedIndex[`${clip.file}:${fs.statSync(clip.file).size}`] : undefined;
     if (known && fs.existsSync(path.join(cacheDir, `${known}.json`))) {
-      observed.set(clip.name, JSON.parse(fs.readFileSync(path.join(cacheDir, `${known}.json`), 'utf8')) as Observed);
+      observed.set(
+        clip.name,
+        JSON.parse(fs.readFileSync(path.join(cacheDir, `${known}.json`), 'utf8')) as Observed,
+      );
       continue;
     }
     if (cachedOnly && clip.trim) continue;
@@ -189,9 +221,15 @@ for (const c of clips) {
 }
 const r3x = (v: number) => Math.round(v * 1000) / 1000;
 const attackFirst = {
-  minParallaxRatio: tuneAttack.parallax.length ? r3x(Math.max(...tuneAttack.parallax) * 1.05) : base.consistency.minParallaxRatio,
-  minPhotometricChange: tuneAttack.photometric.length ? r3x(Math.max(...tuneAttack.photometric) * 1.05) : base.consistency.minPhotometricChange,
-  minBlinkTexture: tuneAttack.texture.length ? r3x(Math.max(...tuneAttack.texture) * 1.05) : base.consistency.minBlinkTexture,
+  minParallaxRatio: tuneAttack.parallax.length
+    ? r3x(Math.max(...tuneAttack.parallax) * 1.05)
+    : base.consistency.minParallaxRatio,
+  minPhotometricChange: tuneAttack.photometric.length
+    ? r3x(Math.max(...tuneAttack.photometric) * 1.05)
+    : base.consistency.minPhotometricChange,
+  minBlinkTexture: tuneAttack.texture.length
+    ? r3x(Math.max(...tuneAttack.texture) * 1.05)
+    : base.consistency.minBlinkTexture,
 };
 const genuineFirst = {
   minParallaxRatio: tuneGenuine.parallax.length ? r3x(Math.min(...tuneGenuine.parallax) * 0.9) : 0,
@@ -214,7 +252,10 @@ const interval = (k: number, n: number) => {
   return { k, n, rate: n ? r3(k / n) : null, ci95: [r3(lo), r3(hi)] };
 };
 function report(opts: ClipLivenessOptions) {
-  const perKind: Record<string, ReturnType<typeof interval> & { outcomes: Record<string, number>; oldRuleAccepted: number }> = {};
+  const perKind: Record<
+    string,
+    ReturnType<typeof interval> & { outcomes: Record<string, number>; oldRuleAccepted: number }
+  > = {};
   const all = { k: 0, n: 0 };
   for (const [kind, list] of byKind) {
     if (kind === 'bona_fide') continue;
@@ -243,11 +284,18 @@ function report(opts: ClipLivenessOptions) {
   const genuineOutcomes: Record<string, number> = {};
   for (const c of gen) {
     const o = observed.get(c.name)!;
-    const outcome = 'error' in o ? o.error : assessConsistency(videoTrack(o.obs), opts.consistency, opts.blink).reasons.join('+') || 'passed';
+    const outcome =
+      'error' in o
+        ? o.error
+        : assessConsistency(videoTrack(o.obs), opts.consistency, opts.blink).reasons.join('+') || 'passed';
     if (outcome !== 'passed') rejected++;
     genuineOutcomes[outcome] = (genuineOutcomes[outcome] ?? 0) + 1;
   }
-  return { apcer: perKind, apcerAll: interval(all.k, all.n), bpcer: { ...interval(rejected, gen.length), outcomes: genuineOutcomes } };
+  return {
+    apcer: perKind,
+    apcerAll: interval(all.k, all.n),
+    bpcer: { ...interval(rejected, gen.length), outcomes: genuineOutcomes },
+  };
 }
 const reports = Object.fromEntries(Object.entries(operatingPoints).map(([k, o]) => [k, report(o)]));
 const genuine = clips.filter((c) => c.kind === 'bona_fide' && observed.has(c.name));
@@ -283,7 +331,10 @@ const summary = {
 
 if (labels) {
   // Photo path: the single-frame passive cue on each still (unchanged from before the attack set).
-  const rows = readCsv(labels).map((r) => ({ file: path.resolve(path.dirname(labels), r.file!), attack: r.label !== 'live' }));
+  const rows = readCsv(labels).map((r) => ({
+    file: path.resolve(path.dirname(labels), r.file!),
+    attack: r.label !== 'live',
+  }));
   const photoEngine = createVisionEngine();
   const photo: { attack: boolean; live: boolean }[] = [];
   try {
@@ -314,14 +365,20 @@ if (!json) {
   const pct = (x: { k: number; n: number; ci95: number[] }) =>
     `${x.k}/${x.n} = ${x.n ? ((100 * x.k) / x.n).toFixed(1) : 'n/a'} % (95 % CI ${(100 * x.ci95[0]!).toFixed(1)}–${(100 * x.ci95[1]!).toFixed(1)} %)`;
   console.log(`attack-first thresholds (tuning attack half): ${JSON.stringify(attackFirst)}`);
-  console.log(`genuine-first thresholds (tuning genuine half, ${summary.genuine_tuning_people} people): ${JSON.stringify(genuineFirst)}`);
+  console.log(
+    `genuine-first thresholds (tuning genuine half, ${summary.genuine_tuning_people} people): ${JSON.stringify(genuineFirst)}`,
+  );
   console.log(`committed defaults: ${JSON.stringify(committed)}`);
   for (const [name, r] of Object.entries(reports)) {
     console.log(`\n[${name}] APCER per attack kind, reporting half (faces never used for tuning):`);
     for (const [kind, k] of Object.entries(r.apcer))
-      console.log(`  ${kind.padEnd(15)} ${pct(k)}; motions alone (the rule before issue 23) accept ${k.oldRuleAccepted}; ${JSON.stringify(k.outcomes)}`);
+      console.log(
+        `  ${kind.padEnd(15)} ${pct(k)}; motions alone (the rule before issue 23) accept ${k.oldRuleAccepted}; ${JSON.stringify(k.outcomes)}`,
+      );
     console.log(`  all kinds       ${pct(r.apcerAll)}`);
-    console.log(`  BPCER, consistency checks on ${summary.genuine_reporting_people} genuine reporting people: ${pct(r.bpcer)} ${JSON.stringify(r.bpcer.outcomes)}`);
+    console.log(
+      `  BPCER, consistency checks on ${summary.genuine_reporting_people} genuine reporting people: ${pct(r.bpcer)} ${JSON.stringify(r.bpcer.outcomes)}`,
+    );
   }
 }
 console.log(JSON.stringify(summary));

@@ -49,14 +49,18 @@ for (const r of readCsv(path.join(data, 'faces-dev', 'labels.csv')))
 for (const r of readCsv(path.join(data, 'spoof', 'labels.csv')))
   if (r.label === 'live') faces.push({ file: path.join('spoof', r.file!), tight: false });
 const aaf = readCsv(path.join(data, 'faces-aaf', 'labels.csv')).filter((r) => Number(r.age) >= 18);
-for (const r of aaf.filter((_, i) => i % 20 === 0)) faces.push({ file: path.join('faces-aaf', r.file!), tight: true });
+for (const r of aaf.filter((_, i) => i % 20 === 0))
+  faces.push({ file: path.join('faces-aaf', r.file!), tight: true });
 
 // A fixed shuffle so each kind draws different faces.
 const order = faces
   .map((f) => ({ f, k: crypto.createHash('sha256').update(`order:${f.file}`).digest().readUInt32BE(0) }))
   .sort((a, b) => a.k - b.k)
   .map((x) => x.f);
-const halves = { tune: order.filter((f) => splitOf(f.file) === 'tune'), report: order.filter((f) => splitOf(f.file) === 'report') };
+const halves = {
+  tune: order.filter((f) => splitOf(f.file) === 'tune'),
+  report: order.filter((f) => splitOf(f.file) === 'report'),
+};
 
 fs.mkdirSync(out, { recursive: true });
 const runtime = await createHumanRuntime('wasm');
@@ -65,7 +69,10 @@ async function prepare(face: Face) {
   if (prepared.has(face.file)) return prepared.get(face.file)!;
   const image = await canvasFromPhoto(fs.readFileSync(path.join(data, face.file)), size, face.tight);
   const found = subjectFaces(await detectFaces(runtime.human, image, 'landmarks'));
-  const value = found.length === 1 && found[0]!.mesh.length >= 468 ? { image, geometry: geometryFromMesh(found[0]!.mesh, image) } : null;
+  const value =
+    found.length === 1 && found[0]!.mesh.length >= 468
+      ? { image, geometry: geometryFromMesh(found[0]!.mesh, image) }
+      : null;
   prepared.set(face.file, value);
   return value;
 }
@@ -98,9 +105,15 @@ for (let i = 0; i < perKind; i++) {
       fs.writeFileSync(file + '.part', encodeFrames(frames));
       fs.renameSync(file + '.part', file);
     }
-    fs.appendFileSync(manifestFile, [name, kind, split, a.face.file, b?.face.file ?? '', seed].join(',') + '\n');
+    fs.appendFileSync(
+      manifestFile,
+      [name, kind, split, a.face.file, b?.face.file ?? '', seed].join(',') + '\n',
+    );
     made++;
   }
-  if ((i + 1) % 10 === 0) console.log(`${made} clips (${Math.round((performance.now() - t0) / 1000)} s so far)`);
+  if ((i + 1) % 10 === 0)
+    console.log(`${made} clips (${Math.round((performance.now() - t0) / 1000)} s so far)`);
 }
-console.log(`${made} attack clips in ${out} (faces: ${halves.tune.length} tuning, ${halves.report.length} reporting)`);
+console.log(
+  `${made} attack clips in ${out} (faces: ${halves.tune.length} tuning, ${halves.report.length} reporting)`,
+);

@@ -26,7 +26,12 @@ function face(): number[][] {
   });
 }
 
-const frame = (t: number, yawDeg: number, landmarks: number[][], extra: Partial<TrackFrame> = {}): TrackFrame => ({
+const frame = (
+  t: number,
+  yawDeg: number,
+  landmarks: number[][],
+  extra: Partial<TrackFrame> = {},
+): TrackFrame => ({
   timeSeconds: t,
   faces: 1,
   yawDeg,
@@ -39,7 +44,11 @@ const frame = (t: number, yawDeg: number, landmarks: number[][], extra: Partial<
 
 const rotate = (pts: number[][], deg: number) => {
   const a = (deg * Math.PI) / 180;
-  return pts.map(([x, y, z]) => [x! * Math.cos(a) + z! * Math.sin(a) + 160, y! + 160, -x! * Math.sin(a) + z! * Math.cos(a)]);
+  return pts.map(([x, y, z]) => [
+    x! * Math.cos(a) + z! * Math.sin(a) + 160,
+    y! + 160,
+    -x! * Math.sin(a) + z! * Math.cos(a),
+  ]);
 };
 
 describe('parallaxConsistency', () => {
@@ -75,7 +84,7 @@ describe('photometricConsistency', () => {
       for (let x = 0; x < THUMB_SIZE; x++) {
         s = (s * 16807) % 2147483647;
         out[y * THUMB_SIZE + x] = Math.round(
-          128 + 50 * Math.sin((x + shift) / 2.3) * Math.cos(y / 3.1) + (noise * (s / 2147483647 - 0.5)),
+          128 + 50 * Math.sin((x + shift) / 2.3) * Math.cos(y / 3.1) + noise * (s / 2147483647 - 0.5),
         );
       }
     return Buffer.from(out).toString('base64');
@@ -103,7 +112,9 @@ describe('blinkTexture and identity', () => {
   it('accepts a shut eye with a lash line and refuses a flat patch', () => {
     const real = ears.map((ear, i) => frame(i / 8, 0, [], { eyeAspectRatio: ear, eyePatch: patch(false) }));
     expect(blinkTexture(real, 0.72, 0.85)).toBeGreaterThan(0.9);
-    const painted = ears.map((ear, i) => frame(i / 8, 0, [], { eyeAspectRatio: ear, eyePatch: patch(ear < 0.2) }));
+    const painted = ears.map((ear, i) =>
+      frame(i / 8, 0, [], { eyeAspectRatio: ear, eyePatch: patch(ear < 0.2) }),
+    );
     expect(blinkTexture(painted, 0.72, 0.85)).toBeLessThan(0.1);
     expect(assessConsistency(painted).reasons).toEqual(['flat_eye_patch']);
   });

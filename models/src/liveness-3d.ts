@@ -17,9 +17,9 @@ type Point = readonly number[];
  * and cheek contour. Points at different depths are what makes a real turn impossible to explain by a 2-D warp.
  */
 export const TRACK_LANDMARKS = [
-  10, 151, 9, 168, 6, 197, 195, 5, 4, 1, 2, 0, 13, 14, 17, 199, 175, 152, 70, 300, 105, 334, 107, 336, 33, 133,
-  362, 263, 98, 327, 129, 358, 50, 280, 36, 266, 205, 425, 61, 291, 234, 454, 127, 356, 93, 323, 132, 361, 58, 288,
-  172, 397, 136, 365, 149, 378,
+  10, 151, 9, 168, 6, 197, 195, 5, 4, 1, 2, 0, 13, 14, 17, 199, 175, 152, 70, 300, 105, 334, 107, 336, 33,
+  133, 362, 263, 98, 327, 129, 358, 50, 280, 36, 266, 205, 425, 61, 291, 234, 454, 127, 356, 93, 323, 132,
+  361, 58, 288, 172, 397, 136, 365, 149, 378,
 ] as const;
 const SLOT = new Map<number, number>(TRACK_LANDMARKS.map((m, i) => [m, i]));
 const at = (m: number) => SLOT.get(m)!;
@@ -96,7 +96,8 @@ function greyAt(image: RgbImage, x: number, y: number): number {
     return 0.299 * image.data[o]! + 0.587 * image.data[o + 1]! + 0.114 * image.data[o + 2]!;
   };
   return (
-    (1 - fy) * ((1 - fx) * g(x0, y0) + fx * g(x0 + 1, y0)) + fy * ((1 - fx) * g(x0, y0 + 1) + fx * g(x0 + 1, y0 + 1))
+    (1 - fy) * ((1 - fx) * g(x0, y0) + fx * g(x0 + 1, y0)) +
+    fy * ((1 - fx) * g(x0, y0 + 1) + fx * g(x0 + 1, y0 + 1))
   );
 }
 
@@ -243,7 +244,11 @@ export type WarpModel = 'affine' | 'homography' | 'piecewise';
 const MODELS: WarpModel[] = ['affine', 'homography', 'piecewise'];
 
 /** Per-model RMS residual (in face widths) of explaining `dst` as a 2-D warp of `src`. */
-function warpResiduals(src: readonly Point[], dst: readonly Point[], sides: number[]): Record<WarpModel, number> {
+function warpResiduals(
+  src: readonly Point[],
+  dst: readonly Point[],
+  sides: number[],
+): Record<WarpModel, number> {
   const rms = (sse: number | null, n: number) => (sse === null ? Infinity : Math.sqrt(sse / n));
   const halves = [-1, 1].map((side) => {
     const idx = sides.map((s, i) => (s === 0 || s === side ? i : -1)).filter((i) => i >= 0);
@@ -331,9 +336,7 @@ export function parallaxConsistency(
     ref.landmarks[FACE_RIGHT]![1]! - ref.landmarks[FACE_LEFT]![1]!,
   );
   if (!(unit > 10)) return null;
-  const centre = [0, 1, 2].map(
-    (k) => ref.landmarks.reduce((s, p) => s + p[k]!, 0) / ref.landmarks.length,
-  );
+  const centre = [0, 1, 2].map((k) => ref.landmarks.reduce((s, p) => s + p[k]!, 0) / ref.landmarks.length);
   const src = normalise(ref.landmarks, centre, unit);
   // Which half of the face each point belongs to: the side of the reference midline (bridge → chin) it lies on.
   const top = src[at(168)]!;
@@ -390,7 +393,8 @@ function unmatched(ref: Uint8Array, cur: Uint8Array, size: number): number | nul
       for (let j = 0; j < B; j++) for (let i = 0; i < B; i++) mean += cur[(by + j) * size + bx + i]!;
       mean /= B * B;
       let varC = 0;
-      for (let j = 0; j < B; j++) for (let i = 0; i < B; i++) varC += (cur[(by + j) * size + bx + i]! - mean) ** 2;
+      for (let j = 0; j < B; j++)
+        for (let i = 0; i < B; i++) varC += (cur[(by + j) * size + bx + i]! - mean) ** 2;
       if (Math.sqrt(varC / (B * B)) < 3) continue;
       let best = -1;
       for (let dy = -R; dy <= R; dy++)
@@ -497,9 +501,15 @@ export function eyeCentreTexture(f: FrameObservation): number | null {
  * `closedRatio` of the open-eye level) over the median of the open frames. A shut real eye keeps its lash line and
  * lid shading; a patch painted over it is flat. Null when no frame is closed or the texture was not measured.
  */
-export function blinkTexture(frames: readonly FrameObservation[], closedRatio: number, openRatio: number): number | null {
+export function blinkTexture(
+  frames: readonly FrameObservation[],
+  closedRatio: number,
+  openRatio: number,
+): number | null {
   const measured = frames
-    .filter((f): f is FrameObservation & { eyeAspectRatio: number } => f.faces === 1 && f.eyeAspectRatio !== null)
+    .filter(
+      (f): f is FrameObservation & { eyeAspectRatio: number } => f.faces === 1 && f.eyeAspectRatio !== null,
+    )
     .map((f) => ({ ear: f.eyeAspectRatio, texture: eyeCentreTexture(f) }))
     .filter((f): f is { ear: number; texture: number } => f.texture !== null);
   if (measured.length < 3) return null;
@@ -603,7 +613,9 @@ export function assessConsistency(
     passed: reasons.length === 0,
     reasons,
     parallax: parallax ? { ratio: round(parallax.ratio), frames: parallax.frames.length } : null,
-    photometric: photometric ? { change: round(photometric.change), frames: photometric.frames.length } : null,
+    photometric: photometric
+      ? { change: round(photometric.change), frames: photometric.frames.length }
+      : null,
     blinkTexture: texture === null ? null : round(texture),
     identity: identity === null ? null : round(identity),
   };

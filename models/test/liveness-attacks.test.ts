@@ -57,7 +57,8 @@ async function prepared(name: string, l: FaceLandmarks) {
   return { image, geometry };
 }
 
-const clip = (spec: AttackSpec, photos = [woman]) => encodeFrames(renderAttack(spec, photos), spec.fps ?? 10, 'webm');
+const clip = (spec: AttackSpec, photos = [woman]) =>
+  encodeFrames(renderAttack(spec, photos), spec.fps ?? 10, 'webm');
 
 beforeAll(async () => {
   engine = createVisionEngine({ workers: 2 });
@@ -81,7 +82,9 @@ describe('liveness against presentation attacks (issue 23)', () => {
     const r = await engine.analyzeVideo(bytes);
     expect(r.is_live).toBe(false);
     expect(r.approved_thresholds).toEqual([]);
-    expect(r.video_liveness.reasons.some((x) => x === 'motion_is_2d_warp' || x === 'flat_eye_patch')).toBe(true);
+    expect(r.video_liveness.reasons.some((x) => x === 'motion_is_2d_warp' || x === 'flat_eye_patch')).toBe(
+      true,
+    );
   }, 180_000);
 
   it('refuses a still photo looped for 5 s', async () => {
@@ -109,14 +112,37 @@ const liveDir = path.resolve(
 );
 const genuine = path.join(liveDir, 'live_018.mp4');
 const haveGenuine = fs.existsSync(genuine);
-if (!haveGenuine) console.warn(`skipping the genuine-clip test: ${genuine} not found (../shared/data is absent)`);
+if (!haveGenuine)
+  console.warn(`skipping the genuine-clip test: ${genuine} not found (../shared/data is absent)`);
 
 describe.skipIf(!haveGenuine)('a genuine recording (../shared/data/live-videos)', () => {
   it('passes the 3-D, eye and identity consistency checks with a real head turn', async () => {
     const bytes = execFileSync(
       ffmpegPath(),
       // As the appliance receives it and as eval:liveness scores it: the first 5 s, at most 640 px wide.
-      ['-hide_banner', '-loglevel', 'error', '-i', genuine, '-t', '5', '-an', '-vf', "scale='min(640,iw)':-2", '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-movflags', 'frag_keyframe+empty_moov', '-f', 'mp4', '-'],
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-i',
+        genuine,
+        '-t',
+        '5',
+        '-an',
+        '-vf',
+        "scale='min(640,iw)':-2",
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-crf',
+        '18',
+        '-movflags',
+        'frag_keyframe+empty_moov',
+        '-f',
+        'mp4',
+        '-',
+      ],
       { maxBuffer: 1 << 28 },
     );
     const obs = await engine.observeVideo(bytes);

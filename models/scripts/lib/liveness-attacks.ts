@@ -41,7 +41,7 @@ export const ATTACK_DESCRIPTIONS: Record<AttackKind, string> = {
   plane_turn:
     'the photo turned as a flat card in front of the camera (whole-image homography, ±20–35°) both ways, flat skin ovals painted over the eyes for 4 frames',
   piecewise_turn:
-    "the reported attack: one half squeezed and the other stretched (piecewise affine, 2 s each way), flat skin ovals over the eyes for 4 frames",
+    'the reported attack: one half squeezed and the other stretched (piecewise affine, 2 s each way), flat skin ovals over the eyes for 4 frames',
   cylinder_turn:
     'the face wrapped on a cylinder and rotated ±20–30° (smooth per-column warp), eyes pasted shut with lid skin and a lash line for 3 frames',
   cross_fade:
@@ -169,7 +169,8 @@ function pasteClosedEyes(img: Rgb, g: FaceGeometry): void {
         const src = (sy * img.width + x) * 3;
         const shade = 0.85 + 0.15 * ((y - (cy - ry)) / (2 * ry));
         const lash = Math.abs(y - (cy + 0.15 * ry)) < 1.2 && d < 0.8 ? 0.45 : 1;
-        for (let c = 0; c < 3; c++) img.data[(y * img.width + x) * 3 + c] = Math.round(img.data[src + c]! * shade * lash);
+        for (let c = 0; c < 3; c++)
+          img.data[(y * img.width + x) * 3 + c] = Math.round(img.data[src + c]! * shade * lash);
       }
   }
 }
@@ -245,7 +246,10 @@ export function renderAttack(
       for (let i = 0; i < img.data.length; i++)
         img.data[i] = Math.round((1 - a) * img.data[i]! + a * other[i]!);
     }
-    const blinking = spec.kind !== 'still_loop' && f >= Math.round(blinkAt * fps) && f < Math.round(blinkAt * fps) + blinkFrames;
+    const blinking =
+      spec.kind !== 'still_loop' &&
+      f >= Math.round(blinkAt * fps) &&
+      f < Math.round(blinkAt * fps) + blinkFrames;
     if (blinking) {
       if (spec.kind === 'plane_turn' || spec.kind === 'piecewise_turn') paintFlatEyes(img, g);
       else pasteClosedEyes(img, g);
@@ -351,6 +355,11 @@ export function encodeFrames(frames: readonly Rgb[], fps = 10, format: 'mp4' | '
       'yuv420p',
       ...out,
     ],
-    { input: Buffer.concat(frames.map((f) => Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength))), maxBuffer: 256 * 2 ** 20 },
+    {
+      input: Buffer.concat(
+        frames.map((f) => Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength)),
+      ),
+      maxBuffer: 256 * 2 ** 20,
+    },
   );
 }
