@@ -555,7 +555,7 @@ export interface ConsistencyOptions {
  * Chosen by `npm run eval:liveness` on tuning halves only (MODEL_CARD.md, video liveness): the three pixel/mesh
  * tolerances are the "genuine-first" point, 10 % below the lowest value among the 17 tuning people of
  * ../shared/data/live-videos (split by person; the other 21 people are only reported on); the identity floor is
- * midway between the highest tuning cross-fade (0.40) and the lowest tuning genuine clip (0.69).
+ * midway between the highest tuning cross-fade (0.56) and the lowest tuning genuine clip (0.69).
  */
 export const defaultConsistencyOptions: ConsistencyOptions = {
   minParallaxYawDeg: 6,
@@ -563,7 +563,7 @@ export const defaultConsistencyOptions: ConsistencyOptions = {
   minParallaxRatio: 1.84,
   minPhotometricChange: 0.128,
   minBlinkTexture: 0.667,
-  minIdentitySimilarity: 0.55,
+  minIdentitySimilarity: 0.625,
 };
 
 export type ConsistencyReason = 'motion_is_2d_warp' | 'flat_eye_patch' | 'identity_changed';
