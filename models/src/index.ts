@@ -39,3 +39,20 @@ export type {
   ChallengeStepResult,
 } from './challenge';
 export type { ChallengeTrackPoint } from './types';
+export {
+  assessClipLiveness,
+  assessConsistency,
+  blinkTexture,
+  defaultClipLivenessOptions,
+  defaultConsistencyOptions,
+  parallaxConsistency,
+  videoTrack,
+} from './liveness-3d';
+export type {
+  ClipLivenessOptions,
+  ClipLivenessResult,
+  ConsistencyOptions,
+  ConsistencyResult,
+  TrackFrame,
+} from './liveness-3d';
+export type { FrameObservation, VideoObservation } from './types';

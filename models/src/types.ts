@@ -60,6 +60,19 @@ export interface FrameObservation {
   pitchDeg: number | null;
   eyeAspectRatio: number | null;
   qualityScore: number | null;
+  /** Head roll in degrees (added for the 3-D consistency check; absent in older observations). */
+  rollDeg?: number | null;
+  /**
+   * A fixed subset of the face mesh (`TRACK_LANDMARKS` in liveness-3d.ts) as [x, y, z] in frame pixels (z is the
+   * mesh's relative depth): what the 2-D warp and parallax checks compare between frames.
+   */
+  landmarks?: number[][] | null;
+  /** Mean absolute grey gradient inside both eye openings: a painted flat patch over a "closed" eye has almost none. */
+  eyeTexture?: number | null;
+  /** 48 × 48 grey thumbnail of the face box grown 10 % a side, base64 (`faceThumbnail` in liveness-3d.ts). */
+  faceThumb?: string | null;
+  /** Grey patches around both eyes placed by the eye corners, base64 (`eyePatches` in liveness-3d.ts). */
+  eyePatch?: string | null;
 }
 
 /** One frame's landmark pass and, when it shows one face, how well it suits the age models (higher is better). */
@@ -73,6 +86,8 @@ export interface VideoObservation {
   frames: FrameObservation[];
   /** Full observations of the best frames (age models run only on these). */
   best: FaceObservation[];
+  /** Time of each best frame, in the order of `best` (identity consistency across the clip). */
+  bestTimes?: number[];
 }
 
 export interface AgeRange {

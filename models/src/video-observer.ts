@@ -2,6 +2,7 @@ import { VisionInputError } from './errors';
 import { detectFaces, measureQuality, observeSubject, subjectFaces } from './face-observer';
 import type { HumanInstance, HumanRuntime } from './human-runtime';
 import type { RgbImage } from './image-decode';
+import { eyePatches, eyeTexture, faceThumbnail, trackLandmarks } from './liveness-3d';
 import { eyeAspectRatio } from './liveness-signals';
 import { assessQuality } from './quality';
 import type { FaceObservation, FrameScan, VideoObservation } from './types';
@@ -35,6 +36,11 @@ export async function scanFrames(
           pitchDeg: null,
           eyeAspectRatio: null,
           qualityScore: null,
+          rollDeg: null,
+          landmarks: null,
+          eyeTexture: null,
+          faceThumb: null,
+          eyePatch: null,
         },
         rank: null,
       });
@@ -50,6 +56,11 @@ export async function scanFrames(
         pitchDeg: angle ? angle.pitch * DEG : null,
         eyeAspectRatio: eyeAspectRatio(face.mesh),
         qualityScore: quality.score,
+        rollDeg: angle ? angle.roll * DEG : null,
+        landmarks: trackLandmarks(face.mesh),
+        eyeTexture: eyeTexture(frame.image, face.mesh),
+        faceThumb: faceThumbnail(frame.image, face.box),
+        eyePatch: eyePatches(frame.image, face.mesh),
       },
       // Frontal, sharp, eyes-open frames make the age estimate; the turned and blinking ones prove liveness.
       rank: quality.score + (0.001 * quality.metrics.sharpness) / 100,
@@ -59,8 +70,11 @@ export async function scanFrames(
 }
 
 /**
- * Checks the scanned clip shows one person and returns the indices of the frames the age models should see, best
- * first (ties go to the earlier frame, so the choice never depends on how the frames were split).
+ * Checks the scanned clip shows one person and returns the indices of the frames the age models should see: the
+ * best frame of each of `count` equal stretches of the clip (so the descriptors they yield span the whole clip and
+ * a cross-fade from one photo to another shows as a change of identity), then, for stretches without a usable
+ * face, the best remaining frames. Ties go to the earlier frame, so the choice never depends on how the frames
+ * were split.
  */
 export function chooseBestFrames(scans: readonly FrameScan[], count = BEST_FRAMES): number[] {
   const withFace = scans.filter((s) => s.frame.faces >= 1).length;
@@ -76,12 +90,22 @@ export function chooseBestFrames(scans: readonly FrameScan[], count = BEST_FRAME
       'More than one face was found in the video. Make sure only you are in view, then record again.',
     );
   }
-  return scans
+  const ranked = scans
     .map((s, index) => ({ index, rank: s.rank }))
     .filter((c): c is { index: number; rank: number } => c.rank !== null)
-    .sort((a, b) => b.rank - a.rank || a.index - b.index)
-    .slice(0, count)
-    .map((c) => c.index);
+    .sort((a, b) => b.rank - a.rank || a.index - b.index);
+  const chosen: number[] = [];
+  for (let k = 0; k < count; k++) {
+    const lo = Math.floor((k * scans.length) / count);
+    const hi = Math.floor(((k + 1) * scans.length) / count);
+    const best = ranked.find((c) => c.index >= lo && c.index < hi);
+    if (best) chosen.push(best.index);
+  }
+  for (const c of ranked) {
+    if (chosen.length >= count) break;
+    if (!chosen.includes(c.index)) chosen.push(c.index);
+  }
+  return chosen;
 }
 
 export function noClearFace(): VisionInputError {
@@ -105,14 +129,23 @@ export async function observeVideo(
   const decodeMs = performance.now() - t0;
   const scans = await scanFrames(runtime.human, video.frames);
   const chosen = chooseBestFrames(scans);
-  const best: FaceObservation[] = [];
+  const best: { observation: FaceObservation; timeSeconds: number }[] = [];
   for (const index of chosen) {
     try {
-      best.push(await observeSubject(runtime, video.frames[index]!.image, 'describe'));
+      best.push({
+        observation: await observeSubject(runtime, video.frames[index]!.image, 'describe'),
+        timeSeconds: video.frames[index]!.timeSeconds,
+      });
     } catch (error) {
       if (!(error instanceof VisionInputError)) throw error;
     }
   }
   if (!best.length) throw noClearFace();
-  return { durationSeconds: video.durationSeconds, frames: scans.map((s) => s.frame), best, decodeMs };
+  return {
+    durationSeconds: video.durationSeconds,
+    frames: scans.map((s) => s.frame),
+    best: best.map((b) => b.observation),
+    bestTimes: best.map((b) => b.timeSeconds),
+    decodeMs,
+  };
 }

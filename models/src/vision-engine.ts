@@ -21,10 +21,13 @@ import {
 } from './face-match';
 import type { BackendPreference } from './human-runtime';
 import {
-  assessActiveLiveness,
-  defaultActiveLivenessOptions,
-  type ActiveLivenessOptions,
-} from './liveness-signals';
+  assessClipLiveness,
+  defaultClipLivenessOptions,
+  videoTrack,
+  type ClipLivenessOptions,
+  type ConsistencyOptions,
+} from './liveness-3d';
+import type { ActiveLivenessOptions } from './liveness-signals';
 import { verifyManifest, type ModelManifest } from './manifest';
 import { PHOTO_LIVENESS_NOTE, VIDEO_LIVENESS_NOTE, ageMessage, videoLivenessMessage } from './messages';
 import { assessQuality, defaultQualityGate, type QualityGate } from './quality';
@@ -55,7 +58,7 @@ export interface VisionEngineOptions {
   backend?: BackendPreference;
   decision?: Partial<DecisionConfig>;
   qualityGate?: Partial<QualityGate>;
-  liveness?: Partial<ActiveLivenessOptions>;
+  liveness?: Partial<ActiveLivenessOptions> & { consistency?: Partial<ConsistencyOptions> };
   video?: Partial<VideoDecodeOptions>;
   /** Thresholds decided when a call names none. */
   defaultThresholds?: number[];
@@ -80,6 +83,8 @@ export interface VisionEngine {
   readDocument(bytes: Uint8Array, mime: string): Promise<DocumentReading>;
   /** Raw measurements of the single face in a photo, before gate and decision (training and evaluation). */
   observePhoto(bytes: Uint8Array): Promise<FaceObservation>;
+  /** The per-frame track of a clip and its best frames, before any decision (liveness evaluation). */
+  observeVideo(bytes: Uint8Array): Promise<VideoObservation & { decodeMs: number }>;
   /**
    * Whether two images (JPEG/PNG/WebP) show the same person, from Human's faceres descriptors (both images are
    * analysed in parallel in the pool). Each image must hold exactly one face: otherwise the VisionInputError of
@@ -124,7 +129,11 @@ export const modelManifest = manifestJson as ModelManifest;
 export function createVisionEngine(options: VisionEngineOptions = {}): VisionEngine {
   const decision: DecisionConfig = { ...defaultDecisionConfig, ...options.decision };
   const gate: QualityGate = { ...defaultQualityGate, ...options.qualityGate };
-  const liveness: ActiveLivenessOptions = { ...defaultActiveLivenessOptions, ...options.liveness };
+  const liveness: ClipLivenessOptions = {
+    ...defaultClipLivenessOptions,
+    ...options.liveness,
+    consistency: { ...defaultClipLivenessOptions.consistency, ...options.liveness?.consistency },
+  };
   const video: VideoDecodeOptions = { ...defaultVideoDecodeOptions, ...options.video };
   const weights = options.weights === undefined ? committedWeights : options.weights;
   const defaultThresholds = options.defaultThresholds ?? [18, 21];
@@ -250,12 +259,21 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
         { reservation, continuation: true },
       );
       const best: FaceObservation[] = [];
-      for (const r of settled) {
-        if (r.status === 'fulfilled') best.push(r.value as FaceObservation);
-        else if (!(r.reason instanceof VisionInputError)) throw r.reason;
-      }
+      const bestTimes: number[] = [];
+      settled.forEach((r, i) => {
+        if (r.status === 'fulfilled') {
+          best.push(r.value as FaceObservation);
+          bestTimes.push(clip.frames[chosen[i]!]!.timeSeconds);
+        } else if (!(r.reason instanceof VisionInputError)) throw r.reason;
+      });
       if (!best.length) throw noClearFace();
-      return { durationSeconds: clip.durationSeconds, frames: scans.map((s) => s.frame), best, decodeMs };
+      return {
+        durationSeconds: clip.durationSeconds,
+        frames: scans.map((s) => s.frame),
+        best,
+        bestTimes,
+        decodeMs,
+      };
     } catch (error) {
       // A clip refused (too long, unreadable) after some chunks were queued: drop those not started yet.
       p.cancel(reservation);
@@ -287,7 +305,7 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
       weights,
       decision,
     );
-    const live = assessActiveLiveness(obs.frames, liveness);
+    const live = assessClipLiveness(videoTrack(obs), liveness);
     const track = obs.frames.map((f) => ({
       t: f.timeSeconds,
       yaw: f.faces === 1 ? f.yawDeg : null,
@@ -409,6 +427,7 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
     analyzePhoto,
     analyzeVideo,
     observePhoto,
+    observeVideo,
     compareFaces,
     checkHolder,
     readDocument,

@@ -48,7 +48,10 @@ describe('checkHolder', () => {
     const r = await engine.checkHolder(page, clip, { thresholds: [18] });
     expect(r.portrait).toMatchObject({ found: true, problem: null });
     expect(r.video_problem).toBeNull();
-    expect(r.video?.is_live).toBe(true);
+    // The synthetic clip is one photo warped as if it turned, with eyes pasted shut: since issue 23 it is refused as
+    // live (2-D motion), which the holder check reports without hiding the face match.
+    expect(r.video?.is_live).toBe(false);
+    expect(r.video?.video_liveness.reasons).toContain('motion_is_2d_warp');
     expect(r.face_match?.match).toBe(true);
     expect(r.face_match!.similarity).toBeGreaterThanOrEqual(r.face_match!.threshold);
     expect(r.face_match!.frame_similarities.length).toBeGreaterThanOrEqual(1);
@@ -66,7 +69,7 @@ describe('checkHolder', () => {
     const forged = await engine.checkHolder(await passportPage(mrz), clip);
     expect(forged.portrait).toMatchObject({ found: false, problem: 'no_face' });
     expect(forged.face_match).toBeNull();
-    expect(forged.video?.is_live).toBe(true);
+    expect(forged.video).not.toBeNull();
   }, 120_000);
 
   it('reports a video it cannot use instead of throwing', async () => {

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  assessConsistency,
+  blinkTexture,
+  defaultConsistencyOptions,
+  EYE_PATCH,
+  parallaxConsistency,
+  photometricConsistency,
+  THUMB_SIZE,
+  TRACK_LANDMARKS,
+  type TrackFrame,
+} from './liveness-3d';
+
+/** A deterministic face-like 3-D point set in pixels: 150 px wide, the nose tip well in front of the cheeks. */
+function face(): number[][] {
+  let s = 7;
+  const rand = () => ((s = (s * 16807) % 2147483647) / 2147483647) * 2 - 1;
+  return TRACK_LANDMARKS.map((m) => {
+    if (m === 234) return [-75, 0, -40];
+    if (m === 454) return [75, 0, -40];
+    if (m === 168) return [0, -40, 10];
+    if (m === 152) return [0, 90, 0];
+    if (m === 1) return [0, 30, 45];
+    const x = rand() * 60;
+    return [x, rand() * 80, 30 - Math.abs(x) * 0.6 + rand() * 5];
+  });
+}
+
+const frame = (
+  t: number,
+  yawDeg: number,
+  landmarks: number[][],
+  extra: Partial<TrackFrame> = {},
+): TrackFrame => ({
+  timeSeconds: t,
+  faces: 1,
+  yawDeg,
+  pitchDeg: 0,
+  eyeAspectRatio: 0.3,
+  qualityScore: 0.9,
+  landmarks,
+  ...extra,
+});
+
+const rotate = (pts: number[][], deg: number) => {
+  const a = (deg * Math.PI) / 180;
+  return pts.map(([x, y, z]) => [
+    x! * Math.cos(a) + z! * Math.sin(a) + 160,
+    y! + 160,
+    -x! * Math.sin(a) + z! * Math.cos(a),
+  ]);
+};
+
+describe('parallaxConsistency', () => {
+  const ref = face();
+  it('reads a rigid 3-D turn as a real one (observed residual = the rotation’s own)', () => {
+    const frames = [0, 0, 0, 15, 20, 20, 0, -15, -20].map((yaw, i) => frame(i / 8, yaw, rotate(ref, yaw)));
+    const p = parallaxConsistency(frames, 6, 2)!;
+    expect(p.frames.length).toBe(5);
+    expect(p.ratio).toBeGreaterThan(0.9);
+    expect(p.ratio).toBeLessThan(1.1);
+  });
+
+  it('reads the same yaw track on a 2-D squeeze of the frontal landmarks as a warp', () => {
+    const flat = rotate(ref, 0);
+    const squeezed = (k: number) => flat.map(([x, y, z]) => [160 + (x! - 160) * k, y!, z!]);
+    const frames = [0, 0, 0, 15, 20, 20, 0, -15, -20].map((yaw, i) =>
+      frame(i / 8, yaw, yaw === 0 ? flat : squeezed(Math.cos((yaw * Math.PI) / 180))),
+    );
+    expect(parallaxConsistency(frames, 6, 2)!.ratio).toBeLessThan(0.05);
+  });
+
+  it('has nothing to say about a clip that never turns', () => {
+    const frames = Array.from({ length: 10 }, (_, i) => frame(i / 8, 1, rotate(ref, 1)));
+    expect(parallaxConsistency(frames, 6, 2)).toBeNull();
+  });
+});
+
+describe('photometricConsistency', () => {
+  const texture = (shift: number, noise: number) => {
+    const out = new Uint8Array(THUMB_SIZE * THUMB_SIZE);
+    let s = 3;
+    for (let y = 0; y < THUMB_SIZE; y++)
+      for (let x = 0; x < THUMB_SIZE; x++) {
+        s = (s * 16807) % 2147483647;
+        out[y * THUMB_SIZE + x] = Math.round(
+          128 + 50 * Math.sin((x + shift) / 2.3) * Math.cos(y / 3.1) + noise * (s / 2147483647 - 0.5),
+        );
+      }
+    return Buffer.from(out).toString('base64');
+  };
+  it('finds a shifted copy again (no change) and flags new content', () => {
+    const yaws = [0, 0, 0, 15, 20, 20];
+    const moved = yaws.map((yaw, i) => frame(i / 8, yaw, [], { faceThumb: texture(yaw / 5, 0) }));
+    expect(photometricConsistency(moved, 6, 2)!.change).toBeLessThan(0.02);
+    const changed = yaws.map((yaw, i) => frame(i / 8, yaw, [], { faceThumb: texture(0, yaw ? 120 : 0) }));
+    expect(photometricConsistency(changed, 6, 2)!.change).toBeGreaterThan(0.2);
+  });
+});
+
+describe('blinkTexture and identity', () => {
+  const patch = (flat: boolean) => {
+    const out = new Uint8Array(2 * EYE_PATCH.width * EYE_PATCH.height);
+    for (let i = 0; i < out.length; i++) {
+      const y = Math.floor(i / EYE_PATCH.width) % EYE_PATCH.height;
+      out[i] = flat ? 150 : y === 7 ? 60 : 140 + ((i * 37) % 25);
+    }
+    return Buffer.from(out).toString('base64');
+  };
+  const ears = [0.3, 0.3, 0.31, 0.3, 0.1, 0.3, 0.3, 0.31];
+
+  it('accepts a shut eye with a lash line and refuses a flat patch', () => {
+    const real = ears.map((ear, i) => frame(i / 8, 0, [], { eyeAspectRatio: ear, eyePatch: patch(false) }));
+    expect(blinkTexture(real, 0.72, 0.85)).toBeGreaterThan(0.9);
+    const painted = ears.map((ear, i) =>
+      frame(i / 8, 0, [], { eyeAspectRatio: ear, eyePatch: patch(ear < 0.2) }),
+    );
+    expect(blinkTexture(painted, 0.72, 0.85)).toBeLessThan(0.1);
+    expect(assessConsistency(painted).reasons).toEqual(['flat_eye_patch']);
+  });
+
+  it('refuses a clip whose described frames are two people', () => {
+    const a = Array.from({ length: 8 }, (_, i) => Math.sin(i + 1));
+    const b = Array.from({ length: 8 }, (_, i) => Math.cos(3 * i));
+    const frames = [frame(0, 0, [], { descriptor: a }), frame(1, 0, []), frame(2, 0, [], { descriptor: b })];
+    const r = assessConsistency(frames);
+    expect(r.identity!).toBeLessThan(defaultConsistencyOptions.minIdentitySimilarity);
+    expect(r.reasons).toEqual(['identity_changed']);
+    const same = assessConsistency([frame(0, 0, [], { descriptor: a }), frame(2, 0, [], { descriptor: a })]);
+    expect(same.passed).toBe(true);
+  });
+});
