@@ -64,6 +64,16 @@ interface AxeViolation {
 
 /** Runs axe-core in the page (WCAG 2.1 A/AA rules) and fails on any serious or critical violation. */
 export async function expectAccessible(page: Page, name: string): Promise<void> {
+  // Judge the settled page: a colour transition caught half-way (a filter chip just selected) reads as low contrast.
+  // (Finite ones only: a spinner's animation never finishes.)
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished),
+    ).then(() => undefined),
+  );
   await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
     const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
