@@ -65,15 +65,20 @@ interface AxeViolation {
 /** Runs axe-core in the page (WCAG 2.1 A/AA rules) and fails on any serious or critical violation. */
 export async function expectAccessible(page: Page, name: string): Promise<void> {
   // Judge the settled page: a colour transition caught half-way (a filter chip just selected) reads as low contrast.
-  // (Finite ones only: a spinner's animation never finishes.)
-  await page.evaluate(() =>
-    Promise.all(
-      document
+  // Finite animations only (a spinner never finishes); one cancelled by a newer transition rejects, and the newer one
+  // is awaited in the next round.
+  await page.evaluate(async () => {
+    for (let round = 0; round < 10; round += 1) {
+      const running = document
         .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-        .map((animation) => animation.finished),
-    ).then(() => undefined),
-  );
+        .filter(
+          (animation) =>
+            animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity,
+        );
+      if (running.length === 0) return;
+      await Promise.all(running.map((animation) => animation.finished.catch(() => undefined)));
+    }
+  });
   await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
     const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
