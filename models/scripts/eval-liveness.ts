@@ -16,7 +16,6 @@
  * challenge's motions and order.
  * Photo (--labels): Human's single-frame passive cue on each still of the spoof set, as before.
  */
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,8 +32,8 @@ import {
   type ClipLivenessOptions,
 } from '../src/liveness-3d';
 import type { VideoObservation } from '../src/types';
-import { ffmpegPath } from '../src/video-decode';
 import { argValue, readCsv } from './lib/csv';
+import { trimmedGenuineClip } from './lib/liveness-attacks';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -102,37 +101,6 @@ const ordered: Clip[] = [];
 for (let i = 0; ordered.length < clips.length; i++)
   for (const list of byKind.values()) if (list[i]) ordered.push(list[i]!);
 
-/** The appliance takes ≤ 5 s: genuine clips are cut to their first 5 s and at most 640 px wide (H.264, no audio). */
-function trimmed(file: string): Buffer {
-  return execFileSync(
-    ffmpegPath(),
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-i',
-      file,
-      '-t',
-      '5',
-      '-an',
-      '-vf',
-      "scale='min(640,iw)':-2",
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-crf',
-      '18',
-      '-movflags',
-      'frag_keyframe+empty_moov',
-      '-f',
-      'mp4',
-      '-',
-    ],
-    { maxBuffer: 1 << 28 },
-  );
-}
-
 const engine = createVisionEngine(cachedOnly ? { workers: 1 } : {});
 const observed = new Map<string, Observed>();
 // Genuine clips are re-encoded before scoring; remember each one's key so a re-run need not re-encode it.
@@ -154,7 +122,7 @@ try {
       continue;
     }
     if (cachedOnly && clip.trim) continue;
-    const bytes = clip.trim ? trimmed(clip.file) : fs.readFileSync(clip.file);
+    const bytes = clip.trim ? trimmedGenuineClip(clip.file) : fs.readFileSync(clip.file);
     const key = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 24);
     if (clip.trim) {
       trimmedIndex[`${clip.file}:${fs.statSync(clip.file).size}`] = key;

@@ -1,15 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVisionEngine, type VisionEngine } from '../src/index';
 import { assessConsistency, defaultConsistencyOptions, videoTrack } from '../src/liveness-3d';
 import { assessActiveLiveness } from '../src/liveness-signals';
-import { ffmpegPath } from '../src/video-decode';
 import {
   canvasFromPhoto,
   encodeFrames,
   renderAttack,
+  trimmedGenuineClip,
   type AttackSpec,
   type FaceGeometry,
   type Rgb,
@@ -117,34 +116,8 @@ if (!haveGenuine)
 
 describe.skipIf(!haveGenuine)('a genuine recording (../shared/data/live-videos)', () => {
   it('passes the 3-D, eye and identity consistency checks with a real head turn', async () => {
-    const bytes = execFileSync(
-      ffmpegPath(),
-      // As the appliance receives it and as eval:liveness scores it: the first 5 s, at most 640 px wide.
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-i',
-        genuine,
-        '-t',
-        '5',
-        '-an',
-        '-vf',
-        "scale='min(640,iw)':-2",
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-crf',
-        '18',
-        '-movflags',
-        'frag_keyframe+empty_moov',
-        '-f',
-        'mp4',
-        '-',
-      ],
-      { maxBuffer: 1 << 28 },
-    );
+    // As the appliance receives it and as eval:liveness scores it: the first 5 s, at most 640 px wide.
+    const bytes = trimmedGenuineClip(genuine);
     const obs = await engine.observeVideo(bytes);
     const c = assessConsistency(videoTrack(obs));
     // The clip turns far enough for the 3-D checks to apply, and they find a real head.

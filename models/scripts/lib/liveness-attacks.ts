@@ -363,3 +363,34 @@ export function encodeFrames(frames: readonly Rgb[], fps = 10, format: 'mp4' | '
     },
   );
 }
+
+/** The appliance takes ≤ 5 s: genuine clips are cut to their first 5 s and at most 640 px wide (H.264, no audio). */
+export function trimmedGenuineClip(file: string): Buffer {
+  return execFileSync(
+    ffmpegPath(),
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-i',
+      file,
+      '-t',
+      '5',
+      '-an',
+      '-vf',
+      "scale='min(640,iw)':-2",
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-crf',
+      '18',
+      '-movflags',
+      'frag_keyframe+empty_moov',
+      '-f',
+      'mp4',
+      '-',
+    ],
+    { maxBuffer: 1 << 28 },
+  );
+}
