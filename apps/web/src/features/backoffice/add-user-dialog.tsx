@@ -2,14 +2,14 @@ import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { PARTNER_INVITATION_DAYS, adminCreateUserBody, type AdminCreateUserBody } from '@attestly/contracts';
+import { adminCreateUserBody, type AdminCreateUserBody } from '@attestly/contracts';
 import { adminApi, adminErrorMessage, adminKeys } from '../../api/admin';
 import { Dialog } from '../../components/ui/dialog';
 import { FormError, TextField } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { FormActions } from './form-ui';
-import { CopyAndDone } from './partner-dialogs';
+import { CopyAndDone, SignInChoice } from './partner-dialogs';
 
 /**
  * "Add User" (spec 02 §2, made real: issue 25 item 6). The person is mailed an invitation to choose a password
@@ -89,30 +89,7 @@ export function AddUserDialog({
             error={errors.full_name?.message}
             {...form.register('full_name')}
           />
-          <fieldset className="space-y-2">
-            <legend className="text-sm font-medium text-slate-800">How the person signs in</legend>
-            <label className="flex items-start gap-2 text-sm text-slate-800">
-              <input
-                type="radio"
-                className="mt-1 size-4"
-                value="send_invitation"
-                {...form.register('sign_in')}
-              />
-              <span>
-                Send an invitation mail with a link to choose a password (valid {PARTNER_INVITATION_DAYS}{' '}
-                days)
-              </span>
-            </label>
-            <label className="flex items-start gap-2 text-sm text-slate-800">
-              <input
-                type="radio"
-                className="mt-1 size-4"
-                value="show_password"
-                {...form.register('sign_in')}
-              />
-              <span>Show a one-time password now, to copy and hand over</span>
-            </label>
-          </fieldset>
+          <SignInChoice who="person" mailedTo={''} registration={form.register('sign_in')} />
           <FormActions label="Add User" busy={add.isPending} onCancel={onClose} />
         </form>
       )}

@@ -6,7 +6,6 @@ import { useForm } from 'react-hook-form';
 import {
   ADMIN_PARTNER_PLANS,
   BUSINESS_TYPES,
-  PARTNER_INVITATION_DAYS,
   PARTNER_STATUSES,
   adminCreatePartnerBody,
   type AdminCreatePartnerBody,
@@ -22,7 +21,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { capitalize, formatDay } from './format';
 import { FormActions, OptionList, optionsOf } from './form-ui';
 import { FilterBar, PagedTable, SearchFilter, SelectFilter, type Column } from './list-ui';
-import { CopyAndDone } from './partner-dialogs';
+import { CopyAndDone, SignInChoice } from './partner-dialogs';
 import { PageHeader, Panel, PlanBadge, StatusBadge } from './ui';
 
 const PAGE_SIZE = 50;
@@ -257,30 +256,11 @@ function CreatePartnerDialog({ open, onClose }: { open: boolean; onClose(): void
           <SelectField label="Plan" error={errors.plan?.message} {...form.register('plan')}>
             <OptionList options={optionsOf(ADMIN_PARTNER_PLANS, planLabel)} />
           </SelectField>
-          <fieldset className="space-y-2">
-            <legend className="text-sm font-medium text-slate-800">How the partner signs in</legend>
-            <label className="flex items-start gap-2 text-sm text-slate-800">
-              <input
-                type="radio"
-                className="mt-1 size-4"
-                value="show_password"
-                {...form.register('sign_in')}
-              />
-              <span>Show a one-time password now, to copy and hand over</span>
-            </label>
-            <label className="flex items-start gap-2 text-sm text-slate-800">
-              <input
-                type="radio"
-                className="mt-1 size-4"
-                value="send_invitation"
-                {...form.register('sign_in')}
-              />
-              <span>
-                Send an invitation mail to the contact address, with a link to choose a password (valid{' '}
-                {PARTNER_INVITATION_DAYS} days)
-              </span>
-            </label>
-          </fieldset>
+          <SignInChoice
+            who="partner"
+            mailedTo={' to the contact address'}
+            registration={form.register('sign_in')}
+          />
           <FormActions label="Create Partner" busy={create.isPending} onCancel={onClose} />
         </form>
       )}
