@@ -11,8 +11,12 @@ import type { Deps } from '../../core/deps';
 import { AppError } from '../../errors';
 import { cryptoRandom, type RandomSource } from '../../lib/random';
 
-/** The motions asked before the end of the recording leave this much (at most) for the person to finish. */
-const TAIL_SLACK_SECONDS = 0.3;
+/**
+ * The last window ends this long before the recording does, so the person has time to finish the last motion and
+ * the screen has time to say "hold still" before the recorder stops (a window ending with the recording left no
+ * visible end of the last prompt).
+ */
+const TAIL = { min: 0.3, max: 0.6 };
 const LEAD_IN = { min: 0.3, max: 0.7 };
 /** Window lengths vary by ±25 % around an even split. */
 const WEIGHT = { min: 0.75, max: 1.25 };
@@ -33,7 +37,7 @@ function shuffle<T>(items: T[], random: RandomSource): T[] {
  * Draws the steps of a challenge (issue 23 item 1): two or three, always one blink and at least one turn (so the
  * engine's own recipe, a head turn and a blink, is asked for too), in random order; with two steps the turn's
  * direction is random, with three both directions are asked. The windows follow one another from a random lead-in,
- * with random lengths, and end within the recording (LIVENESS_CHALLENGE.recordingSeconds).
+ * with random lengths, and end 0.3–0.6 s before the recording does (LIVENESS_CHALLENGE.recordingSeconds).
  */
 export function drawChallengeSteps(random: RandomSource): StoredChallengeStep[] {
   const count = 2 + random.int(2);
@@ -41,7 +45,7 @@ export function drawChallengeSteps(random: RandomSource): StoredChallengeStep[] 
     count === 3 ? ['turn_left', 'turn_right'] : [random.int(2) === 0 ? 'turn_left' : 'turn_right'];
   const actions = shuffle<ChallengeAction>([...turns, 'blink'], random);
   const lead = LEAD_IN.min + random.unit() * (LEAD_IN.max - LEAD_IN.min);
-  const slack = random.unit() * TAIL_SLACK_SECONDS;
+  const slack = TAIL.min + random.unit() * (TAIL.max - TAIL.min);
   const weights = actions.map(() => WEIGHT.min + random.unit() * (WEIGHT.max - WEIGHT.min));
   const total = weights.reduce((a, b) => a + b, 0);
   const span = LIVENESS_CHALLENGE.recordingSeconds - lead - slack;
