@@ -14,10 +14,9 @@ const layers = [
     name: 'base',
     path: [
       '^apps/api/src/lib/',
-      '^apps/api/src/(errors|config|logger)\\.ts$',
-      '^apps/api/src/cli/config-file\\.ts$',
-      '^apps/api/src/modules/wallet/config\\.ts$',
-      '^apps/api/src/modules/webhooks/outbound-guard\\.ts$',
+      '^apps/api/src/(errors|config|config-file|logger)\\.ts$',
+      '^apps/api/src/modules/users/wallet/config\\.ts$',
+      '^apps/api/src/modules/partners/webhooks/outbound-guard\\.ts$',
     ],
   },
   { name: 'db', path: ['^apps/api/src/db/'] },
@@ -35,7 +34,7 @@ const layers = [
   // The composition root: builds the services, the jobs and the app, and starts the server.
   { name: 'root', path: ['^apps/api/src/[^/]+$'] },
   // The `attestly` command: opens the services itself.
-  { name: 'cli', path: ['^apps/api/src/cli/', '^cli/'] },
+  { name: 'cli', path: ['^cli/'] },
 ];
 
 const upward = layers.flatMap((layer, index) => {

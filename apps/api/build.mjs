@@ -17,7 +17,7 @@ const workspaceSource = {
   },
 };
 
-const entryPoints = { server: 'src/server.ts', migrate: 'src/cli/migrate.ts' };
+const entryPoints = { server: 'src/server.ts', migrate: 'src/migrate.ts' };
 // The vision worker runs in its own thread and must sit next to server.js (see models/src).
 if (existsSync(`${here}../../models/src/vision-worker.ts`))
   entryPoints['vision-worker'] = '../../models/src/vision-worker.ts';

@@ -1,5 +1,5 @@
 // Builds @attestly/sdk: ESM bundles (esbuild) and type declarations (tsc) into dist/, then what the appliance
-// serves for download (apps/api/src/modules/sdk-downloads): the npm tarball and the browser helper as one ES module.
+// serves for download (apps/api/src/modules/partners/sdk-downloads): the npm tarball and the browser helper as one ES module.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

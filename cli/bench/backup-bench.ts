@@ -14,8 +14,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { createDatabase } from '../../apps/api/src/db/database';
 import { migrateUp } from '../../apps/api/src/db/migrator';
-import { restoreBackup } from '../../apps/api/src/modules/backup/restore';
-import { createBackup, verifyBackup } from '../../apps/api/src/modules/backup/service';
+import { restoreBackup } from '../../apps/api/src/modules/operators/backup/restore';
+import { createBackup, verifyBackup } from '../../apps/api/src/modules/operators/backup/service';
 
 const USERS = Number(process.argv[2] ?? 100_000);
 const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totpCode } from '../../apps/api/src/modules/admins/totp';
+import { totpCode } from '../../apps/api/src/modules/backoffice/accounts/totp';
 import { exited, startServerProcess } from '../../apps/api/test/server-process';
 import { bin, root, runCli, throwaway } from './run-cli';
 

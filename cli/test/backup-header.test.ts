@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArchiveWriter } from '../../apps/api/src/modules/backup/archive';
+import { ArchiveWriter } from '../../apps/api/src/modules/operators/backup/archive';
 import { runCli } from './run-cli';
 
 /**

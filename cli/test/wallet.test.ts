@@ -9,7 +9,7 @@ import {
   createSignerCertificate,
   parseCertificate,
   parsePemBundle,
-} from '../../apps/api/src/modules/wallet/certificates';
+} from '../../apps/api/src/modules/users/wallet/certificates';
 import { runCli } from './run-cli';
 
 const pkcs8Pem = (der: Buffer) =>

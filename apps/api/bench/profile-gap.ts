@@ -133,7 +133,7 @@ export function kindOfWork(group: string): string {
   )
     return 'database: statements, drivers, row conversion';
   if (group.startsWith('ours: src/oidc/')) return 'our provider glue: adapter, account claims, request rows';
-  if (group.startsWith('ours: src/modules/audit/')) return 'audit trail';
+  if (group.startsWith('ours: src/modules/shared/audit/')) return 'audit trail';
   if (
     group === 'ours: src/middleware/request-context.ts' ||
     /^(pino|sonic-boom|pino-std-serializers)$/.test(group)

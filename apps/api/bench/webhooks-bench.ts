@@ -15,8 +15,8 @@ import { loadConfig } from '../src/config';
 import { startJobs } from '../src/jobs';
 import { createLogger } from '../src/logger';
 import { createServices } from '../src/services';
-import { emitWebhookEvent } from '../src/modules/webhooks/service';
-import { webhookJobs } from '../src/modules/webhooks/jobs';
+import { emitWebhookEvent } from '../src/modules/partners/webhooks/service';
+import { webhookJobs } from '../src/modules/partners/webhooks/jobs';
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;

@@ -13,28 +13,28 @@ import { createMetrics } from './middleware/metrics';
 import { requestContext } from './middleware/request-context';
 import { securityHeaders } from './middleware/security-headers';
 import { staticWeb } from './middleware/static-web';
-import { apiKeyRoutes } from './modules/api-keys/routes';
-import { healthRoutes, type ReadinessCheck } from './modules/health/routes';
-import { adminRoutes } from './modules/admin';
-import { adminAuthRoutes } from './modules/admins/routes';
-import { docsRoutes } from './modules/docs/routes';
-import { grantRoutes } from './modules/grants/routes';
-import { newsletterRoutes } from './modules/newsletter/routes';
-import { oauthInteractionRoutes } from './modules/oauth-interactions/routes';
+import { apiKeyRoutes } from './modules/partners/api-keys/routes';
+import { healthRoutes, type ReadinessCheck } from './modules/operators/health/routes';
+import { adminRoutes } from './modules/backoffice/index';
+import { adminAuthRoutes } from './modules/backoffice/accounts/routes';
+import { docsRoutes } from './modules/public/docs/routes';
+import { grantRoutes } from './modules/users/grants/routes';
+import { newsletterRoutes } from './modules/public/newsletter/routes';
+import { oauthInteractionRoutes } from './modules/users/oauth-interactions/routes';
 import { createInteractions } from './oidc/interactions';
-import { partnerIntegrationRoutes } from './modules/partner-integration/routes';
-import { partnerStatsRoutes } from './modules/partner-stats/routes';
-import { partnerAgeCheckRoutes } from './modules/partner-age-check/routes';
-import { partnerRoutes } from './modules/partners/routes';
-import { siteRoutes } from './modules/sites/routes';
-import { mediaRoutes, userRoutes } from './modules/users/routes';
-import { verificationRoutes } from './modules/verification/routes';
-import { locationRoutes } from './modules/verification/location-routes';
-import { webhookRoutes } from './modules/webhooks/routes';
-import { billingRoutes, STRIPE_WEBHOOK_PATH } from './modules/billing/routes';
-import { findSdkDownloads, sdkDownloadRoutes } from './modules/sdk-downloads/routes';
-import { walletHttp } from './modules/wallet/http';
-import { visionReadiness } from './modules/verification/vision';
+import { partnerIntegrationRoutes } from './modules/partners/integration/routes';
+import { partnerStatsRoutes } from './modules/partners/stats/routes';
+import { partnerAgeCheckRoutes } from './modules/partners/age-check/routes';
+import { partnerRoutes } from './modules/partners/accounts/routes';
+import { siteRoutes } from './modules/partners/sites/routes';
+import { mediaRoutes, userRoutes } from './modules/users/accounts/routes';
+import { verificationRoutes } from './modules/users/verification/routes';
+import { locationRoutes } from './modules/users/verification/location-routes';
+import { webhookRoutes } from './modules/partners/webhooks/routes';
+import { billingRoutes, STRIPE_WEBHOOK_PATH } from './modules/partners/billing/routes';
+import { findSdkDownloads, sdkDownloadRoutes } from './modules/partners/sdk-downloads/routes';
+import { walletHttp } from './modules/users/wallet/http';
+import { visionReadiness } from './modules/users/verification/vision';
 import type { Oidc } from './oidc';
 import { createServices, type AppServices } from './services';
 
@@ -140,7 +140,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   if (wallet) app.use(wallet.gateway);
   if (options.oidc) app.use(options.oidc.middleware);
   // Body parsing only under /api: the OIDC provider reads its own bodies.
-  // Stripe's webhook is read raw: its signature covers the exact bytes (modules/billing/routes.ts).
+  // Stripe's webhook is read raw: its signature covers the exact bytes (modules/partners/billing/routes.ts).
   app.use(async (ctx, next) =>
     ctx.path.startsWith('/api/') && ctx.path !== STRIPE_WEBHOOK_PATH ? parseJson(ctx, next) : next(),
   );

@@ -4,8 +4,8 @@ import { createDatabase, type Database } from './db/database';
 import { migrateUp } from './db/migrator';
 import type { Deps } from './core/deps';
 import { systemClock, type Clock } from './lib/clock';
-import { createMailer, type Mailer } from './modules/notifications/mailer';
-import { createPhoneNotifier, type PhoneNotifier } from './modules/notifications/phone';
+import { createMailer, type Mailer } from './modules/shared/notifications/mailer';
+import { createPhoneNotifier, type PhoneNotifier } from './modules/shared/notifications/phone';
 
 /** Opens the database, brings its schema up to date (under the migration lock) and assembles the deps. */
 export async function bootstrap(

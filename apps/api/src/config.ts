@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
-import { readConfigFile } from './cli/config-file';
-import { allowlistEntryProblem } from './modules/webhooks/outbound-guard';
-import { walletConfigFrom, walletEnvEntries, type WalletConfig } from './modules/wallet/config';
+import { readConfigFile } from './config-file';
+import { allowlistEntryProblem } from './modules/partners/webhooks/outbound-guard';
+import { walletConfigFrom, walletEnvEntries, type WalletConfig } from './modules/users/wallet/config';
 
 /**
  * Configuration (DESIGN.md §2). This is the only module that reads `process.env`; everything else receives a
@@ -334,7 +334,7 @@ export interface Config {
     /** Issuing countries whose credit cards count (ISO 3166-1 alpha-2); empty → any country. */
     countries: string[];
   } | null;
-  /** Wallet credentials (modules/wallet/config.ts). */
+  /** Wallet credentials (modules/users/wallet/config.ts). */
   wallet: WalletConfig;
 }
 

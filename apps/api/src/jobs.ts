@@ -4,10 +4,10 @@ import type { Job } from './core/jobs';
 import type { AppServices } from './services';
 import { purgeExpiredPayloads } from './oidc/adapter';
 import { rotateSigningKeysIfDue } from './oidc/keys';
-import { mailOutboxFor } from './modules/notifications/outbox';
-import { MEDIA_PURGE_INTERVAL_MS } from './modules/verification/service';
-import { ALERT_WATCH_INTERVAL_MS } from './modules/admin/system/service';
-import { webhookJobs } from './modules/webhooks/jobs';
+import { mailOutboxFor } from './modules/shared/notifications/outbox';
+import { MEDIA_PURGE_INTERVAL_MS } from './modules/users/verification/service';
+import { ALERT_WATCH_INTERVAL_MS } from './modules/backoffice/system/service';
+import { webhookJobs } from './modules/partners/webhooks/jobs';
 
 export type { Job } from './core/jobs';
 
@@ -24,7 +24,7 @@ export function maintenanceJobs(services: AppServices): Job[] {
     { name: 'purge-expired-sessions', everyMs: HOUR, run: () => sessions.purgeExpired() },
     { name: 'purge-rate-limit-windows', everyMs: HOUR, run: () => limiter.purgeExpired(24 * HOUR) },
     { name: 'purge-login-failures', everyMs: HOUR, run: () => services.users.purgeLoginFailures() },
-    // Liveness challenges past their minute can answer nothing (modules/verification/challenge.ts).
+    // Liveness challenges past their minute can answer nothing (modules/users/verification/challenge.ts).
     {
       name: 'purge-liveness-challenges',
       everyMs: HOUR,

@@ -7,7 +7,7 @@ import { bootstrap } from './bootstrap';
 import { createApp } from './app';
 import { maintenanceJobs, startJobs } from './jobs';
 import { createOidc } from './oidc';
-import { startVisionEngine } from './modules/verification/engine';
+import { startVisionEngine } from './modules/users/verification/engine';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const LOG_FLUSH_MS = 100;

@@ -1,24 +1,24 @@
 import type { Middleware } from 'koa';
 import type { Deps } from './core/deps';
 import { requireSession } from './middleware/auth';
-import { createAdminApi } from './modules/admin';
-import { createAdminService } from './modules/admins/service';
-import { requirePartnerCaller, type PartnerPrincipal } from './modules/api-keys/middleware';
-import { planRateLimit } from './modules/billing/plan-rate-limit';
-import { createApiKeyService } from './modules/api-keys/service';
-import { createAuditService } from './modules/audit/service';
-import { createPartnerStatsService } from './modules/partner-stats/service';
-import { createGrantService } from './modules/grants/service';
-import { createNewsletterService } from './modules/newsletter/service';
-import { createPartnerService } from './modules/partners/service';
-import { createRateLimiter } from './modules/rate-limit/service';
-import { createSessionService } from './modules/sessions/service';
-import { createSiteService } from './modules/sites/service';
-import { createOneTimeTokens } from './modules/users/one-time-tokens';
-import { createUserService } from './modules/users/service';
-import { createVerificationModule } from './modules/verification';
-import { createWebhookService } from './modules/webhooks/service';
-import { createBillingService } from './modules/billing/service';
+import { createAdminApi } from './modules/backoffice/index';
+import { createAdminService } from './modules/backoffice/accounts/service';
+import { requirePartnerCaller, type PartnerPrincipal } from './modules/partners/api-keys/middleware';
+import { planRateLimit } from './modules/partners/billing/plan-rate-limit';
+import { createApiKeyService } from './modules/partners/api-keys/service';
+import { createAuditService } from './modules/shared/audit/service';
+import { createPartnerStatsService } from './modules/partners/stats/service';
+import { createGrantService } from './modules/users/grants/service';
+import { createNewsletterService } from './modules/public/newsletter/service';
+import { createPartnerService } from './modules/partners/accounts/service';
+import { createRateLimiter } from './modules/shared/rate-limit/service';
+import { createSessionService } from './modules/shared/sessions/service';
+import { createSiteService } from './modules/partners/sites/service';
+import { createOneTimeTokens } from './modules/users/accounts/one-time-tokens';
+import { createUserService } from './modules/users/accounts/service';
+import { createVerificationModule } from './modules/users/verification/index';
+import { createWebhookService } from './modules/partners/webhooks/service';
+import { createBillingService } from './modules/partners/billing/service';
 
 /** Builds every service once per app from the shared deps. */
 export function createServices(deps: Deps) {
@@ -54,7 +54,7 @@ export function createServices(deps: Deps) {
     },
     audit,
   );
-  // Keeps partnerCaller's markers (session kinds, API key) for the OpenAPI document (modules/docs).
+  // Keeps partnerCaller's markers (session kinds, API key) for the OpenAPI document (modules/public/docs).
   const requirePartnerOrApiKey: Middleware = Object.assign(
     ((ctx, next) => partnerCaller(ctx, () => planLimit(ctx, next))) satisfies Middleware,
     { sessionKinds: ['partner'] as const, apiKey: true },

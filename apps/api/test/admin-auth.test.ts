@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyAuditChain } from '../src/modules/audit/service';
-import { ADMIN_LOCK_MS, ADMIN_SESSION_TTL_MS, ADMIN_TEMP_TOKEN_TTL_MS } from '../src/modules/admins/service';
-import { totpCode } from '../src/modules/admins/totp';
+import { verifyAuditChain } from '../src/modules/shared/audit/service';
+import {
+  ADMIN_LOCK_MS,
+  ADMIN_SESSION_TTL_MS,
+  ADMIN_TEMP_TOKEN_TTL_MS,
+} from '../src/modules/backoffice/accounts/service';
+import { totpCode } from '../src/modules/backoffice/accounts/totp';
 import { createTestApp, randomClientIp, type TestApp } from './helpers';
 import { ADMIN_PASSWORD, createAdmin, nextStep } from './admin-helpers';
 

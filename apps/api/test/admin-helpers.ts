@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { totpCode } from '../src/modules/admins/totp';
+import { totpCode } from '../src/modules/backoffice/accounts/totp';
 import { randomClientIp, type TestApp } from './helpers';
 
 export const ADMIN_PASSWORD = 'admin password 123';

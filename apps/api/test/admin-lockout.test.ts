@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_LOCK_MS } from '../src/modules/admins/service';
-import { totpCode } from '../src/modules/admins/totp';
-import { LOGIN_LOCKOUT } from '../src/modules/users/lockout';
+import { ADMIN_LOCK_MS } from '../src/modules/backoffice/accounts/service';
+import { totpCode } from '../src/modules/backoffice/accounts/totp';
+import { LOGIN_LOCKOUT } from '../src/modules/users/accounts/lockout';
 import { createTestApp, randomClientIp, type TestApp } from './helpers';
 import { ADMIN_PASSWORD, createAdmin, nextStep } from './admin-helpers';
 

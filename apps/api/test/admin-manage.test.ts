@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyAuditChain } from '../src/modules/audit/service';
+import { verifyAuditChain } from '../src/modules/shared/audit/service';
 import { createAdmin } from './admin-helpers';
 import { createTestApp, randomClientIp, signUp, type TestApp } from './helpers';
 import { createSite, registerPartner } from './oidc-helpers';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentReading, HolderCheck, VisionEngine } from '@attestly/models';
-import { verifyAuditChain } from '../src/modules/audit/service';
+import { verifyAuditChain } from '../src/modules/shared/audit/service';
 import { createAdmin, signInAdmin } from './admin-helpers';
 import { createTestApp, signUp, type TestApp } from './helpers';
 

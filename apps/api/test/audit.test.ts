@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuditService, GENESIS_HASH, verifyAuditChain } from '../src/modules/audit/service';
+import { createAuditService, GENESIS_HASH, verifyAuditChain } from '../src/modules/shared/audit/service';
 import { sha256 } from '../src/lib/crypto';
 import { createTestApp, randomClientIp, type TestApp } from './helpers';
 

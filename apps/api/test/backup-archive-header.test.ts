@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArchiveError, ArchiveWriter, readArchive } from '../src/modules/backup/archive';
+import { ArchiveError, ArchiveWriter, readArchive } from '../src/modules/operators/backup/archive';
 
 /**
  * The container header is cleartext and authenticated only once the key is derived (issue 21 item 12): what it asks

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
 import { migrateUp } from '../src/db/migrator';
-import { ArchiveError, createBackup } from '../src/modules/backup/service';
-import { restoreBackup } from '../src/modules/backup/restore';
+import { ArchiveError, createBackup } from '../src/modules/operators/backup/service';
+import { restoreBackup } from '../src/modules/operators/backup/restore';
 
 /**
  * What backups and the SQLite database leave on disk (issue 21 item 1): database files private to their owner, and

@@ -7,9 +7,9 @@ import { QueryTypes } from 'sequelize';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
 import { migrateUp } from '../src/db/migrator';
-import { verifyAuditChain } from '../src/modules/audit/service';
-import { createBackup } from '../src/modules/backup/service';
-import { restoreBackup } from '../src/modules/backup/restore';
+import { verifyAuditChain } from '../src/modules/shared/audit/service';
+import { createBackup } from '../src/modules/operators/backup/service';
+import { restoreBackup } from '../src/modules/operators/backup/restore';
 import { realisticInstallation } from './backup-fixture';
 import { databaseDigest } from './database-digest';
 

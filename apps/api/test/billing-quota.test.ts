@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppError } from '../src/errors';
-import { planRateLimit } from '../src/modules/billing/plan-rate-limit';
-import { createVerificationService } from '../src/modules/verification/service';
+import { planRateLimit } from '../src/modules/partners/billing/plan-rate-limit';
+import { createVerificationService } from '../src/modules/users/verification/service';
 import { createTestApp, signUp, type TestApp } from './helpers';
 import { registerPartner } from './oidc-helpers';
 

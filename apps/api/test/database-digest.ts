@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { tableLines } from '../src/modules/backup/service';
-import { pgRows, sqliteRows } from '../src/modules/backup/sources';
-import { pgTables, sqliteTables, type TableInfo } from '../src/modules/backup/tables';
+import { tableLines } from '../src/modules/operators/backup/service';
+import { pgRows, sqliteRows } from '../src/modules/operators/backup/sources';
+import { pgTables, sqliteTables, type TableInfo } from '../src/modules/operators/backup/tables';
 
 export interface TableDigest {
   rows: number;

@@ -15,10 +15,10 @@ import {
 import { AppError } from '../src/errors';
 import { errorEnvelope } from '../src/middleware/errors';
 import { rateLimit } from '../src/middleware/rate-limit';
-import { checkAnswer, responseConformance } from '../src/modules/docs/conformance';
-import { describeRoute, ok } from '../src/modules/docs/describe';
-import { mountedRoutes, undescribedRoutes } from '../src/modules/docs/mounted-routes';
-import { buildOpenApiDocument } from '../src/modules/docs/openapi';
+import { checkAnswer, responseConformance } from '../src/modules/public/docs/conformance';
+import { describeRoute, ok } from '../src/modules/public/docs/describe';
+import { mountedRoutes, undescribedRoutes } from '../src/modules/public/docs/mounted-routes';
+import { buildOpenApiDocument } from '../src/modules/public/docs/openapi';
 import { createTestApp, signUp, type TestApp } from './helpers';
 
 let t: TestApp;

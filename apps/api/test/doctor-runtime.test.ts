@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runtimeCheck } from '../src/modules/doctor/service';
+import { runtimeCheck } from '../src/modules/operators/doctor/service';
 
 describe('attestly doctor: the Node.js runtime check', () => {
   it.each([

@@ -15,7 +15,7 @@ import { ManualClock } from '../src/lib/clock';
 import type { RandomSource } from '../src/lib/random';
 import { createServer, type Server } from 'node:http';
 import { createOidc, type OidcOptions } from '../src/oidc';
-import { describeMismatches, responseConformance } from '../src/modules/docs/conformance';
+import { describeMismatches, responseConformance } from '../src/modules/public/docs/conformance';
 
 /** The database under test: SQLite by default, PostgreSQL when TEST_DATABASE_URL says so. */
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? null;

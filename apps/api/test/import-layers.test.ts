@@ -31,8 +31,8 @@ const files: Record<string, string> = {
   'apps/api/src/db/rows.ts':
     "import { thingService } from '../modules/things/service';\nexport const rows = thingService;\n",
   // A file the config places in the bottom layer although its folder is a module: it may not import the module.
-  'apps/api/src/modules/wallet/config.ts':
-    "import { thingService } from '../things/service';\nexport const walletConfig = thingService;\n",
+  'apps/api/src/modules/users/wallet/config.ts':
+    "import { thingService } from '../../things/service';\nexport const walletConfig = thingService;\n",
   // The provider's storage sits below the modules, the provider itself above them.
   'apps/api/src/oidc/adapter.ts':
     "import { thingService } from '../modules/things/service';\nexport const adapter = thingService;\n",
@@ -72,7 +72,7 @@ describe('import rules (npm run lint)', () => {
   it('flags every upward import and the circle, and nothing else', () => {
     expect(violations()).toEqual(
       [
-        'layer-base: apps/api/src/modules/wallet/config.ts → apps/api/src/modules/things/service.ts',
+        'layer-base: apps/api/src/modules/users/wallet/config.ts → apps/api/src/modules/things/service.ts',
         'layer-db: apps/api/src/db/rows.ts → apps/api/src/modules/things/service.ts',
         'layer-modules: apps/api/src/modules/things/routes.ts → apps/api/src/services.ts',
         'layer-oidc-store: apps/api/src/oidc/adapter.ts → apps/api/src/modules/things/service.ts',

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { maintenanceJobs, startJobs, type Job } from '../src/jobs';
-import { MEDIA_PURGE_INTERVAL_MS } from '../src/modules/verification/service';
+import { MEDIA_PURGE_INTERVAL_MS } from '../src/modules/users/verification/service';
 import { createTestApp, signUp, type TestApp } from './helpers';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maintenanceJobs } from '../src/jobs';
-import { rateLimitKey } from '../src/modules/rate-limit/service';
+import { rateLimitKey } from '../src/modules/shared/rate-limit/service';
 import { createTestApp, signUp, type TestApp } from './helpers';
 
 let t: TestApp;

@@ -2,8 +2,8 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMailer } from '../src/modules/notifications/mailer';
-import { createMailOutbox } from '../src/modules/notifications/outbox';
+import { createMailer } from '../src/modules/shared/notifications/mailer';
+import { createMailOutbox } from '../src/modules/shared/notifications/outbox';
 import { createTestApp, startSmtpCapture, type TestApp } from './helpers';
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { migrateDown, migrateUp } from '../src/db/migrator';
-import { createBackup, readBackup } from '../src/modules/backup/service';
+import { createBackup, readBackup } from '../src/modules/operators/backup/service';
 import { createAdapterFactory } from '../src/oidc/adapter';
 import { createAdmin } from './admin-helpers';
 import { createTestApp, onPostgres, type TestApp } from './helpers';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCKOUT_MS } from '../src/modules/users/service';
+import { LOCKOUT_MS } from '../src/modules/users/accounts/service';
 import { createTestApp, randomClientIp, type TestApp } from './helpers';
 import { registerPartner } from './oidc-helpers';
 

@@ -81,10 +81,10 @@ describe('the OIDC bench profile gap', () => {
     expect(kindOfWork('ours: src/db/database.ts')).toBe('database: statements, drivers, row conversion');
     expect(kindOfWork('pg')).toBe('database: statements, drivers, row conversion');
     expect(kindOfWork('ours: src/oidc/adapter.ts')).toMatch(/^our provider glue/);
-    expect(kindOfWork('ours: src/modules/audit/service.ts')).toBe('audit trail');
+    expect(kindOfWork('ours: src/modules/shared/audit/service.ts')).toBe('audit trail');
     expect(kindOfWork('pino')).toBe('request id and access log');
     expect(kindOfWork('prom-client')).toBe('request metrics');
-    expect(kindOfWork('ours: src/modules/users/routes.ts')).toMatch(/^our routes/);
+    expect(kindOfWork('ours: src/modules/users/accounts/routes.ts')).toMatch(/^our routes/);
     expect(kindOfWork('@koa/router')).toMatch(/^Koa/);
     expect(kindOfWork('writev')).toMatch(/^Node/);
   });

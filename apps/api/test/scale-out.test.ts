@@ -9,7 +9,7 @@ import pg from 'pg';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
-import { FORGOT_PASSWORD_BY_EMAIL } from '../src/modules/users/service';
+import { FORGOT_PASSWORD_BY_EMAIL } from '../src/modules/users/accounts/service';
 import { startServerProcess, type ServerProcess, stopProcess } from './server-process';
 import { Browser, authorizeInBrowser, createSite, pkce, registerPartner, relyingParty } from './oidc-helpers';
 import { randomClientIp } from './helpers';

@@ -7,8 +7,8 @@ import { createApp } from '../src/app';
 import { bootstrap } from '../src/bootstrap';
 import { initModels } from '../src/db/models';
 import { createLogger } from '../src/logger';
-import { rateLimitKey } from '../src/modules/rate-limit/service';
-import { MAIL_BY_RECIPIENT } from '../src/modules/users/service';
+import { rateLimitKey } from '../src/modules/shared/rate-limit/service';
+import { MAIL_BY_RECIPIENT } from '../src/modules/users/accounts/service';
 import { createTestApp, randomClientIp, rowCounts, signUp, type TestApp } from './helpers';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyAuditChain } from '../src/modules/audit/service';
+import { verifyAuditChain } from '../src/modules/shared/audit/service';
 import { createTestApp, randomClientIp, rowCounts, signUp, type TestApp } from './helpers';
 
 let t: TestApp;

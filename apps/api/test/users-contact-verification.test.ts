@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitKey } from '../src/modules/rate-limit/service';
+import { rateLimitKey } from '../src/modules/shared/rate-limit/service';
 import {
   EMAIL_TOKEN_TTL_MS,
   EMAIL_VERIFICATION_BY_USER,
   PHONE_CODE_TTL_MS,
   PHONE_VERIFICATION_BY_USER,
-} from '../src/modules/users/service';
+} from '../src/modules/users/accounts/service';
 import { createTestApp, randomClientIp, rowCounts, signUp, type TestApp } from './helpers';
 
 let t: TestApp;

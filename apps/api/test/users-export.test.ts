@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyAuditChain } from '../src/modules/audit/service';
+import { verifyAuditChain } from '../src/modules/shared/audit/service';
 import { createTestApp, signUp, type TestApp } from './helpers';
 
 let t: TestApp;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/lib/crypto';
-import { LOGIN_LOCKOUT } from '../src/modules/users/lockout';
-import { LOCKED_OUT, LOCKOUT_MS } from '../src/modules/users/service';
+import { LOGIN_LOCKOUT } from '../src/modules/users/accounts/lockout';
+import { LOCKED_OUT, LOCKOUT_MS } from '../src/modules/users/accounts/service';
 import { createTestApp, randomClientIp, signUp, type TestApp } from './helpers';
 
 let t: TestApp;

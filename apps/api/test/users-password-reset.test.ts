@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitKey } from '../src/modules/rate-limit/service';
-import { FORGOT_PASSWORD_BY_EMAIL, RESET_TOKEN_TTL_MS } from '../src/modules/users/service';
+import { rateLimitKey } from '../src/modules/shared/rate-limit/service';
+import { FORGOT_PASSWORD_BY_EMAIL, RESET_TOKEN_TTL_MS } from '../src/modules/users/accounts/service';
 import { createTestApp, randomClientIp, rowCounts, signUp, type TestApp } from './helpers';
 
 let t: TestApp;

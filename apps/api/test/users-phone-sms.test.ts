@@ -7,7 +7,7 @@ import {
   PHONE_VERIFICATION_BY_USER_DAILY,
   SMS_BY_NUMBER,
   SMS_BY_NUMBER_DAILY,
-} from '../src/modules/users/phone-budget';
+} from '../src/modules/users/accounts/phone-budget';
 import { createTestApp, signUp, type TestApp } from './helpers';
 
 /**

@@ -3,7 +3,7 @@ import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNTRY_CODES, LIMITS } from '@attestly/contracts';
-import { EMAIL_CHANGE_BY_USER, MAIL_BY_RECIPIENT } from '../src/modules/users/service';
+import { EMAIL_CHANGE_BY_USER, MAIL_BY_RECIPIENT } from '../src/modules/users/accounts/service';
 import { createTestApp, randomClientIp, rowCounts, signUp, type TestApp } from './helpers';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardFingerprint } from '../src/modules/verification/credit-card';
-import { isPublicAddress, normaliseIp } from '../src/modules/verification/location';
+import { cardFingerprint } from '../src/modules/users/verification/credit-card';
+import { isPublicAddress, normaliseIp } from '../src/modules/users/verification/location';
 import { randomBytes } from 'node:crypto';
 import { createTestApp, type TestApp } from './helpers';
 

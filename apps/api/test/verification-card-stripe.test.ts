@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardFingerprint } from '../src/modules/verification/credit-card';
+import { cardFingerprint } from '../src/modules/users/verification/credit-card';
 import { createTestApp, signUp, type TestApp } from './helpers';
 import { Attestly } from '../../sdk/src/index';
 import { createSite, fullFlow, registerPartner } from './oidc-helpers';

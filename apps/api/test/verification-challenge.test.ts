@@ -7,7 +7,7 @@ import {
   type VisionEngine,
 } from '@attestly/models';
 import { CHALLENGE_PROMPTS, LIVENESS_CHALLENGE } from '@attestly/contracts';
-import { drawChallengeSteps } from '../src/modules/verification/challenge';
+import { drawChallengeSteps } from '../src/modules/users/verification/challenge';
 import { createTestApp, type TestApp } from './helpers';
 import { SeededRandom } from './seeded-random';
 import {

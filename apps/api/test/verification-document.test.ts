@@ -6,7 +6,7 @@ import {
   defaultChallengeCheckOptions,
   type VisionEngine,
 } from '@attestly/models';
-import { drawChallengeSteps } from '../src/modules/verification/challenge';
+import { drawChallengeSteps } from '../src/modules/users/verification/challenge';
 import { createAdmin } from './admin-helpers';
 import { createTestApp, type TestApp } from './helpers';
 import { SeededRandom } from './seeded-random';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVisionEngine, type VisionEngine } from '@attestly/models';
-import { photoPolicyMessage } from '../src/modules/verification/facial';
+import { photoPolicyMessage } from '../src/modules/users/verification/facial';
 import { createTestApp, type TestApp } from './helpers';
 import {
   ADULT_FEMALE_30S,

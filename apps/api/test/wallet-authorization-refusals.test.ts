@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WalletClientError } from '../src/modules/wallet/clients';
+import { WalletClientError } from '../src/modules/users/wallet/clients';
 import { createTestApp, type TestApp } from './helpers';
 import { authorizeInBrowser, Browser, createSite, pkce, registerPartner, uidFrom } from './oidc-helpers';
 import { provenUser, REDIRECT, startIssuance, WALLET } from './wallet-authorization-helpers';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Holder, IssuerSigned } from '@owf/mdoc';
-import { mdocContext } from '../src/modules/wallet/mdoc-context';
-import { parsePemBundle } from '../src/modules/wallet/certificates';
+import { mdocContext } from '../src/modules/users/wallet/mdoc-context';
+import { parsePemBundle } from '../src/modules/users/wallet/certificates';
 import { createTestApp, type TestApp } from './helpers';
 import { authorizeInBrowser, Browser, uidFrom } from './oidc-helpers';
 import {

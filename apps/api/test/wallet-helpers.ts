@@ -21,8 +21,8 @@ import {
   createSignerCertificate,
   parseCertificate,
   privateKeyObject,
-} from '../src/modules/wallet/certificates';
-import { mdocContext } from '../src/modules/wallet/mdoc-context';
+} from '../src/modules/users/wallet/certificates';
+import { mdocContext } from '../src/modules/users/wallet/mdoc-context';
 import { onPostgres, type TestApp } from './helpers';
 
 /**

@@ -5,8 +5,8 @@ import { Holder, IssuerSigned } from '@owf/mdoc';
 import { createApp } from '../src/app';
 import { createOidc } from '../src/oidc';
 import { deriveKey } from '../src/lib/crypto';
-import { mdocContext } from '../src/modules/wallet/mdoc-context';
-import { parseCertificate, parsePemBundle, verifyChain } from '../src/modules/wallet/certificates';
+import { mdocContext } from '../src/modules/users/wallet/mdoc-context';
+import { parseCertificate, parsePemBundle, verifyChain } from '../src/modules/users/wallet/certificates';
 import { createTestApp, signUp, type TestApp } from './helpers';
 import {
   createOffer,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock';
-import { createWalletKeyStore, SIGNING_DAYS } from '../src/modules/wallet/key-store';
-import { parsePemBundle } from '../src/modules/wallet/certificates';
+import { createWalletKeyStore, SIGNING_DAYS } from '../src/modules/users/wallet/key-store';
+import { parsePemBundle } from '../src/modules/users/wallet/certificates';
 import { createTestApp, type TestApp } from './helpers';
 
 let t: TestApp;

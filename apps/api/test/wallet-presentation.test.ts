@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { createHash } from 'node:crypto';
 import { CompactEncrypt, importJWK, SignJWT } from 'jose';
-import { issueMdoc, issueSdJwt } from '../src/modules/wallet/credentials';
+import { issueMdoc, issueSdJwt } from '../src/modules/users/wallet/credentials';
 import { createTestApp, signUp, type TestApp } from './helpers';
 import {
   Browser,

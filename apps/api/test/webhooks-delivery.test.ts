@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, randomClientIp, signUp, type TestApp } from './helpers';
 import { registerPartner } from './oidc-helpers';
 import { startReceiver } from './webhook-receiver';
-import { emitExpiredTokens } from '../src/modules/webhooks/events';
-import { backoffMs } from '../src/modules/webhooks/worker';
+import { emitExpiredTokens } from '../src/modules/partners/webhooks/events';
+import { backoffMs } from '../src/modules/partners/webhooks/worker';
 
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -4,7 +4,7 @@ import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../src/db/database';
 import { systemClock } from '../src/lib/clock';
-import { emitWebhookEvent } from '../src/modules/webhooks/service';
+import { emitWebhookEvent } from '../src/modules/partners/webhooks/service';
 import { createTestDatabase } from './helpers';
 import { registerPartner } from './oidc-helpers';
 import { startServerProcess, type ServerProcess, stopProcess } from './server-process';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook, WebhookVerificationError } from '../../sdk/src/webhooks';
-import { generateSecret, signatureHeader } from '../src/modules/webhooks/signing';
+import { generateSecret, signatureHeader } from '../src/modules/partners/webhooks/signing';
 
 /** The SDK's verifyWebhook against the server's signer (the same format on both sides). */
 describe('verifyWebhook', () => {

@@ -6,8 +6,8 @@ import {
   isPublicAddress,
   parseAllowlist,
   urlProblem,
-} from '../src/modules/webhooks/outbound-guard';
-import { createWebhookSender, failureCategory } from '../src/modules/webhooks/sender';
+} from '../src/modules/partners/webhooks/outbound-guard';
+import { createWebhookSender, failureCategory } from '../src/modules/partners/webhooks/sender';
 import { loadConfig, type ConfigError } from '../src/config';
 import { startReceiver } from './webhook-receiver';
 

@@ -22,7 +22,7 @@ import { bootstrap } from '../../api/src/bootstrap';
 import { loadConfig } from '../../api/src/config';
 import type { Deps } from '../../api/src/core/deps';
 import { createLogger } from '../../api/src/logger';
-import { photoPolicyMessage } from '../../api/src/modules/verification/facial';
+import { photoPolicyMessage } from '../../api/src/modules/users/verification/facial';
 import { passportImage, stillVideo, td3, yymmdd } from '../../api/test/verification-media';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
 import { MOBILE, expectAccessible, horizontalOverflow, screenshot, uniqueEmail } from './support';

@@ -7,7 +7,7 @@ interface DoctorOptions {
   quick?: boolean;
 }
 
-/** `attestly doctor`: every installation check (apps/api/src/modules/doctor) with pass/warn/fail and a fix. */
+/** `attestly doctor`: every installation check (apps/api/src/modules/operators/doctor) with pass/warn/fail and a fix. */
 export const doctorCommand = defineCommand<DoctorOptions>(
   'doctor',
   (command) =>
@@ -20,7 +20,7 @@ export const doctorCommand = defineCommand<DoctorOptions>(
       ['attestly doctor', 'attestly doctor --quick --json'],
     ),
   async (io, options) => {
-    const { runDoctor } = await import('../../../apps/api/src/modules/doctor/service');
+    const { runDoctor } = await import('../../../apps/api/src/modules/operators/doctor/service');
     const checks = await runDoctor({ inference: !options.quick });
     const failed = checks.filter((check) => check.status === 'fail').length;
     const warned = checks.filter((check) => check.status === 'warn').length;

@@ -1,6 +1,6 @@
 import { Argument } from 'commander';
 import { Text } from 'ink';
-import type { MigrateAction } from '../../../apps/api/src/cli/migrations';
+import type { MigrateAction } from '../../../apps/api/src/db/run-migrations';
 import { defineCommand, examples } from '../lib/command';
 
 interface MigrateOptions {
@@ -8,7 +8,7 @@ interface MigrateOptions {
   all?: boolean;
 }
 
-/** `attestly migrate [up|down|status]`: the server's own migrations (apps/api/src/cli/migrations.ts). */
+/** `attestly migrate [up|down|status]`: the server's own migrations (apps/api/src/db/run-migrations.ts). */
 export const migrateCommand = defineCommand<MigrateOptions>(
   'migrate',
   (command) =>

@@ -3,11 +3,7 @@
  * (no second implementation of any rule). Relative paths, because @attestly/api exports only its app entry.
  */
 export { ConfigError, loadConfig, type Config } from '../../../apps/api/src/config';
-export {
-  openCommandContext,
-  PendingMigrationsError,
-  type CommandContext,
-} from '../../../apps/api/src/cli/open';
+export { openCommandContext, PendingMigrationsError, type CommandContext } from './open';
 export { createDatabase, type Database } from '../../../apps/api/src/db/database';
 export {
   knownMigrations,
@@ -15,4 +11,4 @@ export {
   migrateUp,
   pendingMigrations,
 } from '../../../apps/api/src/db/migrator';
-export { runMigrations, type MigrateAction } from '../../../apps/api/src/cli/migrations';
+export { runMigrations, type MigrateAction } from '../../../apps/api/src/db/run-migrations';

@@ -1,4 +1,4 @@
-/** The mail and phone ports every service may use (Deps); modules/notifications implements them. */
+/** The mail and phone ports every service may use (Deps); modules/shared/notifications implements them. */
 export interface MailMessage {
   to: string;
   subject: string;

@@ -7,7 +7,7 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-/** Finds the live session a bearer token opens (modules/sessions/service.ts implements it). */
+/** Finds the live session a bearer token opens (modules/shared/sessions/service.ts implements it). */
 export interface SessionLookup {
   authenticate(token: string, kinds: readonly AccountKind[]): Promise<object | null>;
 }
@@ -35,6 +35,6 @@ export function requireSession(
     ctx.state.session = session;
     await next();
   };
-  // Lets the OpenAPI document (modules/docs) mark the routes that need a bearer token.
+  // Lets the OpenAPI document (modules/public/docs) mark the routes that need a bearer token.
   return Object.assign(middleware, { sessionKinds: kinds });
 }

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { tooManyRequests } from '../errors';
 
-/** Counts hits per rule and subject (modules/rate-limit/service.ts implements it in the database). */
+/** Counts hits per rule and subject (modules/shared/rate-limit/service.ts implements it in the database). */
 export interface RateLimitCounter<Rule> {
   hit(rule: Rule, key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
 }
@@ -9,7 +9,7 @@ export interface RateLimitCounter<Rule> {
 /**
  * Counts each request against `rule` for the subject `key(ctx)` returns; over the limit → 429 + Retry-After.
  * The middleware is marked `rateLimited`, so the OpenAPI document lists 429 for every route that mounts it
- * (modules/docs) without the route having to say so again.
+ * (modules/public/docs) without the route having to say so again.
  */
 export function rateLimit<Rule>(
   limiter: RateLimitCounter<Rule>,

@@ -34,7 +34,7 @@ export function securityHeaders(options: { https: boolean; stripeJsUrl?: string 
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
-    // A route that is meant for other origins (the SDK's browser module, modules/sdk-downloads) says so itself.
+    // A route that is meant for other origins (the SDK's browser module, modules/partners/sdk-downloads) says so itself.
     if (!ctx.response.get('Cross-Origin-Resource-Policy'))
       ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
     ctx.set('Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=()');

@@ -136,6 +136,6 @@ export function validate<S extends Schemas>(schemas: S): Middleware {
     ctx.state.input = input;
     await next();
   };
-  // The OpenAPI document (modules/docs) reads the schemas from the mounted routes, so it cannot drift from them.
+  // The OpenAPI document (modules/public/docs) reads the schemas from the mounted routes, so it cannot drift from them.
   return Object.assign(middleware, { schemas });
 }

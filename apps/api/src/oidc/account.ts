@@ -152,7 +152,7 @@ function forgetSignIn(ctx: Parameters<FindAccount>[0] | undefined, sub: string):
   session.resetIdentifier?.();
 }
 
-/** Accounts without a users row: a wallet presentation's one-time subject and its claims (modules/wallet). */
+/** Accounts without a users row: a wallet presentation's one-time subject and its claims (modules/users/wallet). */
 export type EphemeralAccounts = (accountId: string) => Promise<Record<string, unknown> | null>;
 
 export function createFindAccount(

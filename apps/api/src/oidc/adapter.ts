@@ -215,7 +215,7 @@ export interface AdapterHooks {
    * (sequential reuse); the race is seen here.
    */
   onConcurrentReuse?(grantId: string): Promise<unknown>;
-  /** A client that is not a partner site: a wallet the operator registered (modules/wallet/clients.ts). */
+  /** A client that is not a partner site: a wallet the operator registered (modules/users/wallet/clients.ts). */
   findOtherClient?(clientId: string): Promise<AdapterPayload | undefined>;
 }
 

@@ -1,8 +1,8 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Deps } from '../core/deps';
-import type { AuditService } from '../modules/audit/service';
-import type { GrantService, RevocationReason } from '../modules/grants/service';
+import type { AuditService } from '../modules/shared/audit/service';
+import type { GrantService, RevocationReason } from '../modules/users/grants/service';
 
 const originOf = (ctx: KoaContextWithOIDC) => ({
   ip: ctx.ip || null,

@@ -2,12 +2,12 @@ import type { Middleware } from 'koa';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import type { Deps } from '../core/deps';
 import { deriveKey } from '../lib/crypto';
-import { createAuditService } from '../modules/audit/service';
-import { createGrantService } from '../modules/grants/service';
+import { createAuditService } from '../modules/shared/audit/service';
+import { createGrantService } from '../modules/users/grants/service';
 import type { ConsentRow } from './adapter';
-import { clientSecretMatches } from '../modules/sites/service';
-import { createWallet, type Wallet } from '../modules/wallet';
-import { isWalletClient } from '../modules/wallet/issuer';
+import { clientSecretMatches } from '../modules/partners/sites/service';
+import { createWallet, type Wallet } from '../modules/users/wallet/index';
+import { isWalletClient } from '../modules/users/wallet/issuer';
 import { createFindAccount, pairwiseSubject } from './account';
 import { cacheClientLookups, createAdapterFactory, keepGrantRowForRequest } from './adapter';
 import { attachProviderEvents } from './events';
@@ -40,7 +40,7 @@ export interface Oidc {
   /** Koa middleware serving everything under /oauth2. */
   readonly middleware: Middleware;
   readonly mountPath: string;
-  /** Wallet credentials: the issuer's keys and policy (modules/wallet). */
+  /** Wallet credentials: the issuer's keys and policy (modules/users/wallet). */
   readonly wallet: Wallet;
   /** Rebuilds the provider when the signing keys in the database changed (after `rotateSigningKeys`). */
   reloadKeys(): Promise<boolean>;
@@ -126,7 +126,7 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
         ttl,
         extend: wallet.providerConfiguration,
         async loadExistingGrant(ctx) {
-          // A wallet is asked every time: the consent screen applies the issuing policy (modules/wallet).
+          // A wallet is asked every time: the consent screen applies the issuing policy (modules/users/wallet).
           if (isWalletClient(ctx.oidc.client as never)) {
             const decided = ctx.oidc.result?.consent?.grantId;
             return decided ? ctx.oidc.provider.Grant.find(decided) : undefined;
@@ -164,7 +164,7 @@ export async function createOidc(deps: Deps, options: OidcOptions = {}): Promise
       }),
     );
     provider.proxy = config.trustProxy;
-    // Stored client secrets are keyed hashes (modules/sites/service.ts): compare the presented secret's hash.
+    // Stored client secrets are keyed hashes (modules/partners/sites/service.ts): compare the presented secret's hash.
     // This is the extension point panva suggests for hashed secrets (node-oidc-provider#631); provider.ts turns
     // off every feature that would use the secret itself as a key.
     provider.Client.prototype.compareClientSecret = function compareHashedSecret(

@@ -9,11 +9,11 @@ import {
 } from '@attestly/contracts';
 import type { Deps } from '../core/deps';
 import { AppError } from '../errors';
-import type { AuditService } from '../modules/audit/service';
-import type { GrantService } from '../modules/grants/service';
-import type { RequestOrigin } from '../modules/sessions/service';
+import type { AuditService } from '../modules/shared/audit/service';
+import type { GrantService } from '../modules/users/grants/service';
+import type { RequestOrigin } from '../modules/shared/sessions/service';
 import { siteIconPath } from '../lib/site-icons';
-import { createWalletAuthorization } from '../modules/wallet/authorization';
+import { createWalletAuthorization } from '../modules/users/wallet/authorization';
 import { provenScopes } from './account';
 import type { Oidc } from './index';
 
@@ -140,7 +140,7 @@ export function createInteractions(
     };
   }
 
-  /** A registered wallet's consent (modules/wallet/authorization.ts); 404 for a partner site's request. */
+  /** A registered wallet's consent (modules/users/wallet/authorization.ts); 404 for a partner site's request. */
   async function walletConsent(ctx: Context, uid: string, origin: RequestOrigin): Promise<string> {
     const interaction = await load(ctx, uid);
     const wallet = await wallets.clientOf(interaction);

@@ -40,7 +40,7 @@ export interface ProviderHooks {
   ) => string;
   introspectionAllowed: NonNullable<NonNullable<Configuration['features']>['introspection']>['allowedPolicy'];
   ttl: OidcTtl;
-  /** More configuration merged in (features merged one by one): wallet credentials (modules/wallet/issuer.ts). */
+  /** More configuration merged in (features merged one by one): wallet credentials (modules/users/wallet/issuer.ts). */
   extend?: Partial<Configuration>;
 }
 
@@ -98,7 +98,7 @@ function baseConfiguration(config: Config, hooks: ProviderHooks): Configuration 
     subjectTypes: ['public', 'pairwise'],
     pairwiseIdentifier: (ctx, accountId, client) =>
       hooks.pairwiseIdentifier(ctx, accountId, client as { partner_id?: unknown }),
-    // wallet_client marks a wallet the operator registered (modules/wallet/clients.ts).
+    // wallet_client marks a wallet the operator registered (modules/users/wallet/clients.ts).
     extraClientMetadata: { properties: ['partner_id', 'site_id', 'wallet_client'] },
     // Sector identifiers are derived from a site's declared domain (adapter.ts) and pairwise subjects are computed per
     // partner, so there is no sector document to fetch.

@@ -37,7 +37,8 @@ export const adminCreateCommand = defineCommand<CreateOptions>(
     closePrompts();
     if (!password) throw new UserError('the password is empty');
     const admin = await withContext(io, async (context) => {
-      const { presentAdmin } = await import('../../../../apps/api/src/modules/admins/presenters');
+      const { presentAdmin } =
+        await import('../../../../apps/api/src/modules/backoffice/accounts/presenters');
       return presentAdmin(
         await context.services.admins.createAdmin({
           email: options.email,

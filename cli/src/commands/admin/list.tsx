@@ -11,7 +11,8 @@ export const adminListCommand = defineCommand(
     ]),
   async (io) => {
     const admins = await withContext(io, async (context) => {
-      const { presentAdmin } = await import('../../../../apps/api/src/modules/admins/presenters');
+      const { presentAdmin } =
+        await import('../../../../apps/api/src/modules/backoffice/accounts/presenters');
       return (await context.services.admins.listAdmins()).map(presentAdmin);
     });
     io.result({ admins }, () => (

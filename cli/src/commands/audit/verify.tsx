@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { defineCommand, examples, withContext } from '../../lib/command';
 import { EXIT_USER } from '../../lib/errors';
 
-/** `attestly audit verify`: recomputes the audit log's hash chain (modules/audit) and names the first broken link. */
+/** `attestly audit verify`: recomputes the audit log's hash chain (modules/shared/audit) and names the first broken link. */
 export const auditVerifyCommand = defineCommand(
   'verify',
   (command) =>
@@ -13,7 +13,7 @@ export const auditVerifyCommand = defineCommand(
     ]),
   async (io) => {
     const result = await withContext(io, async (context) => {
-      const { verifyAuditChain } = await import('../../../../apps/api/src/modules/audit/service');
+      const { verifyAuditChain } = await import('../../../../apps/api/src/modules/shared/audit/service');
       const total = await context.deps.db.models.AuditLog.count();
       const bar = io.progress('Audit chain', total);
       const verification = await verifyAuditChain(context.deps.db, 1000, (checked) =>

@@ -36,7 +36,8 @@ export const backupCreateCommand = defineCommand<CreateOptions>(
     const out = path.resolve(
       options.out ?? `attestly-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}.backup`,
     );
-    const { createBackup, archiveSize } = await import('../../../../apps/api/src/modules/backup/service');
+    const { createBackup, archiveSize } =
+      await import('../../../../apps/api/src/modules/operators/backup/service');
     const reporter = progressReporter(io);
     const started = Date.now();
     const manifest = await createBackup(config, { out, secret, onProgress: reporter.onProgress }).finally(

@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Box, Text } from 'ink';
-import type { BackupManifest, BackupProgress } from '../../../../apps/api/src/modules/backup/service';
-import type { ArchiveSecret } from '../../../../apps/api/src/modules/backup/archive';
+import type {
+  BackupManifest,
+  BackupProgress,
+} from '../../../../apps/api/src/modules/operators/backup/service';
+import type { ArchiveSecret } from '../../../../apps/api/src/modules/operators/backup/archive';
 import { Table } from '../../components/table';
 import { UserError } from '../../lib/errors';
 import type { Io, Progress } from '../../lib/io';

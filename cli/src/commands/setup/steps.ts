@@ -115,7 +115,7 @@ export async function applySetup(answers: SetupAnswers): Promise<SetupResult> {
     masterKeyCreated = true;
   }
   chmodSync(masterKeyFile, 0o600);
-  const { writeConfigFile, CONFIG_FILE_NAME } = await import('../../../../apps/api/src/cli/config-file');
+  const { writeConfigFile, CONFIG_FILE_NAME } = await import('../../../../apps/api/src/config-file');
   const values: Record<string, string> = {
     ATTESTLY_DATA_DIR: dataDir,
     ATTESTLY_PUBLIC_URL: answers.publicUrl.replace(/\/+$/, ''),

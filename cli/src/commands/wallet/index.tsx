@@ -6,9 +6,9 @@ import { defineCommand, examples, withContext } from '../../lib/command';
 import type { CommandContext } from '../../lib/api';
 import { UserError } from '../../lib/errors';
 
-/** The credential issuer's key set (apps/api/src/modules/wallet/key-store.ts), as the running servers build it. */
+/** The credential issuer's key set (apps/api/src/modules/users/wallet/key-store.ts), as the running servers build it. */
 async function keyStore(context: CommandContext) {
-  const { createWalletKeyStore } = await import('../../../../apps/api/src/modules/wallet/key-store');
+  const { createWalletKeyStore } = await import('../../../../apps/api/src/modules/users/wallet/key-store');
   const { config } = context.deps;
   return createWalletKeyStore(
     { db: context.deps.db, masterKey: config.masterKey, clock: context.deps.clock },
@@ -30,7 +30,7 @@ function readFile(file: string, what: string): string {
 
 /** Operator mistakes in a certificate or key file are one line and exit 1, not a bug. */
 async function operatorMistakes<T>(work: () => Promise<T>): Promise<T> {
-  const { WalletKeyError } = await import('../../../../apps/api/src/modules/wallet/key-store');
+  const { WalletKeyError } = await import('../../../../apps/api/src/modules/users/wallet/key-store');
   try {
     return await work();
   } catch (error) {
@@ -194,9 +194,9 @@ const root = defineCommand(
   },
 );
 
-/** Wallets registered for the authorization code flow (apps/api/src/modules/wallet/clients.ts). */
+/** Wallets registered for the authorization code flow (apps/api/src/modules/users/wallet/clients.ts). */
 async function walletClients(context: CommandContext) {
-  const { createWalletClients } = await import('../../../../apps/api/src/modules/wallet/clients');
+  const { createWalletClients } = await import('../../../../apps/api/src/modules/users/wallet/clients');
   return createWalletClients({ db: context.deps.db, clock: context.deps.clock });
 }
 
@@ -220,7 +220,7 @@ const clientsAdd = defineCommand(
     ),
   async (io, options: { redirectUri: string[]; name?: string }, [clientId = '']) => {
     const added = await withContext(io, async (context) => {
-      const { WalletClientError } = await import('../../../../apps/api/src/modules/wallet/clients');
+      const { WalletClientError } = await import('../../../../apps/api/src/modules/users/wallet/clients');
       let client;
       try {
         client = await (

@@ -4,12 +4,12 @@ import type { Migration } from '../migration';
 /**
  * Sign-in hardening and durability (issue 15, issue 16 item 5):
  * - `login_failures`: sign-in failure counters per (account, client address), per client address and per account
- *   (modules/users/lockout.ts), incremented and read back in one statement. Keys and `account_key` are SHA-256
+ *   (modules/users/accounts/lockout.ts), incremented and read back in one statement. Keys and `account_key` are SHA-256
  *   hashes, so the table holds no addresses. Times are epoch milliseconds.
  * - `oidc_payloads.account_id`: the account a provider session, grant or token belongs to, so that ending an
  *   account's sign-in deletes its provider sessions and tokens in the database (every replica sees it at once).
  * - `mail_outbox`: mail written in the transaction of the action that sends it and delivered by the job runner
- *   with retries (modules/notifications/outbox.ts), so an acknowledged action never loses its mail.
+ *   with retries (modules/shared/notifications/outbox.ts), so an acknowledged action never loses its mail.
  * - `oidc_issuers`: the issuer each replica announced at start, to warn when replicas disagree.
  */
 export const up: Migration = async ({ context: qi }) => {

@@ -4,7 +4,7 @@ import type { Migration } from '../migration';
 /**
  * Deep pages of the back-office lists (issue 9 "Performance": skip 100,000 of 300,000 verifications). The lists
  * read a page's ids first over a narrow index that matches their filter and their ORDER BY (created_at DESC,
- * id DESC), then load the page's rows by id (modules/admin/common.ts, deferred join). For that the index has to
+ * id DESC), then load the page's rows by id (modules/backoffice/common.ts, deferred join). For that the index has to
  * hold the tie-breaking id too: each of these indexes is rebuilt under its own name with id appended, so the
  * page's keys — and its total_count — come from the index alone (an index-only scan on PostgreSQL, a covering
  * index on SQLite) and the indexes they replace are not kept beside them. Queries that used the old indexes use

@@ -8,7 +8,7 @@ import type { Migration } from '../migration';
  *   for the sandbox figures, which the roll-ups of migration 20261126030100 count only in total;
  * - `audit_logs_partner_site`: the partner's audit entries by the site their details name (`details.site_id`), so
  *   the sandbox key's audit log reads the entries of its sandbox sites without parsing every entry of the partner.
- *   The expression is the one the query uses (modules/partner-stats/audit-log.ts: `auditSiteExpression`).
+ *   The expression is the one the query uses (modules/partners/stats/audit-log.ts: `auditSiteExpression`).
  */
 export const up: Migration = async ({ context: qi }) => {
   const postgres = qi.sequelize.getDialect() === 'postgres';

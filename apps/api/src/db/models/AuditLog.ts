@@ -7,7 +7,7 @@ import {
   type Sequelize,
 } from 'sequelize';
 
-/** Append-only and hash-chained: `hash = SHA-256(prev_hash ‖ canonical row)`; see modules/audit. */
+/** Append-only and hash-chained: `hash = SHA-256(prev_hash ‖ canonical row)`; see modules/shared/audit. */
 export class AuditLog extends Model<InferAttributes<AuditLog>, InferCreationAttributes<AuditLog>> {
   declare id: CreationOptional<number>;
   declare event_type: string;

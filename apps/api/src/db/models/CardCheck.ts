@@ -6,7 +6,7 @@ import {
   type Sequelize,
 } from 'sequelize';
 
-/** A Stripe SetupIntent created for a user's credit-card age check (modules/verification/credit-card.ts). */
+/** A Stripe SetupIntent created for a user's credit-card age check (modules/users/verification/credit-card.ts). */
 export class CardCheck extends Model<InferAttributes<CardCheck>, InferCreationAttributes<CardCheck>> {
   declare setup_intent_id: string;
   declare user_id: string;

@@ -9,7 +9,7 @@ import {
 
 /**
  * Events partners receive by webhook (spec 01 §7: token.revoked, …), written in the same unit of work as the change
- * they describe (transactional outbox, modules/webhooks `emitWebhookEvent`), so no event is lost to a crash. The
+ * they describe (transactional outbox, modules/partners/webhooks `emitWebhookEvent`), so no event is lost to a crash. The
  * row's id is the event's stable id; one `webhook_deliveries` row per subscribed endpoint is queued with it
  * (`delivered_at`: when it was handed to that queue). Pruned after the retention period once settled.
  */

@@ -13,7 +13,7 @@ export interface StoredChallengeStep {
   end_seconds: number;
 }
 
-/** A liveness challenge issued to a user (modules/verification/challenge.ts); answers at most one video. */
+/** A liveness challenge issued to a user (modules/users/verification/challenge.ts); answers at most one video. */
 export class LivenessChallenge extends Model<
   InferAttributes<LivenessChallenge>,
   InferCreationAttributes<LivenessChallenge>

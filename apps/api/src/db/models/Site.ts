@@ -22,7 +22,7 @@ const jsonList = <T>(column: string) => ({
 
 /**
  * A partner's site, which is also an OpenID Connect client (DESIGN.md §4). The client secret is never stored:
- * only a keyed hash of it (see modules/sites/service.ts), so a database leak reveals no usable secret.
+ * only a keyed hash of it (see modules/partners/sites/service.ts), so a database leak reveals no usable secret.
  * Deleting a site keeps the row (deleted_at) so users' token history can still name it.
  */
 export class Site extends Model<InferAttributes<Site>, InferCreationAttributes<Site>> {

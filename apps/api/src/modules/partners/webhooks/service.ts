@@ -1,0 +1,440 @@
+import { randomUUID } from 'node:crypto';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
+import {
+  WEBHOOK_LIMITS,
+  type CreateWebhookBody,
+  type UpdateWebhookBody,
+  type WebhookEvent,
+  type WebhookEventType,
+} from '@attestly/contracts';
+import type { Deps } from '../../../core/deps';
+import type { Database } from '../../../db/database';
+import { underPartnerLock } from '../../../db/partner-lock';
+import type { WebhookEndpoint } from '../../../db/models/index';
+import { AppError, notFound } from '../../../errors';
+import type { AuditService } from '../../shared/audit/service';
+import type { RequestOrigin } from '../../shared/sessions/service';
+import { parseAllowlist, urlProblem } from './outbound-guard';
+import { presentDelivery, presentWebhook } from './presenters';
+import { createWebhookSender, type WebhookSender } from './sender';
+import { generateSecret, sealSecret, webhookSecretKey } from './signing';
+import { CLAIM_LEASE_MS, createDeliveryWorker } from './worker';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface WebhookEventInput {
+  partnerId: string;
+  type: WebhookEventType;
+  /** The minimal payload: what the partner was granted, never more (pairwise subject, site, scope, result). */
+  data: Record<string, unknown>;
+}
+
+/** The running delivery worker per database, woken when an event is queued (see emitWebhookEvent). */
+const wakers = new WeakMap<Database, () => void>();
+
+/**
+ * Writes an event to the outbox in the caller's transaction (so it exists exactly when the change it describes
+ * does) and queues one delivery per active endpoint of the partner that subscribed to it. A plain function of the
+ * database, so that any service can emit without depending on the webhook service.
+ */
+export async function emitWebhookEvent(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  event: WebhookEventInput,
+  { transaction }: { transaction?: Transaction } = {},
+): Promise<string> {
+  const { EventOutbox, WebhookEndpoint, WebhookDelivery } = deps.db.models;
+  const now = deps.clock.now();
+  const id = randomUUID();
+  const payload = JSON.stringify({
+    id,
+    event: event.type,
+    type: event.type,
+    timestamp: now.toISOString(),
+    data: event.data,
+  });
+  const endpoints = await WebhookEndpoint.findAll({
+    where: { partner_id: event.partnerId, active: true },
+    attributes: ['id', 'events'],
+    transaction,
+  });
+  const subscribed = endpoints.filter((endpoint) =>
+    (JSON.parse(endpoint.events) as string[]).includes(event.type),
+  );
+  await EventOutbox.create(
+    {
+      id,
+      partner_id: event.partnerId,
+      event: event.type,
+      payload,
+      created_at: now,
+      available_at: now,
+      locked_until: null,
+      // The event is handed to the delivery queue in this same unit of work.
+      delivered_at: now,
+      last_error: null,
+    },
+    { transaction },
+  );
+  if (subscribed.length > 0) {
+    await WebhookDelivery.bulkCreate(
+      subscribed.map((endpoint) => ({
+        event_id: id,
+        endpoint_id: endpoint.id,
+        partner_id: event.partnerId,
+        event: event.type,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        give_up_at: new Date(now.getTime() + WEBHOOK_LIMITS.retryWindowMs),
+        locked_until: null,
+        locked_by: null,
+        last_status_code: null,
+        created_at: now,
+        delivered_at: null,
+        updated_at: now,
+      })),
+      { transaction },
+    );
+    const wake = wakers.get(deps.db);
+    if (wake) {
+      if (transaction) transaction.afterCommit(wake);
+      else wake();
+    }
+  }
+  return id;
+}
+
+export interface WebhookServiceOptions {
+  audit: AuditService;
+  /** Replaces the HTTP sender (benchmarks); the default refuses private addresses (outbound-guard.ts). */
+  sender?: WebhookSender;
+}
+
+/**
+ * Webhooks (DESIGN.md §6, spec 01 §7 "Partner"): endpoints, the transactional outbox the rest of the API writes
+ * events to (`emit`), the delivery worker, the test ping, the delivery log and redelivery.
+ */
+export function createWebhookService(deps: Deps, options: WebhookServiceOptions) {
+  const { db, clock, config } = deps;
+  const { audit } = options;
+  const { EventOutbox, WebhookEndpoint, WebhookDelivery, WebhookAttempt } = db.models;
+  const allowlist = parseAllowlist(config.webhooks.allowlist);
+  const http = options.sender ? null : createWebhookSender(allowlist);
+  const sender = options.sender ?? (http as NonNullable<typeof http>).send;
+  const worker = createDeliveryWorker(deps, { audit, sender });
+  const secretKey = webhookSecretKey(config.masterKey);
+  /** Set once the delivery job runs in this process: then a new event is sent at once instead of at the next tick. */
+  let live = false;
+
+  const kick = () => {
+    if (live) setImmediate(() => void worker.deliverDue().catch(() => undefined));
+  };
+  wakers.set(db, kick);
+
+  function checkUrl(url: string): void {
+    const problem = urlProblem(url, allowlist);
+    if (problem) throw new AppError(422, 'webhook.invalid_url', problem, [{ path: 'url', message: problem }]);
+  }
+
+  async function owned(partnerId: string, id: string): Promise<WebhookEndpoint> {
+    if (!UUID.test(id)) throw notFound('Webhook not found');
+    const row = await WebhookEndpoint.findOne({ where: { id, partner_id: partnerId } });
+    if (!row) throw notFound('Webhook not found');
+    return row;
+  }
+
+  async function list(partnerId: string) {
+    const rows = await WebhookEndpoint.findAll({
+      where: { partner_id: partnerId },
+      order: [['created_at', 'ASC']],
+    });
+    return { webhooks: rows.map((row) => presentWebhook(row)), total_count: rows.length };
+  }
+
+  async function create(partnerId: string, input: CreateWebhookBody, origin: RequestOrigin) {
+    checkUrl(input.url);
+    const now = clock.now();
+    const id = randomUUID();
+    const secret = input.secret ?? generateSecret();
+    // Counted and inserted under the partner's lock: racing requests cannot pass the limit together.
+    const row = await underPartnerLock(db, partnerId, async (transaction) => {
+      const count = await WebhookEndpoint.count({ where: { partner_id: partnerId }, transaction });
+      if (count >= WEBHOOK_LIMITS.endpointsPerPartner) {
+        throw new AppError(
+          409,
+          'webhook.limit_reached',
+          `At most ${WEBHOOK_LIMITS.endpointsPerPartner} webhooks per partner`,
+        );
+      }
+      return WebhookEndpoint.create(
+        {
+          id,
+          partner_id: partnerId,
+          url: input.url,
+          events: JSON.stringify(input.events),
+          secret_sealed: sealSecret(secretKey, secret, id),
+          secret_hint: secret.slice(-4),
+          active: input.active ?? true,
+          disabled_reason: null,
+          created_at: now,
+          updated_at: now,
+        },
+        { transaction },
+      );
+    });
+    await audit.recordSafely({
+      event: 'partner.webhook_created',
+      partnerId,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      details: { webhook_id: row.id, url: row.url, events: input.events },
+    });
+    return presentWebhook(row, secret);
+  }
+
+  async function update(partnerId: string, id: string, input: UpdateWebhookBody, origin: RequestOrigin) {
+    const row = await owned(partnerId, id);
+    if (input.url !== undefined) {
+      checkUrl(input.url);
+      row.url = input.url;
+    }
+    if (input.events !== undefined) row.events = JSON.stringify(input.events);
+    if (input.active !== undefined) {
+      row.active = input.active;
+      if (input.active) row.disabled_reason = null;
+    }
+    let secret: string | undefined;
+    if (input.secret !== undefined || input.rotate_secret) {
+      secret = input.secret ?? generateSecret();
+      row.secret_sealed = sealSecret(secretKey, secret, row.id);
+      row.secret_hint = secret.slice(-4);
+    }
+    row.updated_at = clock.now();
+    await row.save();
+    await audit.recordSafely({
+      event: secret ? 'partner.webhook_secret_rotated' : 'partner.webhook_updated',
+      partnerId,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      details: { webhook_id: row.id, url: row.url, events: JSON.parse(row.events), active: row.active },
+    });
+    return presentWebhook(row, secret);
+  }
+
+  async function remove(partnerId: string, id: string, origin: RequestOrigin) {
+    const row = await owned(partnerId, id);
+    await db.sequelize.transaction(async (transaction) => {
+      const deliveries = WebhookDelivery.findAll({
+        where: { endpoint_id: row.id },
+        attributes: ['id'],
+        transaction,
+      });
+      await WebhookAttempt.destroy({
+        where: { delivery_id: (await deliveries).map((delivery) => delivery.id) },
+        transaction,
+      });
+      await WebhookDelivery.destroy({ where: { endpoint_id: row.id }, transaction });
+      await row.destroy({ transaction });
+    });
+    await audit.recordSafely({
+      event: 'partner.webhook_deleted',
+      partnerId,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      details: { webhook_id: row.id, url: row.url },
+    });
+  }
+
+  /** POST /partners/webhooks/{id}/test: a signed `ping` sent at once; answers with the outcome (no retries). */
+  async function test(partnerId: string, id: string) {
+    const endpoint = await owned(partnerId, id);
+    checkUrl(endpoint.url);
+    const now = clock.now();
+    const eventId = randomUUID();
+    const deliveryId = randomUUID();
+    const payload = JSON.stringify({
+      id: eventId,
+      event: 'ping',
+      type: 'ping',
+      timestamp: now.toISOString(),
+      data: { webhook_id: endpoint.id, partner_id: partnerId, message: 'Attestly webhook test' },
+    });
+    await db.sequelize.transaction(async (transaction) => {
+      await EventOutbox.create(
+        {
+          id: eventId,
+          partner_id: partnerId,
+          event: 'ping',
+          payload,
+          created_at: now,
+          available_at: now,
+          locked_until: null,
+          delivered_at: null,
+          last_error: null,
+        },
+        { transaction },
+      );
+      await WebhookDelivery.create(
+        {
+          id: deliveryId,
+          event_id: eventId,
+          endpoint_id: endpoint.id,
+          partner_id: partnerId,
+          event: 'ping',
+          status: 'pending',
+          attempts: 1,
+          next_attempt_at: now,
+          give_up_at: now,
+          locked_until: new Date(now.getTime() + CLAIM_LEASE_MS),
+          locked_by: worker.claimOwner(),
+          last_status_code: null,
+          created_at: now,
+          delivered_at: null,
+          updated_at: now,
+        },
+        { transaction },
+      );
+    });
+    const { result } = await worker.sendNow(
+      { id: deliveryId, event_id: eventId, endpoint_id: endpoint.id, attempts: 1, give_up_at: now },
+      { retry: false },
+    );
+    return {
+      success: result.ok,
+      status_code: result.statusCode,
+      latency_ms: result.latencyMs,
+      error: result.error,
+      response_excerpt: result.responseExcerpt,
+      delivery: await deliveryView(deliveryId),
+    };
+  }
+
+  async function deliveryView(deliveryId: string) {
+    const delivery = await WebhookDelivery.findByPk(deliveryId);
+    if (!delivery) throw notFound('Delivery not found');
+    const attempts = await WebhookAttempt.findAll({
+      where: { delivery_id: deliveryId },
+      order: [['attempt', 'ASC']],
+    });
+    return presentDelivery(delivery, attempts);
+  }
+
+  /** The delivery log of one endpoint, newest first, each with its attempts. */
+  async function deliveries(partnerId: string, id: string, skip: number, limit: number) {
+    const endpoint = await owned(partnerId, id);
+    const { rows, count } = await WebhookDelivery.findAndCountAll({
+      where: { endpoint_id: endpoint.id },
+      order: [
+        ['created_at', 'DESC'],
+        ['id', 'ASC'],
+      ],
+      offset: skip,
+      limit,
+    });
+    const attempts = await WebhookAttempt.findAll({
+      where: { delivery_id: { [Op.in]: rows.map((row) => row.id) } },
+      order: [['attempt', 'ASC']],
+    });
+    return {
+      deliveries: rows.map((row) =>
+        presentDelivery(
+          row,
+          attempts.filter((attempt) => attempt.delivery_id === row.id),
+        ),
+      ),
+      total_count: count,
+    };
+  }
+
+  /**
+   * Manual redelivery: the same event (same id, so receivers can deduplicate) goes back in the queue now, with a
+   * fresh retry window. A delivery that a replica is sending right now cannot be redelivered until it settles.
+   */
+  async function redeliver(partnerId: string, id: string, deliveryId: string, origin: RequestOrigin) {
+    const endpoint = await owned(partnerId, id);
+    if (!UUID.test(deliveryId)) throw notFound('Delivery not found');
+    if (!endpoint.active) {
+      throw new AppError(409, 'webhook.inactive', 'Activate the webhook before redelivering events');
+    }
+    const now = clock.now();
+    const changed = await db.sequelize.query(
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = :now, give_up_at = :giveUp,
+        locked_until = NULL, locked_by = NULL, updated_at = :now
+        WHERE id = :id AND endpoint_id = :endpoint AND (locked_until IS NULL OR locked_until < :now)`,
+      {
+        replacements: {
+          now,
+          giveUp: new Date(now.getTime() + WEBHOOK_LIMITS.retryWindowMs),
+          id: deliveryId,
+          endpoint: endpoint.id,
+        },
+        type: QueryTypes.BULKUPDATE,
+      },
+    );
+    if (Number(changed) === 0) {
+      const exists = await WebhookDelivery.count({ where: { id: deliveryId, endpoint_id: endpoint.id } });
+      if (!exists) throw notFound('Delivery not found');
+      throw new AppError(409, 'webhook.delivery_in_flight', 'This delivery is being sent right now');
+    }
+    await audit.recordSafely({
+      event: 'partner.webhook_redelivered',
+      partnerId,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      details: { webhook_id: endpoint.id, delivery_id: deliveryId },
+    });
+    kick();
+    return deliveryView(deliveryId);
+  }
+
+  /**
+   * Deletes events older than the retention period whose deliveries are all settled, with their deliveries and
+   * attempt logs, so the outbox cannot grow without bound. Idempotent: safe on every replica.
+   */
+  async function prune(): Promise<number> {
+    const cutoff = new Date(clock.now().getTime() - config.webhooks.retentionMs);
+    const old = `SELECT id FROM event_outbox WHERE created_at < :cutoff AND NOT EXISTS (
+      SELECT 1 FROM webhook_deliveries d WHERE d.event_id = event_outbox.id AND d.status = 'pending')`;
+    return db.sequelize.transaction(async (transaction) => {
+      const query = (sql: string) =>
+        db.sequelize.query(sql, { replacements: { cutoff }, transaction, type: QueryTypes.DELETE });
+      await query(
+        `DELETE FROM webhook_attempts WHERE delivery_id IN (
+          SELECT id FROM webhook_deliveries WHERE event_id IN (${old}))`,
+      );
+      await query(`DELETE FROM webhook_deliveries WHERE event_id IN (${old})`);
+      const ids = (await db.sequelize.query(old, {
+        replacements: { cutoff },
+        transaction,
+        type: QueryTypes.SELECT,
+      })) as Array<{ id: string }>;
+      if (ids.length === 0) return 0;
+      await EventOutbox.destroy({ where: { id: ids.map((row) => row.id) }, transaction });
+      return ids.length;
+    });
+  }
+
+  return {
+    emit: (event: WebhookEventInput, options: { transaction?: Transaction } = {}) =>
+      emitWebhookEvent(deps, event, options),
+    list,
+    get: async (partnerId: string, id: string) => presentWebhook(await owned(partnerId, id)),
+    create,
+    update,
+    remove,
+    test,
+    deliveries,
+    redeliver,
+    prune,
+    /** The delivery job (jobs.ts): sends whatever is due; from then on new events are sent at once, too. */
+    deliverDue: () => {
+      live = true;
+      return worker.deliverDue();
+    },
+    /** Delivers what is due without switching on immediate sending (tests drive the clock). */
+    deliverDueOnce: () => worker.deliverDue(),
+    close: () => http?.close(),
+  };
+}
+export type WebhookService = ReturnType<typeof createWebhookService>;
+export type { WebhookEvent };
