@@ -42,12 +42,12 @@ export type { ChallengeTrackPoint } from './types';
 export {
   assessClipLiveness,
   assessConsistency,
-  blinkTexture,
   defaultClipLivenessOptions,
   defaultConsistencyOptions,
-  parallaxConsistency,
   videoTrack,
 } from './liveness-3d';
+export { blinkTexture } from './blink-texture';
+export { parallaxConsistency } from './parallax';
 export type {
   ClipLivenessOptions,
   ClipLivenessResult,
