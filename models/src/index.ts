@@ -1,5 +1,6 @@
 export { createVisionEngine, committedWeights, modelManifest } from './vision-engine';
-export type { VisionEngine, VisionEngineOptions, VisionStatus, HolderCheck } from './vision-engine';
+export type { VisionEngine, VisionEngineOptions, VisionStatus } from './vision-engine';
+export type { HolderCheck } from './holder-check';
 export { VisionInputError, VisionBusyError, ModelIntegrityError } from './errors';
 export type { VisionInputCode, QualityReason } from './errors';
 export type {
