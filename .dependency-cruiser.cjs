@@ -26,7 +26,9 @@ const layers = [
   // The OIDC provider's storage (payload rows, accounts, artefact keys, signing keys), which services also read.
   {
     name: 'oidc-store',
-    path: ['^apps/api/src/oidc/(adapter|account|artefacts|request-rows|keys|issuers)\\.ts$'],
+    path: [
+      '^apps/api/src/oidc/(adapter|clients|payload-rows|joined-reads|account|artefacts|request-rows|keys|issuers)\\.ts$',
+    ],
   },
   { name: 'modules', path: ['^apps/api/src/modules/'] },
   // The provider itself (configuration, events, interaction steps), built from the modules' services.

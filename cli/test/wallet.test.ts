@@ -225,7 +225,7 @@ describe('attestly wallet', () => {
 
     expect((await runCli(['wallet', 'clients', 'remove', 'cli.example.wallet'], { env })).code).toBe(0);
     expect((await runCli(['wallet', 'clients', 'remove', 'cli.example.wallet'], { env })).code).toBe(1);
-    // Replicas cache a client for two seconds at most (oidc/adapter.ts).
+    // Replicas cache a client for two seconds at most (oidc/clients.ts).
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     const refused = await authorize();
     expect(refused.status).toBe(400);

@@ -25,12 +25,12 @@ import {
   assessClipLiveness,
   assessConsistency,
   defaultClipLivenessOptions,
-  photometricConsistency,
-  parallaxConsistency,
-  blinkTexture,
   videoTrack,
   type ClipLivenessOptions,
 } from '../src/liveness-3d';
+import { blinkTexture } from '../src/blink-texture';
+import { parallaxConsistency } from '../src/parallax';
+import { photometricConsistency } from '../src/photometric';
 import type { VideoObservation } from '../src/types';
 import { argValue, readCsv } from './lib/csv';
 import { trimmedGenuineClip } from './lib/liveness-attacks';

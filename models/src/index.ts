@@ -1,5 +1,6 @@
 export { createVisionEngine, committedWeights, modelManifest } from './vision-engine';
-export type { VisionEngine, VisionEngineOptions, VisionStatus, HolderCheck } from './vision-engine';
+export type { VisionEngine, VisionEngineOptions, VisionStatus } from './vision-engine';
+export type { HolderCheck } from './holder-check';
 export { VisionInputError, VisionBusyError, ModelIntegrityError } from './errors';
 export type { VisionInputCode, QualityReason } from './errors';
 export type {
@@ -42,12 +43,12 @@ export type { ChallengeTrackPoint } from './types';
 export {
   assessClipLiveness,
   assessConsistency,
-  blinkTexture,
   defaultClipLivenessOptions,
   defaultConsistencyOptions,
-  parallaxConsistency,
   videoTrack,
 } from './liveness-3d';
+export { blinkTexture } from './blink-texture';
+export { parallaxConsistency } from './parallax';
 export type {
   ClipLivenessOptions,
   ClipLivenessResult,

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assessConsistency,
-  blinkTexture,
-  defaultConsistencyOptions,
-  EYE_PATCH,
-  parallaxConsistency,
-  photometricConsistency,
-  THUMB_SIZE,
-  TRACK_LANDMARKS,
-  type TrackFrame,
-} from './liveness-3d';
+import { blinkTexture } from './blink-texture';
+import { assessConsistency, defaultConsistencyOptions, type TrackFrame } from './liveness-3d';
+import { parallaxConsistency } from './parallax';
+import { photometricConsistency } from './photometric';
+import { EYE_PATCH, THUMB_SIZE, TRACK_LANDMARKS } from './track-features';
 
 /** A deterministic face-like 3-D point set in pixels: 150 px wide, the nose tip well in front of the cheeks. */
 function face(): number[][] {

@@ -63,15 +63,15 @@ export interface FrameObservation {
   /** Head roll in degrees (added for the 3-D consistency check; absent in older observations). */
   rollDeg?: number | null;
   /**
-   * A fixed subset of the face mesh (`TRACK_LANDMARKS` in liveness-3d.ts) as [x, y, z] in frame pixels (z is the
+   * A fixed subset of the face mesh (`TRACK_LANDMARKS` in track-features.ts) as [x, y, z] in frame pixels (z is the
    * mesh's relative depth): what the 2-D warp and parallax checks compare between frames.
    */
   landmarks?: number[][] | null;
   /** Mean absolute grey gradient inside both eye openings: a painted flat patch over a "closed" eye has almost none. */
   eyeTexture?: number | null;
-  /** 48 × 48 grey thumbnail of the face box grown 10 % a side, base64 (`faceThumbnail` in liveness-3d.ts). */
+  /** 48 × 48 grey thumbnail of the face box grown 10 % a side, base64 (`faceThumbnail` in track-features.ts). */
   faceThumb?: string | null;
-  /** Grey patches around both eyes placed by the eye corners, base64 (`eyePatches` in liveness-3d.ts). */
+  /** Grey patches around both eyes placed by the eye corners, base64 (`eyePatches` in track-features.ts). */
   eyePatch?: string | null;
 }
 

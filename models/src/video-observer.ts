@@ -2,7 +2,7 @@ import { VisionInputError } from './errors';
 import { detectFaces, measureQuality, observeSubject, subjectFaces } from './face-observer';
 import type { HumanInstance, HumanRuntime } from './human-runtime';
 import type { RgbImage } from './image-decode';
-import { eyePatches, eyeTexture, faceThumbnail, trackLandmarks } from './liveness-3d';
+import { eyePatches, eyeTexture, faceThumbnail, trackLandmarks } from './track-features';
 import { eyeAspectRatio } from './liveness-signals';
 import { assessQuality } from './quality';
 import type { FaceObservation, FrameScan, VideoObservation } from './types';

@@ -58,7 +58,7 @@ describe('maintenance jobs', () => {
 
   it('purge OIDC payloads that expired over an hour ago and keep live, recent and unexpiring ones', async () => {
     const { OidcPayload } = t.db.models;
-    // The provider stamps expiry with the real clock (oidc/adapter.ts), so these rows do too.
+    // The provider stamps expiry with the real clock (oidc/payload-rows.ts providerNow), so these rows do too.
     const at = (offsetMs: number) => new Date(Date.now() + offsetMs);
     const row = (id: string, expires_at: Date | null) => ({
       model: 'AccessToken',

@@ -67,7 +67,7 @@ describe(`round trips per hot operation (${onPostgres ? 'PostgreSQL' : 'SQLite'}
     expect(refreshToken).toBeTruthy();
 
     // Each operation three times, keeping the fewest: the sites' client lookup is cached for 2 s
-    // (adapter.ts CLIENT_CACHE_TTL_MS), and a run on a busy machine may see it lapse once.
+    // (oidc/clients.ts CLIENT_CACHE_TTL_MS), and a run on a busy machine may see it lapse once.
     const fewest: Record<string, number> = {};
     const count = (name: keyof typeof EXPECTED, trips: number) => {
       fewest[name] = Math.min(fewest[name] ?? Number.POSITIVE_INFINITY, trips);

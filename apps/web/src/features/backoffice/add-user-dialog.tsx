@@ -9,7 +9,8 @@ import { FormError, TextField } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { FormActions } from './form-ui';
-import { CopyAndDone, SignInChoice } from './partner-dialogs';
+import { CopyAndDone } from './copy-and-done';
+import { SignInChoice } from './sign-in-choice';
 
 /**
  * "Add User" (spec 02 §2, made real: issue 25 item 6). The person is mailed an invitation to choose a password

@@ -10,13 +10,8 @@ import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { ConfirmDialog } from './confirm-dialog';
 import { formatDateTime, formatDay } from './format';
-import {
-  CreateSiteDialog,
-  EditPartnerDialog,
-  PartnerStatusDialog,
-  RegenerateKeyDialog,
-  type StatusAction,
-} from './partner-dialogs';
+import { CreateSiteDialog, RegenerateKeyDialog } from './partner-credential-dialogs';
+import { EditPartnerDialog, PartnerStatusDialog, type StatusAction } from './partner-dialogs';
 import { ErrorBox, StatGrid } from './list-ui';
 import { Badge, Facts, Panel, PlanBadge, StatCard, StatusBadge } from './ui';
 import { Tabs } from './tabs';

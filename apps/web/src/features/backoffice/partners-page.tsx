@@ -21,7 +21,8 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { capitalize, formatDay } from './format';
 import { FormActions, OptionList, optionsOf } from './form-ui';
 import { FilterBar, PagedTable, SearchFilter, SelectFilter, type Column } from './list-ui';
-import { CopyAndDone, SignInChoice } from './partner-dialogs';
+import { CopyAndDone } from './copy-and-done';
+import { SignInChoice } from './sign-in-choice';
 import { PageHeader, Panel, PlanBadge, StatusBadge } from './ui';
 
 const PAGE_SIZE = 50;

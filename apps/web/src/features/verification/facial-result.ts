@@ -43,3 +43,30 @@ export function rejectionReason(
       );
   }
 }
+
+/**
+ * The title and the liveness line of a result, so that a rejection never sits beside "liveness passed" without
+ * saying which check failed: liveness and the age estimate are separate checks.
+ */
+export function resultWording(
+  result: Pick<AgeVerificationResult, 'status' | 'is_live' | 'age_threshold'> & {
+    media_type?: 'image' | 'video';
+  },
+): { title: string; liveness: string } {
+  const video = result.media_type !== 'image';
+  const liveness = !video
+    ? 'A photo cannot show liveness: only a weak single-frame check was made.'
+    : result.is_live
+      ? 'Liveness check passed: the head turn and blink of a live person were seen.'
+      : 'Liveness check not passed: we did not see both a head turn and a blink.';
+  if (result.status === 'approved') return { title: `Age verified: ${result.age_threshold}+`, liveness };
+  if (video && result.is_live) {
+    return {
+      title: `Age not confirmed from your face (liveness passed)`,
+      liveness:
+        `${liveness} The age estimate is a separate check: it did not clear the ${result.age_threshold}+ cut-off, ` +
+        'which is set so that people under the age are almost never approved. A document with a short video can prove it instead.',
+    };
+  }
+  return { title: video ? 'Not verified: liveness not shown' : 'Not verified from a photo', liveness };
+}

@@ -5,7 +5,9 @@ import { VERIFICATION_LIMITS } from '@attestly/contracts';
 import { tokens } from '../../auth/token-storage';
 import { PROFILE, fakeApi, renderApp } from '../../test/render-app';
 import { documentFileProblem } from './document-form';
-import { challengePrompt, pickRecorderType, resultWording } from './facial-capture';
+import { challengePrompt } from './capture-overlays';
+import { resultWording } from './facial-result';
+import { pickRecorderType } from './use-camera-capture';
 
 const EMPTY_STATUS = {
   overall: 'partially_verified',

@@ -1,0 +1,186 @@
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type * as v from 'valibot';
+import { ADMIN_SITE_SCOPES, DEFAULT_SITE_SCOPES, adminCreateSiteBody } from '@attestly/contracts';
+import { adminApi, adminErrorMessage } from '../../api/admin';
+import { Dialog } from '../../components/ui/dialog';
+import { CheckboxField, FormError, TextField } from '../../components/ui/field';
+import { applyServerErrors } from '../../lib/form-errors';
+import { toast } from '../../lib/toast';
+import { CopyAndDone } from './copy-and-done';
+import { FormActions } from './form-ui';
+import { TextAreaField } from './textarea-field';
+import { usePartnerRefresh } from './use-partner-refresh';
+
+/** spec 02 §2: regenerating warns that the current key is invalidated; the new key is shown once. */
+export function RegenerateKeyDialog({
+  partnerId,
+  open,
+  onClose,
+}: {
+  partnerId: string;
+  open: boolean;
+  onClose(): void;
+}) {
+  const refresh = usePartnerRefresh(partnerId);
+  const [key, setKey] = useState<string | null>(null);
+  const regenerate = useMutation({
+    mutationFn: () => adminApi.regenerateApiKey(partnerId),
+    onSuccess: async (answer) => {
+      setKey(answer.api_key);
+      await refresh();
+    },
+  });
+  const close = () => {
+    setKey(null);
+    regenerate.reset();
+    onClose();
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => (next ? undefined : close())}
+      title={key ? 'New API key' : 'Regenerate API Key'}
+      description={
+        key
+          ? 'Copy the key now: it is shown only once and cannot be shown again.'
+          : 'The current API key will be invalidated immediately: integrations using it stop working until they use the new key. Continue?'
+      }
+    >
+      {key ? (
+        <div className="space-y-4">
+          <code
+            data-testid="new-api-key"
+            className="block rounded bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900"
+          >
+            {key}
+          </code>
+          <CopyAndDone value={key} label="Copy key" onDone={close} />
+        </div>
+      ) : (
+        <div className="space-y-4">
+          <FormError
+            message={
+              regenerate.isError ? adminErrorMessage(regenerate.error, 'Failed to regenerate API key') : null
+            }
+          />
+          <FormActions
+            label="Regenerate"
+            variant="danger"
+            busy={regenerate.isPending}
+            onCancel={close}
+            onConfirm={() => regenerate.mutate()}
+          />
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+type SiteValues = v.InferInput<typeof adminCreateSiteBody>;
+
+/** spec 02 §5 "Create Site": name, domain and redirect URIs (one per line) required; scopes basic_info and AGE_18. */
+export function CreateSiteDialog({
+  partnerId,
+  open,
+  onClose,
+}: {
+  partnerId: string;
+  open: boolean;
+  onClose(): void;
+}) {
+  const refresh = usePartnerRefresh(partnerId);
+  const [secret, setSecret] = useState<{ clientId: string; secret: string } | null>(null);
+  const form = useForm<SiteValues, unknown, v.InferOutput<typeof adminCreateSiteBody>>({
+    resolver: valibotResolver(adminCreateSiteBody),
+    defaultValues: {
+      site_name: '',
+      domain: '',
+      description: '',
+      redirect_uris: '',
+      allowed_scopes: [...DEFAULT_SITE_SCOPES],
+    },
+  });
+  const { errors } = form.formState;
+  const create = useMutation({
+    mutationFn: (body: v.InferOutput<typeof adminCreateSiteBody>) => adminApi.createSite(partnerId, body),
+    onSuccess: async (site) => {
+      toast.success('Site created successfully');
+      form.reset();
+      if (site.client_secret) setSecret({ clientId: site.client_id, secret: site.client_secret });
+      else onClose();
+      await refresh();
+    },
+    onError: (error) => {
+      applyServerErrors(error, form.setError, ['site_name', 'domain', 'description', 'redirect_uris']);
+    },
+  });
+  const close = () => {
+    setSecret(null);
+    create.reset();
+    onClose();
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => (next ? undefined : close())}
+      title={secret ? 'Site credentials' : 'Create Site'}
+      description={
+        secret ? 'Copy the client secret now: it is shown only once and cannot be shown again.' : undefined
+      }
+    >
+      {secret ? (
+        <div className="space-y-4 text-sm">
+          <p>
+            Client ID: <code className="break-all">{secret.clientId}</code>
+          </p>
+          <code className="block rounded bg-slate-100 px-3 py-2 font-mono break-all text-slate-900">
+            {secret.secret}
+          </code>
+          <CopyAndDone value={secret.secret} label="Copy secret" onDone={close} />
+        </div>
+      ) : (
+        <form className="space-y-4" noValidate onSubmit={form.handleSubmit((body) => create.mutate(body))}>
+          <FormError
+            message={create.isError ? adminErrorMessage(create.error, 'Failed to create site') : null}
+          />
+          <TextField label="Site name" error={errors.site_name?.message} {...form.register('site_name')} />
+          <TextField
+            label="Domain"
+            placeholder="example.com"
+            error={errors.domain?.message}
+            {...form.register('domain')}
+          />
+          <TextAreaField
+            label="Description (optional)"
+            error={errors.description?.message}
+            {...form.register('description')}
+          />
+          <TextAreaField
+            label="Redirect URIs"
+            hint="One URI per line."
+            placeholder="https://example.com/callback"
+            error={errors.redirect_uris?.message}
+            {...form.register('redirect_uris')}
+          />
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-medium text-slate-800">Allowed scopes</legend>
+            {ADMIN_SITE_SCOPES.map((scope) => (
+              <CheckboxField
+                key={scope}
+                label={scope === 'basic_info' ? 'basic_info (required)' : scope}
+                value={scope}
+                disabled={scope === 'basic_info'}
+                defaultChecked={scope === 'basic_info' ? true : undefined}
+                {...(scope === 'basic_info' ? {} : form.register('allowed_scopes'))}
+              />
+            ))}
+          </fieldset>
+          <FormActions label="Create Site" busy={create.isPending} onCancel={close} />
+        </form>
+      )}
+    </Dialog>
+  );
+}
