@@ -72,7 +72,7 @@ export function cacheClientLookups<C>(
 
 /**
  * The provider's `Client.find`: a site is a client as long as it and its partner are active; an id no site has is
- * asked of `findOtherClient` (a wallet the operator registered, modules/wallet/clients.ts).
+ * asked of `findOtherClient` (a wallet the operator registered, modules/users/wallet/clients.ts).
  */
 export function createClientLoader(
   deps: Pick<Deps, 'db' | 'config'>,
