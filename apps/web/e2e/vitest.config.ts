@@ -6,7 +6,8 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 
 /**
  * Browser tests: Debian's Chromium (never a downloaded browser) driven by playwright-core against the built SPA
- * served by the real API on a fresh SQLite database. One file at a time: each launches its own browser.
+ * served by the real API on a fresh SQLite database. Two files at a time: each launches its own browser, and each
+ * browser context has its own client address (X-Forwarded-For), accounts and mailbox, so files do not share state.
  */
 export default defineProject({
   root,
@@ -20,7 +21,7 @@ export default defineProject({
         : ['**/*.e2e.test.ts'],
     environment: 'node',
     globalSetup: ['./global-setup.ts'],
-    fileParallelism: false,
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },
