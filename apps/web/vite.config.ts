@@ -19,6 +19,8 @@ export default defineConfig({
       autoCodeSplitting: true,
       routesDirectory: path.join(root, 'src/routes'),
       generatedRouteTree: path.join(root, 'src/routeTree.gen.ts'),
+      // A route's component test sits beside it; it is not a route.
+      routeFileIgnorePattern: '\\.test\\.tsx?$',
       quoteStyle: 'single',
     }),
     react(),
