@@ -13,7 +13,7 @@ import {
 } from '@attestly/contracts';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { AdminService } from './service';
 import type { SessionRecord } from '../../shared/sessions/service';

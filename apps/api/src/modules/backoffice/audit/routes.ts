@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { adminAuditListQuery, adminAuditLogListSchema } from '@attestly/contracts';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import { input } from '../common';
 import type { AdminAuditService } from './service';
 

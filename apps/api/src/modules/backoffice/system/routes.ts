@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { adminAlertListSchema, adminSystemHealthSchema, adminSystemStatsSchema } from '@attestly/contracts';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { AdminSystemService } from './service';
 
 /** spec 02 §7: GET /system/stats, /system/health, /system/alerts. */

@@ -9,7 +9,7 @@ import {
   adminTokenListSchema,
 } from '@attestly/contracts';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import { actor, input } from '../common';
 import type { AdminTokenService } from './service';
 

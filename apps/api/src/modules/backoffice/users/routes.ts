@@ -16,7 +16,7 @@ import {
   adminVerificationListSchema,
 } from '@attestly/contracts';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import { actor, input } from '../common';
 import type { AdminVerificationService } from '../verifications/service';
 import type { AdminUserService } from './service';

@@ -11,7 +11,7 @@ import {
   errorEnvelopeSchema,
 } from '@attestly/contracts';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import { actor, input } from '../common';
 import type { AdminVerificationService } from './service';
 

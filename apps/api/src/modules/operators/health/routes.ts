@@ -5,7 +5,7 @@ import { healthSchema, readinessSchema } from '@attestly/contracts';
 import { pendingMigrations } from '../../../db/migrator';
 import { AppError } from '../../../errors';
 import type { Deps } from '../../../core/deps';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 
 export interface ReadinessCheck {
   name: string;

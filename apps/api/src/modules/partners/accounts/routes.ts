@@ -19,7 +19,7 @@ import type { Session } from '../../../db/models/index';
 import { sandboxOnly, type PartnerPrincipal } from '../api-keys/middleware';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { SiteService } from '../sites/service';
 import type { PartnerService } from './service';

@@ -5,7 +5,7 @@ import { errorEnvelopeSchema, partnerAgeAnswerSchema, partnerVerifyAgeBody } fro
 import { rateLimit } from '../../../middleware/rate-limit';
 import { validate } from '../../../middleware/validate';
 import type { PartnerPrincipal } from '../api-keys/middleware';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import { createPartnerAgeCheck, type AgeCheckDeps } from './service';
 

@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type * as v from 'valibot';
 import { apiKeyCreatedSchema, apiKeyIdParams, apiKeyListSchema, createApiKeyBody } from '@attestly/contracts';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { ApiKeyService } from './service';
 import { partnerId } from '../accounts/routes';
 import { origin } from '../../../lib/request-origin';

@@ -14,7 +14,7 @@ import {
 } from '@attestly/contracts';
 import { AppError } from '../../../errors';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { BillingService } from './service';
 import { partnerId } from '../accounts/routes';
 import { origin } from '../../../lib/request-origin';

@@ -3,7 +3,7 @@ import type * as v from 'valibot';
 import { integrationTestBody, integrationTestResultSchema, siteIdParams } from '@attestly/contracts';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { Middleware } from 'koa';
 import type { Deps } from '../../../core/deps';
 import type { RateLimiter } from '../../shared/rate-limit/service';

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import Router from '@koa/router';
 import { AppError } from '../../../errors';
-import { describeRoute } from '../../public/docs/describe';
+import { describeRoute } from '../../../middleware/describe';
 
 export interface SdkDownloads {
   name: string;

@@ -14,7 +14,7 @@ import {
 import { assert, notFound } from '../../../errors';
 import { readMultipart } from '../../../middleware/multipart';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { PartnerStatsService } from '../stats/service';
 import type { SiteService } from './service';
 import { partnerId } from '../accounts/routes';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type * as v from 'valibot';
 import { partnerAuditListSchema, partnerAuditQuery, partnerStatsSchema } from '@attestly/contracts';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { Middleware } from 'koa';
 import type { PartnerStatsService } from './service';
 import { sandboxOnly } from '../api-keys/middleware';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { siteConfigSchema } from '@attestly/contracts';
 import type { Deps } from '../../../core/deps';
-import { describeRoute, ok } from './describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import { buildOpenApiDocument } from './openapi';
 
 /** What these routes take from the app (services.ts builds it and passes it in). */

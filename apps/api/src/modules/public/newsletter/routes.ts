@@ -3,7 +3,7 @@ import type * as v from 'valibot';
 import { messageSchema, newsletterSubscribeBody, newsletterTokenBody } from '@attestly/contracts';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { NewsletterService } from './service';
 import { origin } from '../../../lib/request-origin';

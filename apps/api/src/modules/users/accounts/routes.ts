@@ -26,7 +26,7 @@ import {
 } from '@attestly/contracts';
 import { assert, notFound } from '../../../errors';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { readMultipart } from '../../../middleware/multipart';
 import type { SessionRecord } from '../../shared/sessions/service';

@@ -9,7 +9,7 @@ import {
 } from '@attestly/contracts';
 import type { Session } from '../../../db/models/index';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { Middleware } from 'koa';
 import type { Deps } from '../../../core/deps';
 import type { GrantService } from './service';

@@ -15,7 +15,7 @@ import {
 import { bearerToken } from '../../../middleware/auth';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import { AppError } from '../../../errors';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { RequestOrigin, SessionService } from '../../shared/sessions/service';

@@ -8,7 +8,7 @@ import {
   verificationAnswerSchema,
 } from '@attestly/contracts';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { createCardVerification } from './credit-card';
 import type { VerificationOrigin } from './service';
 

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { isCountryCode, subdivisionListSchema } from '@attestly/contracts';
 import { assert } from '../../../errors';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 
 /** What the route needs: the signed-in-user guard and the on-box subdivision names (location.ts). */
 export interface LocationRouteDeps {

@@ -26,7 +26,7 @@ import { requireSession } from '../../../middleware/auth';
 import { readMultipart } from '../../../middleware/multipart';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { Deps } from '../../../core/deps';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { SessionService } from '../../shared/sessions/service';

@@ -14,7 +14,7 @@ import {
 } from '@attestly/contracts';
 import { AppError } from '../../../errors';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { PresentationService } from './presentations';
 
 /** The acr a sign-in with a wallet carries, also how a partner asks for it (`acr_values`). */

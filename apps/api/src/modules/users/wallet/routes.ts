@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import * as v from 'valibot';
 import { credentialOfferSchema, walletOfferBody, walletOfferSchema } from '@attestly/contracts';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { describeRoute, ok } from '../../../middleware/describe';
 import type { OfferService } from './offers';
 
 const offerTokenParams = v.object({
