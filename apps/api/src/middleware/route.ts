@@ -48,7 +48,10 @@ export interface RouteSpec<I extends RouteInput> extends Omit<RouteDoc, 'tag' | 
 /** `headers` of an answer that carries a secret shown once (a password, a key): no cache may keep it. */
 export const NO_STORE: Readonly<Record<string, string>> = { 'Cache-Control': 'no-store' };
 
-type Declare = <I extends RouteInput = Record<never, never>>(path: string, spec: RouteSpec<I>) => void;
+type Declare = <I extends RouteInput = Record<never, never>>(
+  path: string | string[],
+  spec: RouteSpec<I>,
+) => void;
 
 /**
  * The one way a route is declared (issue 26 item 2): `routes(router, { tag }).post('/path', { summary, responses,

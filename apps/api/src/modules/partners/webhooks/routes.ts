@@ -117,7 +117,8 @@ export function webhookRoutes(services: WebhookRoutesServices): Router {
     },
     input: { params: webhookDeliveryParams },
     status: 202,
-    handler: ({ params, ctx }) => webhooks.redeliver(partnerId(ctx), params.id, params.deliveryId, origin(ctx)),
+    handler: ({ params, ctx }) =>
+      webhooks.redeliver(partnerId(ctx), params.id, params.deliveryId, origin(ctx)),
   });
 
   return router;
