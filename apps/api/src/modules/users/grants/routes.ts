@@ -28,7 +28,8 @@ export function grantRoutes(services: GrantRoutesServices): Router {
 
   route.get('/users/tokens', {
     summary: 'List your tokens',
-    description: 'Every grant you gave a partner site, active, expired or revoked (spec 01 §3 "Access token").',
+    description:
+      'Every grant you gave a partner site, active, expired or revoked (spec 01 §3 "Access token").',
     responses: { 200: ok('Tokens, newest first', userTokenListSchema) },
     handler: async ({ ctx }) => {
       const { rows, names } = await grants.listForUser(userId(ctx));

@@ -34,7 +34,10 @@ export function walletRoutes({ offers, requireUser, offerLimit }: WalletRouteDep
     description:
       'A one-time OpenID4VCI credential offer (pre-authorized code, ten minutes) for the proof of age you hold: both formats (ISO mdoc `proof_of_age`, SD-JWT VC `age_sd_jwt`). With `same_device: false` (the default, for a QR code) the wallet also asks for the six-digit `tx_code` shown here. 403 with the reason when your age is not verified, or was verified only in a way wallet credentials do not accept.',
     responses: {
-      200: ok('The offer: link, QR code, transaction code and what the credentials will say', walletOfferSchema),
+      200: ok(
+        'The offer: link, QR code, transaction code and what the credentials will say',
+        walletOfferSchema,
+      ),
       403: ok('No current age verification of an accepted kind'),
     },
     guards: [requireUser, offerLimit],
