@@ -16,7 +16,7 @@ import { AppError } from '../src/errors';
 import { errorEnvelope } from '../src/middleware/errors';
 import { rateLimit } from '../src/middleware/rate-limit';
 import { checkAnswer, responseConformance } from '../src/modules/public/docs/conformance';
-import { describeRoute, ok } from '../src/modules/public/docs/describe';
+import { describeRoute, ok } from '../src/middleware/describe';
 import { mountedRoutes, undescribedRoutes } from '../src/modules/public/docs/mounted-routes';
 import { buildOpenApiDocument } from '../src/modules/public/docs/openapi';
 import { createTestApp, signUp, type TestApp } from './helpers';

@@ -1,15 +1,7 @@
 import type { Context } from 'koa';
-import type * as v from 'valibot';
 import type { Deps } from '../../core/deps';
 import type { RequestOrigin, SessionRecord } from '../shared/sessions/service';
 import { origin } from '../../lib/request-origin';
-
-/** The typed input `validate` put on the context. */
-export const input = <T extends v.GenericSchema>(
-  ctx: Context,
-  part: 'body' | 'query' | 'params',
-  _schema: T,
-) => (ctx.state.input as Record<string, unknown>)[part] as v.InferOutput<T>;
 
 /** Who is acting: the signed-in administrator and where the request came from (every audit entry names both). */
 export interface AdminActor extends RequestOrigin {

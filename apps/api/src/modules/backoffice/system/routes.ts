@@ -1,41 +1,25 @@
 import type Router from '@koa/router';
 import { adminAlertListSchema, adminSystemHealthSchema, adminSystemStatsSchema } from '@attestly/contracts';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { ok } from '../../../middleware/describe';
+import { routes } from '../../../middleware/route';
 import type { AdminSystemService } from './service';
 
 /** spec 02 §7: GET /system/stats, /system/health, /system/alerts. */
 export function mountSystemRoutes(router: Router, service: AdminSystemService): void {
-  router.get(
-    '/system/stats',
-    describeRoute({
-      tag: 'Admin: system',
-      summary: 'System figures',
-      responses: { 200: ok('Users, partners, tokens and verifications', adminSystemStatsSchema) },
-    }),
-    async (ctx) => {
-      ctx.body = await service.stats();
-    },
-  );
-  router.get(
-    '/system/health',
-    describeRoute({
-      tag: 'Admin: system',
-      summary: 'Health of the components',
-      responses: { 200: ok('Database, services and recent activity', adminSystemHealthSchema) },
-    }),
-    async (ctx) => {
-      ctx.body = await service.health();
-    },
-  );
-  router.get(
-    '/system/alerts',
-    describeRoute({
-      tag: 'Admin: system',
-      summary: 'Current alerts',
-      responses: { 200: ok('Alerts', adminAlertListSchema) },
-    }),
-    async (ctx) => {
-      ctx.body = await service.alerts();
-    },
-  );
+  const route = routes(router, { tag: 'Admin: system' });
+  route.get('/system/stats', {
+    summary: 'System figures',
+    responses: { 200: ok('Users, partners, tokens and verifications', adminSystemStatsSchema) },
+    handler: () => service.stats(),
+  });
+  route.get('/system/health', {
+    summary: 'Health of the components',
+    responses: { 200: ok('Database, services and recent activity', adminSystemHealthSchema) },
+    handler: () => service.health(),
+  });
+  route.get('/system/alerts', {
+    summary: 'Current alerts',
+    responses: { 200: ok('Alerts', adminAlertListSchema) },
+    handler: () => service.alerts(),
+  });
 }

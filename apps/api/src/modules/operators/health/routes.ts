@@ -5,7 +5,8 @@ import { healthSchema, readinessSchema } from '@attestly/contracts';
 import { pendingMigrations } from '../../../db/migrator';
 import { AppError } from '../../../errors';
 import type { Deps } from '../../../core/deps';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { ok } from '../../../middleware/describe';
+import { routes } from '../../../middleware/route';
 
 export interface ReadinessCheck {
   name: string;
@@ -25,27 +26,18 @@ export function healthRoutes(
   checks: ReadinessCheck[],
 ): Router {
   const router = new Router();
-  router.get(
-    '/healthz',
-    describeRoute({
-      tag: 'Operations',
-      summary: 'Liveness',
-      responses: { 200: ok('The process is alive', healthSchema) },
-    }),
-    (ctx) => {
-      ctx.body = { status: 'ok' };
-    },
-  );
-  router.get(
-    '/readyz',
-    describeRoute({
-      tag: 'Operations',
-      summary: 'Readiness',
-      description:
-        'Database reachable, migrations current, and every component check (such as the vision models) passing.',
-      responses: { 200: ok('Ready', readinessSchema), 503: ok('Not ready', readinessSchema) },
-    }),
-    async (ctx) => {
+  const route = routes(router, { tag: 'Operations' });
+  route.get('/healthz', {
+    summary: 'Liveness',
+    responses: { 200: ok('The process is alive', healthSchema) },
+    handler: () => ({ status: 'ok' }),
+  });
+  route.get('/readyz', {
+    summary: 'Readiness',
+    description:
+      'Database reachable, migrations current, and every component check (such as the vision models) passing.',
+    responses: { 200: ok('Ready', readinessSchema), 503: ok('Not ready', readinessSchema) },
+    handler: async ({ ctx }) => {
       const components: Record<string, unknown> = {};
       let ready = true;
       try {
@@ -71,28 +63,24 @@ export function healthRoutes(
         }
       }
       ctx.status = ready ? 200 : 503;
-      ctx.body = { status: ready ? 'ready' : 'not_ready', checks: components };
+      return { status: ready ? 'ready' : 'not_ready', checks: components };
     },
-  );
+  });
   // Not public (it shows routes, error rates and process figures): only with ATTESTLY_METRICS_TOKEN as a bearer
   // token, compared in constant time; without a configured token it does not exist. The 401 says how to present it.
   const metricsToken = services.config.metricsToken
     ? createHash('sha256').update(services.config.metricsToken).digest()
     : null;
-  router.get(
-    '/metrics',
-    describeRoute({
-      tag: 'Operations',
-      summary: 'Prometheus metrics',
-      description:
-        'Not public: requires `Authorization: Bearer <ATTESTLY_METRICS_TOKEN>` (an operator token, not an account session) and does not exist (404) while no token is configured.',
-      responses: {
-        200: { description: 'Prometheus text format', contentType: 'text/plain' },
-        401: ok('Missing or wrong metrics token'),
-        404: ok('No metrics token configured'),
-      },
-    }),
-    async (ctx) => {
+  route.get('/metrics', {
+    summary: 'Prometheus metrics',
+    description:
+      'Not public: requires `Authorization: Bearer <ATTESTLY_METRICS_TOKEN>` (an operator token, not an account session) and does not exist (404) while no token is configured.',
+    responses: {
+      200: { description: 'Prometheus text format', contentType: 'text/plain' },
+      401: ok('Missing or wrong metrics token'),
+      404: ok('No metrics token configured'),
+    },
+    handler: async ({ ctx }) => {
       if (!metricsToken) throw new AppError(404, 'not_found', 'Not found');
       const presented = /^Bearer (\S+)$/i.exec(ctx.get('Authorization'))?.[1] ?? '';
       if (!timingSafeEqual(createHash('sha256').update(presented).digest(), metricsToken)) {
@@ -100,8 +88,8 @@ export function healthRoutes(
         throw new AppError(401, 'auth.unauthenticated', 'The metrics endpoint needs its bearer token');
       }
       ctx.type = registry.contentType;
-      ctx.body = await registry.metrics();
+      return registry.metrics();
     },
-  );
+  });
   return router;
 }

@@ -1,15 +1,12 @@
 import Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
-import type * as v from 'valibot';
+import type { Middleware } from 'koa';
 import { apiKeyCreatedSchema, apiKeyIdParams, apiKeyListSchema, createApiKeyBody } from '@attestly/contracts';
-import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { ok } from '../../../middleware/describe';
+import { routes } from '../../../middleware/route';
 import type { ApiKeyService } from './service';
 import { partnerId } from '../accounts/routes';
 import { origin } from '../../../lib/request-origin';
 import { presentApiKey } from './service';
-
-const keyId = (ctx: Context) => (ctx.state.input.params as v.InferOutput<typeof apiKeyIdParams>).id;
 
 /** What these routes take from the app (services.ts builds it and passes it in). */
 export type ApiKeyRoutesServices = { apiKeys: ApiKeyService; requireActivePartner: Middleware };
@@ -21,76 +18,56 @@ export type ApiKeyRoutesServices = { apiKeys: ApiKeyService; requireActivePartne
 export function apiKeyRoutes(services: ApiKeyRoutesServices): Router {
   const { apiKeys, requireActivePartner } = services;
   const router = new Router();
+  const route = routes(router, { tag: 'API keys', guards: [requireActivePartner] });
 
-  router.get(
-    '/partners/api-keys',
-    describeRoute({
-      tag: 'API keys',
-      summary: 'List your API keys',
-      description: 'Active keys with their visible prefix; never the keys themselves.',
-      responses: { 200: ok('API keys', apiKeyListSchema) },
-    }),
-    requireActivePartner,
-    async (ctx) => {
+  route.get('/partners/api-keys', {
+    summary: 'List your API keys',
+    description: 'Active keys with their visible prefix; never the keys themselves.',
+    responses: { 200: ok('API keys', apiKeyListSchema) },
+    handler: async ({ ctx }) => {
       const keys = await apiKeys.list(partnerId(ctx));
-      ctx.body = { api_keys: keys.map(presentApiKey), total_count: keys.length };
+      return { api_keys: keys.map(presentApiKey), total_count: keys.length };
     },
-  );
+  });
 
-  router.post(
-    '/partners/api-keys',
-    describeRoute({
-      tag: 'API keys',
-      summary: 'Create an API key',
-      description: 'The key is in this answer only; at most 10 active keys.',
-      responses: { 201: ok('The new key', apiKeyCreatedSchema) },
-    }),
-    requireActivePartner,
-    validate({ body: createApiKeyBody }),
-    async (ctx) => {
-      const { environment } = ctx.state.input.body as v.InferOutput<typeof createApiKeyBody>;
+  route.post('/partners/api-keys', {
+    summary: 'Create an API key',
+    description: 'The key is in this answer only; at most 10 active keys.',
+    responses: { 201: ok('The new key', apiKeyCreatedSchema) },
+    input: { body: createApiKeyBody },
+    status: 201,
+    handler: async ({ body, ctx }) => {
       const created = await apiKeys.create(
-        { partnerId: partnerId(ctx), environment },
+        { partnerId: partnerId(ctx), environment: body.environment },
         { origin: origin(ctx) },
       );
-      ctx.status = 201;
-      ctx.body = { ...presentApiKey(created.key), api_key: created.api_key };
+      return { ...presentApiKey(created.key), api_key: created.api_key };
     },
-  );
+  });
 
-  router.post(
-    '/partners/api-keys/:id/regenerate',
-    describeRoute({
-      tag: 'API keys',
-      summary: 'Replace an API key',
-      description: 'The old key stops working at once; the new one is in this answer only.',
-      responses: { 200: ok('The new key', apiKeyCreatedSchema), 404: ok('Not one of your keys') },
-    }),
-    requireActivePartner,
-    validate({ params: apiKeyIdParams }),
-    async (ctx) => {
+  route.post('/partners/api-keys/:id/regenerate', {
+    summary: 'Replace an API key',
+    description: 'The old key stops working at once; the new one is in this answer only.',
+    responses: { 200: ok('The new key', apiKeyCreatedSchema), 404: ok('Not one of your keys') },
+    input: { params: apiKeyIdParams },
+    handler: async ({ params, ctx }) => {
       const created = await apiKeys.regenerate(
-        { partnerId: partnerId(ctx), keyId: keyId(ctx) },
+        { partnerId: partnerId(ctx), keyId: params.id },
         { origin: origin(ctx) },
       );
-      ctx.body = { ...presentApiKey(created.key), api_key: created.api_key };
+      return { ...presentApiKey(created.key), api_key: created.api_key };
     },
-  );
+  });
 
-  router.delete(
-    '/partners/api-keys/:id',
-    describeRoute({
-      tag: 'API keys',
-      summary: 'Revoke an API key',
-      responses: { 204: ok('Revoked'), 404: ok('Not one of your keys') },
-    }),
-    requireActivePartner,
-    validate({ params: apiKeyIdParams }),
-    async (ctx) => {
-      await apiKeys.revoke({ partnerId: partnerId(ctx), keyId: keyId(ctx) }, { origin: origin(ctx) });
-      ctx.status = 204;
+  route.delete('/partners/api-keys/:id', {
+    summary: 'Revoke an API key',
+    responses: { 204: ok('Revoked'), 404: ok('Not one of your keys') },
+    input: { params: apiKeyIdParams },
+    status: 204,
+    handler: async ({ params, ctx }) => {
+      await apiKeys.revoke({ partnerId: partnerId(ctx), keyId: params.id }, { origin: origin(ctx) });
     },
-  );
+  });
 
   return router;
 }

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type * as v from 'valibot';
 import {
   API_BASE_PATH,
   checkoutSessionQuery,
@@ -13,8 +12,8 @@ import {
   subscriptionSchema,
 } from '@attestly/contracts';
 import { AppError } from '../../../errors';
-import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { ok } from '../../../middleware/describe';
+import { routes } from '../../../middleware/route';
 import type { BillingService } from './service';
 import { partnerId } from '../accounts/routes';
 import { origin } from '../../../lib/request-origin';
@@ -34,9 +33,6 @@ async function rawBody(ctx: Context): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const query = <T extends v.GenericSchema>(ctx: Context, _schema: T) =>
-  ctx.state.input.query as v.InferOutput<T>;
-
 /** What these routes take from the app (services.ts builds it and passes it in). */
 export type BillingRoutesServices = { billing: BillingService; requirePartner: Middleware };
 
@@ -44,106 +40,70 @@ export type BillingRoutesServices = { billing: BillingService; requirePartner: M
 export function billingRoutes(services: BillingRoutesServices): Router {
   const { billing, requirePartner } = services;
   const router = new Router();
+  const route = routes(router, { tag: 'Billing' });
 
-  router.get(
-    '/partners/subscription/plans',
-    describeRoute({
-      tag: 'Billing',
-      summary: 'List the plans',
-      description: 'Public: quotas, API rate limits, prices (USD per month) and features.',
-      responses: { 200: ok('Plans', planListSchema) },
-    }),
-    async (ctx) => {
-      ctx.body = { data: billing.plans() };
-    },
-  );
+  route.get('/partners/subscription/plans', {
+    summary: 'List the plans',
+    description: 'Public: quotas, API rate limits, prices (USD per month) and features.',
+    responses: { 200: ok('Plans', planListSchema) },
+    handler: () => ({ data: billing.plans() }),
+  });
 
-  router.get(
-    '/partners/subscription/usage',
-    describeRoute({
-      tag: 'Billing',
-      summary: 'Your plan, subscription and usage this month',
-      responses: { 200: ok('Subscription and usage', subscriptionSchema) },
-    }),
-    requirePartner,
-    async (ctx) => {
-      ctx.body = await billing.usage(partnerId(ctx));
-    },
-  );
+  route.get('/partners/subscription/usage', {
+    summary: 'Your plan, subscription and usage this month',
+    responses: { 200: ok('Subscription and usage', subscriptionSchema) },
+    guards: [requirePartner],
+    handler: ({ ctx }) => billing.usage(partnerId(ctx)),
+  });
 
-  router.post(
-    '/partners/subscription/checkout-session',
-    describeRoute({
-      tag: 'Billing',
-      summary: 'Start a Stripe Checkout for a plan',
-      description: 'Answers 503 while billing (Stripe) is not configured; operators then assign plans.',
-      responses: {
-        200: ok('Where to send the browser', checkoutSessionSchema),
-        409: ok('Already on this plan, the free plan, or an existing subscription (use the portal)'),
-        502: ok('Stripe did not answer'),
-        503: ok('Billing is not configured, or the plan has no Stripe price'),
-      },
-    }),
-    requirePartner,
-    validate({ query: checkoutSessionQuery }),
-    async (ctx) => {
-      const { plan_id } = query(ctx, checkoutSessionQuery);
-      ctx.body = await billing.checkoutSession(partnerId(ctx), plan_id, origin(ctx));
+  route.post('/partners/subscription/checkout-session', {
+    summary: 'Start a Stripe Checkout for a plan',
+    description: 'Answers 503 while billing (Stripe) is not configured; operators then assign plans.',
+    responses: {
+      200: ok('Where to send the browser', checkoutSessionSchema),
+      409: ok('Already on this plan, the free plan, or an existing subscription (use the portal)'),
+      502: ok('Stripe did not answer'),
+      503: ok('Billing is not configured, or the plan has no Stripe price'),
     },
-  );
+    guards: [requirePartner],
+    input: { query: checkoutSessionQuery },
+    handler: ({ query, ctx }) => billing.checkoutSession(partnerId(ctx), query.plan_id, origin(ctx)),
+  });
 
-  router.post(
-    '/partners/subscription/portal-session',
-    describeRoute({
-      tag: 'Billing',
-      summary: 'Open the Stripe customer portal',
-      responses: {
-        200: ok('Where to send the browser', portalSessionSchema),
-        409: ok('No paid subscription yet'),
-        502: ok('Stripe did not answer'),
-        503: ok('Billing is not configured'),
-      },
-    }),
-    requirePartner,
-    async (ctx) => {
-      ctx.body = await billing.portalSession(partnerId(ctx));
+  route.post('/partners/subscription/portal-session', {
+    summary: 'Open the Stripe customer portal',
+    responses: {
+      200: ok('Where to send the browser', portalSessionSchema),
+      409: ok('No paid subscription yet'),
+      502: ok('Stripe did not answer'),
+      503: ok('Billing is not configured'),
     },
-  );
+    guards: [requirePartner],
+    handler: ({ ctx }) => billing.portalSession(partnerId(ctx)),
+  });
 
-  router.get(
-    '/partners/subscription/checkout-success',
-    describeRoute({
-      tag: 'Billing',
-      summary: 'Activate the plan a completed Checkout paid for',
-      description: 'Idempotent on the Checkout Session id: the success page may call it more than once.',
-      responses: {
-        200: ok('The plan and the subscription now', checkoutSuccessSchema),
-        409: ok('The payment has not been completed'),
-        502: ok('Stripe did not answer'),
-        503: ok('Billing is not configured'),
-      },
-    }),
-    requirePartner,
-    validate({ query: checkoutSuccessQuery }),
-    async (ctx) => {
-      ctx.body = await billing.checkoutSuccess(partnerId(ctx), query(ctx, checkoutSuccessQuery).session_id);
+  route.get('/partners/subscription/checkout-success', {
+    summary: 'Activate the plan a completed Checkout paid for',
+    description: 'Idempotent on the Checkout Session id: the success page may call it more than once.',
+    responses: {
+      200: ok('The plan and the subscription now', checkoutSuccessSchema),
+      409: ok('The payment has not been completed'),
+      502: ok('Stripe did not answer'),
+      503: ok('Billing is not configured'),
     },
-  );
+    guards: [requirePartner],
+    input: { query: checkoutSuccessQuery },
+    handler: ({ query, ctx }) => billing.checkoutSuccess(partnerId(ctx), query.session_id),
+  });
 
-  router.post(
-    '/stripe/webhook',
-    describeRoute({
-      tag: 'Billing',
-      summary: 'Stripe webhook',
-      description:
-        'Called by Stripe, not by clients: the raw body must carry a valid `Stripe-Signature` for the configured webhook secret. Each event is handled once.',
-      responses: { 200: ok('Received', stripeWebhookAnswerSchema), 400: ok('Missing or invalid signature') },
-    }),
-    async (ctx) => {
-      const body = await rawBody(ctx);
-      ctx.body = await billing.handleStripeWebhook(body, ctx.get('Stripe-Signature') || undefined);
-    },
-  );
+  route.post('/stripe/webhook', {
+    summary: 'Stripe webhook',
+    description:
+      'Called by Stripe, not by clients: the raw body must carry a valid `Stripe-Signature` for the configured webhook secret. Each event is handled once.',
+    responses: { 200: ok('Received', stripeWebhookAnswerSchema), 400: ok('Missing or invalid signature') },
+    handler: async ({ ctx }) =>
+      billing.handleStripeWebhook(await rawBody(ctx), ctx.get('Stripe-Signature') || undefined),
+  });
 
   return router;
 }

@@ -1,9 +1,8 @@
 import Router from '@koa/router';
-import type * as v from 'valibot';
 import { integrationTestBody, integrationTestResultSchema, siteIdParams } from '@attestly/contracts';
 import { rateLimit } from '../../../middleware/rate-limit';
-import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { ok } from '../../../middleware/describe';
+import { routes } from '../../../middleware/route';
 import type { Middleware } from 'koa';
 import type { Deps } from '../../../core/deps';
 import type { RateLimiter } from '../../shared/rate-limit/service';
@@ -23,31 +22,27 @@ export function partnerIntegrationRoutes(services: PartnerIntegrationRoutesServi
   const { requireActivePartner, limiter } = services;
   const integration = createIntegrationTest(services, services);
   const router = new Router();
-  router.post(
-    '/partners/sites/:id/integration-test',
-    describeRoute({
-      tag: 'Sites',
-      summary: 'Test a site’s integration',
-      description:
-        'Runs real checks of an OpenID Connect sign-in on this server for the site, each timed: the site is active, its redirect URIs and scopes, client authentication, and an authorization request with PKCE (S256).',
-      responses: {
-        200: ok('Each check and the overall result', integrationTestResultSchema),
-        404: ok('Not one of your sites'),
-      },
-    }),
-    requireActivePartner,
-    rateLimit(
-      limiter,
-      { name: 'integration-test:partner', limit: 30, windowMs: 60_000 },
-      partnerId,
-      'Too many integration tests. Please wait a minute and try again.',
-    ),
-    validate({ params: siteIdParams, body: integrationTestBody }),
-    async (ctx) => {
-      const { id } = ctx.state.input.params as v.InferOutput<typeof siteIdParams>;
-      const body = ctx.state.input.body as v.InferOutput<typeof integrationTestBody>;
+  routes(router, { tag: 'Sites' }).post('/partners/sites/:id/integration-test', {
+    summary: 'Test a site’s integration',
+    description:
+      'Runs real checks of an OpenID Connect sign-in on this server for the site, each timed: the site is active, its redirect URIs and scopes, client authentication, and an authorization request with PKCE (S256).',
+    responses: {
+      200: ok('Each check and the overall result', integrationTestResultSchema),
+      404: ok('Not one of your sites'),
+    },
+    guards: [
+      requireActivePartner,
+      rateLimit(
+        limiter,
+        { name: 'integration-test:partner', limit: 30, windowMs: 60_000 },
+        partnerId,
+        'Too many integration tests. Please wait a minute and try again.',
+      ),
+    ],
+    input: { params: siteIdParams, body: integrationTestBody },
+    handler: ({ params, body, ctx }) => {
       const socket = ctx.req.socket;
-      ctx.body = await integration.run(partnerId(ctx), id, {
+      return integration.run(partnerId(ctx), params.id, {
         redirectUri: body.redirect_uri,
         server: {
           host: socket.localAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
@@ -55,6 +50,6 @@ export function partnerIntegrationRoutes(services: PartnerIntegrationRoutesServi
         },
       });
     },
-  );
+  });
   return router;
 }

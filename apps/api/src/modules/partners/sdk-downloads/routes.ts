@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import Router from '@koa/router';
 import { AppError } from '../../../errors';
-import { describeRoute } from '../../public/docs/describe';
+import { routes } from '../../../middleware/route';
 
 export interface SdkDownloads {
   name: string;
@@ -55,25 +55,22 @@ export function sdkDownloadRoutes(options: { publicUrl: string; downloads: SdkDo
   const { downloads, publicUrl } = options;
   const missing = () =>
     new AppError(404, 'not_found', 'The SDK is not built on this server: run `npm run build`.');
-  router.get(
-    ['/', '/index.json'],
-    describeRoute({
-      tag: 'Site',
-      summary: 'The partner SDK this appliance serves',
-      description:
-        'Name, version, the versioned tarball and browser module with their SHA-512 integrity, and the `npm install` line.',
-      responses: {
-        200: { description: 'What there is to download', contentType: 'application/json' },
-        404: { description: 'The SDK was not built on this server' },
-      },
-    }),
-    (ctx) => {
+  const route = routes(router, { tag: 'Site' });
+  route.get(['/', '/index.json'], {
+    summary: 'The partner SDK this appliance serves',
+    description:
+      'Name, version, the versioned tarball and browser module with their SHA-512 integrity, and the `npm install` line.',
+    responses: {
+      200: { description: 'What there is to download', contentType: 'application/json' },
+      404: { description: 'The SDK was not built on this server' },
+    },
+    handler: ({ ctx }) => {
       if (!downloads) throw missing();
       const url = (file: string) => `${publicUrl}/sdk/${file}`;
       const tarball = `attestly-sdk-${downloads.version}.tgz`;
       const browser = `attestly-sdk-browser-${downloads.version}.js`;
       ctx.set('Cache-Control', 'public, max-age=300');
-      ctx.body = {
+      return {
         name: downloads.name,
         version: downloads.version,
         tarball: { url: url(tarball), integrity: downloads.files.get(tarball)?.integrity },
@@ -81,34 +78,26 @@ export function sdkDownloadRoutes(options: { publicUrl: string; downloads: SdkDo
         install: `npm install ${url(tarball)}`,
       };
     },
-  );
+  });
   // Stable links for pages that do not know the version ("SDK Downloads" on /docs): they redirect to it.
-  router.get(
-    ['/attestly-sdk-latest.tgz', '/attestly-sdk-browser-latest.js'],
-    describeRoute({
-      tag: 'Site',
-      summary: 'The current SDK files, by a stable address',
-      responses: { 302: { description: 'Redirects to the versioned file' } },
-    }),
-    (ctx) => {
+  route.get(['/attestly-sdk-latest.tgz', '/attestly-sdk-browser-latest.js'], {
+    summary: 'The current SDK files, by a stable address',
+    responses: { 302: { description: 'Redirects to the versioned file' } },
+    handler: ({ ctx }) => {
       if (!downloads) throw missing();
       ctx.set('Cache-Control', 'no-cache');
       ctx.redirect(`/sdk/${ctx.path.slice('/sdk/'.length).replace('latest', downloads.version)}`);
     },
-  );
-  router.get(
-    '/:file',
-    describeRoute({
-      tag: 'Site',
-      summary: 'Download an SDK file',
-      description:
-        '`attestly-sdk-<version>.tgz` (for `npm install <url>`) or `attestly-sdk-browser-<version>.js` (an ES module for `<script type="module">`, served with CORS).',
-      responses: {
-        200: { description: 'The file', contentType: 'application/octet-stream' },
-        404: { description: 'No such file' },
-      },
-    }),
-    (ctx) => {
+  });
+  route.get('/:file', {
+    summary: 'Download an SDK file',
+    description:
+      '`attestly-sdk-<version>.tgz` (for `npm install <url>`) or `attestly-sdk-browser-<version>.js` (an ES module for `<script type="module">`, served with CORS).',
+    responses: {
+      200: { description: 'The file', contentType: 'application/octet-stream' },
+      404: { description: 'No such file' },
+    },
+    handler: ({ ctx }) => {
       const file = downloads?.files.get(ctx.params.file ?? '');
       if (!downloads) throw missing();
       if (!file) throw new AppError(404, 'not_found', `No such SDK file; see ${publicUrl}/sdk/index.json`);
@@ -119,8 +108,8 @@ export function sdkDownloadRoutes(options: { publicUrl: string; downloads: SdkDo
       if (file.type === 'application/gzip') {
         ctx.set('Content-Disposition', `attachment; filename="${ctx.params.file}"`);
       }
-      ctx.body = readFileSync(file.path);
+      return readFileSync(file.path);
     },
-  );
+  });
   return router;
 }

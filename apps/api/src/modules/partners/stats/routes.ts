@@ -1,8 +1,7 @@
 import Router from '@koa/router';
-import type * as v from 'valibot';
 import { partnerAuditListSchema, partnerAuditQuery, partnerStatsSchema } from '@attestly/contracts';
-import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { ok } from '../../../middleware/describe';
+import { routes } from '../../../middleware/route';
 import type { Middleware } from 'koa';
 import type { PartnerStatsService } from './service';
 import { sandboxOnly } from '../api-keys/middleware';
@@ -18,40 +17,27 @@ export type PartnerStatsRoutesServices = {
 export function partnerStatsRoutes(services: PartnerStatsRoutesServices): Router {
   const { partnerStats, requirePartnerOrApiKey } = services;
   const router = new Router();
+  const route = routes(router, { tag: 'Partner insights', guards: [requirePartnerOrApiKey] });
 
-  router.get(
-    '/partners/stats',
-    describeRoute({
-      tag: 'Partner insights',
-      summary: 'Your verification statistics',
-      description:
-        'Totals, success rate, monthly usage, the 30-day trend, top countries, recent verifications and token counts; sandbox verifications are counted apart. A sandbox API key gets the same figures about your sandbox sites only (their verifications, tokens and revocations; no response time).',
-      limited: true,
-      responses: { 200: ok('Statistics', partnerStatsSchema) },
-    }),
-    requirePartnerOrApiKey,
-    async (ctx) => {
-      ctx.body = await partnerStats.forPartner(partnerId(ctx), { sandboxOnly: sandboxOnly(ctx) });
-    },
-  );
+  route.get('/partners/stats', {
+    summary: 'Your verification statistics',
+    description:
+      'Totals, success rate, monthly usage, the 30-day trend, top countries, recent verifications and token counts; sandbox verifications are counted apart. A sandbox API key gets the same figures about your sandbox sites only (their verifications, tokens and revocations; no response time).',
+    limited: true,
+    responses: { 200: ok('Statistics', partnerStatsSchema) },
+    handler: ({ ctx }) => partnerStats.forPartner(partnerId(ctx), { sandboxOnly: sandboxOnly(ctx) }),
+  });
 
-  router.get(
-    '/partners/audit-logs',
-    describeRoute({
-      tag: 'Partner insights',
-      summary: 'Your audit log',
-      description:
-        'Newest first, with search and filters. Users appear by the pairwise subject your sites know them by. A sandbox API key sees only the entries about your sandbox sites.',
-      limited: true,
-      responses: { 200: ok('Audit entries', partnerAuditListSchema) },
-    }),
-    requirePartnerOrApiKey,
-    validate({ query: partnerAuditQuery }),
-    async (ctx) => {
-      const query = ctx.state.input.query as v.InferOutput<typeof partnerAuditQuery>;
-      ctx.body = await partnerStats.auditLogs(partnerId(ctx), query, { sandboxOnly: sandboxOnly(ctx) });
-    },
-  );
+  route.get('/partners/audit-logs', {
+    summary: 'Your audit log',
+    description:
+      'Newest first, with search and filters. Users appear by the pairwise subject your sites know them by. A sandbox API key sees only the entries about your sandbox sites.',
+    limited: true,
+    responses: { 200: ok('Audit entries', partnerAuditListSchema) },
+    input: { query: partnerAuditQuery },
+    handler: ({ query, ctx }) =>
+      partnerStats.auditLogs(partnerId(ctx), query, { sandboxOnly: sandboxOnly(ctx) }),
+  });
 
   return router;
 }

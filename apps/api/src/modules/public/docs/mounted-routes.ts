@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type * as v from 'valibot';
-import type { RouteDoc } from './describe';
+import type { RouteDoc } from '../../../middleware/describe';
 
 /**
  * What `describeRoute()`, `validate()`, `requireSession()`, `requirePartnerCaller()` and `rateLimit()` leave on

@@ -2,7 +2,7 @@ import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import type Koa from 'koa';
 import type * as v from 'valibot';
 import { API_BASE_PATH, API_KEY_HEADER, errorEnvelopeSchema } from '@attestly/contracts';
-import { TAGS } from './describe';
+import { TAGS } from '../../../middleware/describe';
 import { mountedRoutes, type MountedRoute } from './mounted-routes';
 
 /**

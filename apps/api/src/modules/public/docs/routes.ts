@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import { siteConfigSchema } from '@attestly/contracts';
 import type { Deps } from '../../../core/deps';
-import { describeRoute, ok } from './describe';
+import { ok } from '../../../middleware/describe';
+import { routes } from '../../../middleware/route';
 import { buildOpenApiDocument } from './openapi';
 
 /** What these routes take from the app (services.ts builds it and passes it in). */
@@ -11,37 +12,30 @@ export type DocsRoutesServices = Pick<Deps, 'config'>;
 export function docsRoutes({ config }: DocsRoutesServices): Router {
   const router = new Router();
   let document: ReturnType<typeof buildOpenApiDocument> | null = null;
-  router.get(
-    '/openapi.json',
-    describeRoute({
-      tag: 'Site',
-      summary: 'This document',
-      responses: { 200: { description: 'OpenAPI 3.1 document', contentType: 'application/json' } },
-    }),
-    (ctx) => {
+  const route = routes(router, { tag: 'Site' });
+  route.get('/openapi.json', {
+    summary: 'This document',
+    responses: { 200: { description: 'OpenAPI 3.1 document', contentType: 'application/json' } },
+    handler: ({ ctx }) => {
       // Built on first request, when every router is mounted, then kept: routes do not change while running.
       document ??= buildOpenApiDocument(ctx.app, { publicUrl: config.publicUrl, version: '0.1.0' });
       ctx.set('Cache-Control', 'public, max-age=300');
-      ctx.body = document;
+      return document;
     },
-  );
-  router.get(
-    '/site-config',
-    describeRoute({
-      tag: 'Site',
-      summary: 'Public site configuration',
-      responses: { 200: ok('Configuration', siteConfigSchema) },
-    }),
-    (ctx) => {
-      ctx.set('Cache-Control', 'public, max-age=300');
+  });
+  route.get('/site-config', {
+    summary: 'Public site configuration',
+    responses: { 200: ok('Configuration', siteConfigSchema) },
+    headers: { 'Cache-Control': 'public, max-age=300' },
+    handler: () => {
       const card = config.cardCheck;
-      ctx.body = {
+      return {
         support_email: config.supportEmail,
         capabilities: {
           card_check: card ? { publishable_key: card.publishableKey, stripe_js_url: card.stripeJsUrl } : null,
         },
       };
     },
-  );
+  });
   return router;
 }

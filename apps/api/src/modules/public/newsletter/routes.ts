@@ -1,9 +1,8 @@
 import Router from '@koa/router';
-import type * as v from 'valibot';
 import { messageSchema, newsletterSubscribeBody, newsletterTokenBody } from '@attestly/contracts';
 import { rateLimit } from '../../../middleware/rate-limit';
-import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../docs/describe';
+import { ok } from '../../../middleware/describe';
+import { routes } from '../../../middleware/route';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { NewsletterService } from './service';
 import { origin } from '../../../lib/request-origin';
@@ -18,58 +17,37 @@ export function newsletterRoutes({ newsletter, limiter }: NewsletterRoutesServic
     { name: 'newsletter:ip', limit: 20, windowMs: 60 * 60_000 },
     (ctx) => ctx.ip,
   );
-  router.post(
-    '/newsletter/subscribe',
-    describeRoute({
-      tag: 'Newsletter',
-      summary: 'Subscribe (sends a confirmation mail)',
-      limited: true,
-      responses: { 202: ok('Confirmation mail sent', messageSchema) },
-    }),
-    perIp,
-    validate({ body: newsletterSubscribeBody }),
-    async (ctx) => {
-      const { email } = ctx.state.input.body as v.InferOutput<typeof newsletterSubscribeBody>;
-      await newsletter.subscribe(email, origin(ctx));
-      ctx.status = 202;
-      ctx.body = { message: 'Almost done: check your inbox to confirm your subscription.' };
+  const route = routes(router, { tag: 'Newsletter', guards: [perIp] });
+  route.post('/newsletter/subscribe', {
+    summary: 'Subscribe (sends a confirmation mail)',
+    limited: true,
+    responses: { 202: ok('Confirmation mail sent', messageSchema) },
+    input: { body: newsletterSubscribeBody },
+    status: 202,
+    handler: async ({ body, ctx }) => {
+      await newsletter.subscribe(body.email, origin(ctx));
+      return { message: 'Almost done: check your inbox to confirm your subscription.' };
     },
-  );
-  router.post(
-    '/newsletter/confirm',
-    describeRoute({
-      tag: 'Newsletter',
-      summary: 'Confirm a subscription',
-      limited: true,
-      responses: { 200: ok('Confirmed', messageSchema) },
-    }),
-    perIp,
-    validate({ body: newsletterTokenBody }),
-    async (ctx) => {
-      await newsletter.confirm(
-        (ctx.state.input.body as v.InferOutput<typeof newsletterTokenBody>).token,
-        origin(ctx),
-      );
-      ctx.body = { message: 'Your subscription is confirmed.' };
+  });
+  route.post('/newsletter/confirm', {
+    summary: 'Confirm a subscription',
+    limited: true,
+    responses: { 200: ok('Confirmed', messageSchema) },
+    input: { body: newsletterTokenBody },
+    handler: async ({ body, ctx }) => {
+      await newsletter.confirm(body.token, origin(ctx));
+      return { message: 'Your subscription is confirmed.' };
     },
-  );
-  router.post(
-    '/newsletter/unsubscribe',
-    describeRoute({
-      tag: 'Newsletter',
-      summary: 'Unsubscribe',
-      limited: true,
-      responses: { 200: ok('Unsubscribed', messageSchema) },
-    }),
-    perIp,
-    validate({ body: newsletterTokenBody }),
-    async (ctx) => {
-      await newsletter.unsubscribe(
-        (ctx.state.input.body as v.InferOutput<typeof newsletterTokenBody>).token,
-        origin(ctx),
-      );
-      ctx.body = { message: 'You have been unsubscribed.' };
+  });
+  route.post('/newsletter/unsubscribe', {
+    summary: 'Unsubscribe',
+    limited: true,
+    responses: { 200: ok('Unsubscribed', messageSchema) },
+    input: { body: newsletterTokenBody },
+    handler: async ({ body, ctx }) => {
+      await newsletter.unsubscribe(body.token, origin(ctx));
+      return { message: 'You have been unsubscribed.' };
     },
-  );
+  });
   return router;
 }

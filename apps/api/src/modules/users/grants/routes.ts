@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import type * as v from 'valibot';
 import {
   connectedPartnerIdParams,
   connectedPartnerListSchema,
@@ -8,8 +7,8 @@ import {
   userTokenListSchema,
 } from '@attestly/contracts';
 import type { Session } from '../../../db/models/index';
-import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { ok } from '../../../middleware/describe';
+import { routes } from '../../../middleware/route';
 import type { Middleware } from 'koa';
 import type { Deps } from '../../../core/deps';
 import type { GrantService } from './service';
@@ -25,73 +24,52 @@ export function grantRoutes(services: GrantRoutesServices): Router {
   const router = new Router();
   const userId = (ctx: { state: { session?: Session } }) => (ctx.state.session as Session).subject_id;
 
-  router.get(
-    '/users/tokens',
-    describeRoute({
-      tag: 'Tokens',
-      summary: 'List your tokens',
-      description:
-        'Every grant you gave a partner site, active, expired or revoked (spec 01 §3 "Access token").',
-      responses: { 200: ok('Tokens, newest first', userTokenListSchema) },
-    }),
-    requireUser,
-    async (ctx) => {
+  const route = routes(router, { tag: 'Tokens', guards: [requireUser] });
+
+  route.get('/users/tokens', {
+    summary: 'List your tokens',
+    description:
+      'Every grant you gave a partner site, active, expired or revoked (spec 01 §3 "Access token").',
+    responses: { 200: ok('Tokens, newest first', userTokenListSchema) },
+    handler: async ({ ctx }) => {
       const { rows, names } = await grants.listForUser(userId(ctx));
-      ctx.body = { tokens: rows.map((row) => presentUserToken(row, names)), total_count: rows.length };
+      return { tokens: rows.map((row) => presentUserToken(row, names)), total_count: rows.length };
     },
-  );
+  });
 
-  router.delete(
-    '/users/tokens/:id',
-    describeRoute({
-      tag: 'Tokens',
-      summary: 'Revoke a token',
-      description: 'The site loses access at once: its access and refresh tokens stop working.',
-      responses: { 204: ok('Revoked'), 404: ok('Not one of your tokens') },
-    }),
-    requireUser,
-    validate({ params: userTokenIdParams }),
-    async (ctx) => {
-      const { id } = ctx.state.input.params as v.InferOutput<typeof userTokenIdParams>;
-      await grants.revokeForUser(userId(ctx), id, origin(ctx));
-      ctx.status = 204;
+  route.delete('/users/tokens/:id', {
+    summary: 'Revoke a token',
+    description: 'The site loses access at once: its access and refresh tokens stop working.',
+    responses: { 204: ok('Revoked'), 404: ok('Not one of your tokens') },
+    input: { params: userTokenIdParams },
+    status: 204,
+    handler: async ({ params, ctx }) => {
+      await grants.revokeForUser(userId(ctx), params.id, origin(ctx));
     },
-  );
+  });
 
-  router.get(
-    '/users/connected-partners',
-    describeRoute({
-      tag: 'Tokens',
-      summary: 'List the partners you are connected to',
-      responses: { 200: ok('Partners with at least one active token', connectedPartnerListSchema) },
-    }),
-    requireUser,
-    async (ctx) => {
+  route.get('/users/connected-partners', {
+    summary: 'List the partners you are connected to',
+    responses: { 200: ok('Partners with at least one active token', connectedPartnerListSchema) },
+    handler: async ({ ctx }) => {
       const { rows, names } = await grants.listForUser(userId(ctx));
       const partners = presentConnectedPartners(rows, names, clock.now());
-      ctx.body = { partners, total_count: partners.length };
+      return { partners, total_count: partners.length };
     },
-  );
+  });
 
-  router.delete(
-    '/users/connected-partners/:id',
-    describeRoute({
-      tag: 'Tokens',
-      summary: 'Disconnect a partner',
-      description: "Revokes every active token of all the partner's sites.",
-      responses: {
-        200: ok('Number of tokens revoked', revokedTokensSchema),
-        404: ok('Not a partner you are connected to'),
-      },
-    }),
-    requireUser,
-    validate({ params: connectedPartnerIdParams }),
-    async (ctx) => {
-      const { id } = ctx.state.input.params as v.InferOutput<typeof connectedPartnerIdParams>;
-      const revoked = await grants.revokePartnerForUser(userId(ctx), id, origin(ctx));
-      ctx.body = { revoked_tokens: revoked };
+  route.delete('/users/connected-partners/:id', {
+    summary: 'Disconnect a partner',
+    description: "Revokes every active token of all the partner's sites.",
+    responses: {
+      200: ok('Number of tokens revoked', revokedTokensSchema),
+      404: ok('Not a partner you are connected to'),
     },
-  );
+    input: { params: connectedPartnerIdParams },
+    handler: async ({ params, ctx }) => ({
+      revoked_tokens: await grants.revokePartnerForUser(userId(ctx), params.id, origin(ctx)),
+    }),
+  });
 
   return router;
 }

@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { isCountryCode, subdivisionListSchema } from '@attestly/contracts';
 import { assert } from '../../../errors';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { ok } from '../../../middleware/describe';
+import { routes } from '../../../middleware/route';
 
 /** What the route needs: the signed-in-user guard and the on-box subdivision names (location.ts). */
 export interface LocationRouteDeps {
@@ -16,25 +17,21 @@ export interface LocationRouteDeps {
  */
 export function locationRoutes({ requireUser, verifications }: LocationRouteDeps): Router {
   const router = new Router();
-  router.get(
-    '/locations/countries/:code/subdivisions',
-    describeRoute({
-      tag: 'Verification',
-      summary: "A country's states and regions",
-      description:
-        'The subdivision names (states, provinces, regions, nations) the on-box geolocation data has for a country, sorted: the values the location check compares your declared state with. An empty list where the data has none.',
-      responses: {
-        200: ok('The subdivisions', subdivisionListSchema),
-        404: ok('Not a country code'),
-      },
-    }),
-    requireUser,
-    async (ctx) => {
+  routes(router, { tag: 'Verification' }).get('/locations/countries/:code/subdivisions', {
+    summary: "A country's states and regions",
+    description:
+      'The subdivision names (states, provinces, regions, nations) the on-box geolocation data has for a country, sorted: the values the location check compares your declared state with. An empty list where the data has none.',
+    responses: {
+      200: ok('The subdivisions', subdivisionListSchema),
+      404: ok('Not a country code'),
+    },
+    guards: [requireUser],
+    handler: async ({ ctx }) => {
       const code = (ctx.params.code ?? '').toUpperCase();
       assert(isCountryCode(code), 404, 'not_found', `${ctx.params.code ?? ''} is not a country code`);
       ctx.set('Cache-Control', 'private, max-age=86400');
-      ctx.body = { country: code, subdivisions: await verifications.location.subdivisionsOf(code) };
+      return { country: code, subdivisions: await verifications.location.subdivisionsOf(code) };
     },
-  );
+  });
   return router;
 }

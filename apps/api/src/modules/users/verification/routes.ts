@@ -25,8 +25,8 @@ import { AppError, assert } from '../../../errors';
 import { requireSession } from '../../../middleware/auth';
 import { readMultipart } from '../../../middleware/multipart';
 import { rateLimit } from '../../../middleware/rate-limit';
-import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { ok } from '../../../middleware/describe';
+import { routes } from '../../../middleware/route';
 import type { Deps } from '../../../core/deps';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { SessionService } from '../../shared/sessions/service';
@@ -78,65 +78,60 @@ export function verificationRoutes(services: VerificationRoutesServices): Router
   const userId = (ctx: Context) => (ctx.state.session as Session).subject_id;
   const perUser = (name: string, limit: number, message: string) =>
     rateLimit(limiter, { name, limit, windowMs: hour }, userId, message);
+  const route = routes(router, { tag: 'Verification' });
   const requireUserForAge = requireSession(sessions, ['user'], {
     missing: 'Please log in to verify your age',
     invalid: 'Please log in to verify your age',
   });
 
-  router.post(
-    '/age-verification/challenges',
-    describeRoute({
-      tag: 'Verification',
-      summary: 'Start a video check: get the liveness challenge the video must answer',
-      description:
-        'Issue 23: a single-use challenge for the signed-in user, kept in the database (any replica can check it) and expiring after 60 seconds. `steps` are two or three motions (`turn_left`, `turn_right`, `blink`; left and right are the person’s own) in random order, each with a window in seconds from the start of a recording of `recording_seconds`. Show each `prompt` while its window runs, record, and send the video with `challenge_id` to /age-verification/verify-age or, as `selfie_video`, to /users/verify/document. A motion counts up to `tolerance_seconds` outside its window (the offset between the prompt schedule and the first recorded frame, and reaction time). Photos need no challenge.',
-      responses: {
-        201: ok('The challenge', livenessChallengeSchema),
-      },
-    }),
-    requireUserForAge,
-    perUser(
-      'liveness-challenge:user',
-      30,
-      'Too many video checks started in the last hour. Please try again later or use a document.',
-    ),
-    async (ctx) => {
-      ctx.status = 201;
-      ctx.body = await verifications.challenges.issue(userId(ctx));
+  route.post('/age-verification/challenges', {
+    summary: 'Start a video check: get the liveness challenge the video must answer',
+    description:
+      'Issue 23: a single-use challenge for the signed-in user, kept in the database (any replica can check it) and expiring after 60 seconds. `steps` are two or three motions (`turn_left`, `turn_right`, `blink`; left and right are the person’s own) in random order, each with a window in seconds from the start of a recording of `recording_seconds`. Show each `prompt` while its window runs, record, and send the video with `challenge_id` to /age-verification/verify-age or, as `selfie_video`, to /users/verify/document. A motion counts up to `tolerance_seconds` outside its window (the offset between the prompt schedule and the first recorded frame, and reaction time). Photos need no challenge.',
+    responses: {
+      201: ok('The challenge', livenessChallengeSchema),
     },
-  );
+    guards: [
+      requireUserForAge,
+      perUser(
+        'liveness-challenge:user',
+        30,
+        'Too many video checks started in the last hour. Please try again later or use a document.',
+      ),
+    ],
+    status: 201,
+    handler: ({ ctx }) => verifications.challenges.issue(userId(ctx)),
+  });
 
-  router.post(
-    '/age-verification/verify-age',
-    describeRoute({
-      tag: 'Verification',
-      summary: 'Verify your age with a photo or a 5-second video',
-      description:
-        'Multipart fields `media_file` and `media_type` (spec 01 §7 "Age verification by camera"). The face must clear a calibrated cut-off for the threshold (default 18); a video must also answer a fresh liveness challenge from POST /age-verification/challenges (its `challenge_id`; the motions in order inside their windows) as well as showing a head turn and a blink. A single photo cannot show that a live person is present, so unless the operator allows it (`ATTESTLY_PHOTO_CAN_APPROVE`) a photo is rejected with a message pointing to video or document. Without a token the answer is 401 "Please log in to verify your age". The media is never stored.',
-      body: ageVerificationUploadSchema,
-      multipart: true,
-      responses: {
-        200: ok(
-          'The decision, approved or rejected, with the estimate and the liveness fields',
-          ageVerificationResultSchema,
-        ),
-        422: ok(
-          'Missing or unreadable file, no face, several faces, a video over 5 seconds, or a video without a fresh challenge of yours (`verification.challenge_required`, `challenge_invalid`, `challenge_expired`, `challenge_used`); `detail` says what to do',
-          errorEnvelopeSchema,
-        ),
-        503: ok(
-          'The vision engine is starting, busy or turned off; retry after the Retry-After header',
-          errorEnvelopeSchema,
-        ),
-      },
-    }),
-    requireUserForAge,
-    perUser(
-      'verify-face:user',
-      20,
-      'Too many age checks in the last hour. Please try again later or use a document.',
-    ),
-    async (ctx) => {
+  route.post('/age-verification/verify-age', {
+    summary: 'Verify your age with a photo or a 5-second video',
+    description:
+      'Multipart fields `media_file` and `media_type` (spec 01 §7 "Age verification by camera"). The face must clear a calibrated cut-off for the threshold (default 18); a video must also answer a fresh liveness challenge from POST /age-verification/challenges (its `challenge_id`; the motions in order inside their windows) as well as showing a head turn and a blink. A single photo cannot show that a live person is present, so unless the operator allows it (`ATTESTLY_PHOTO_CAN_APPROVE`) a photo is rejected with a message pointing to video or document. Without a token the answer is 401 "Please log in to verify your age". The media is never stored.',
+    documentedBody: ageVerificationUploadSchema,
+    multipart: true,
+    responses: {
+      200: ok(
+        'The decision, approved or rejected, with the estimate and the liveness fields',
+        ageVerificationResultSchema,
+      ),
+      422: ok(
+        'Missing or unreadable file, no face, several faces, a video over 5 seconds, or a video without a fresh challenge of yours (`verification.challenge_required`, `challenge_invalid`, `challenge_expired`, `challenge_used`); `detail` says what to do',
+        errorEnvelopeSchema,
+      ),
+      503: ok(
+        'The vision engine is starting, busy or turned off; retry after the Retry-After header',
+        errorEnvelopeSchema,
+      ),
+    },
+    guards: [
+      requireUserForAge,
+      perUser(
+        'verify-face:user',
+        20,
+        'Too many age checks in the last hour. Please try again later or use a document.',
+      ),
+    ],
+    handler: async ({ ctx }) => {
       const { files, fields } = await readMultipart(ctx, {
         fileFields: ['media_file'],
         maxFileBytes: LIMITS.videoBytes,
@@ -171,7 +166,7 @@ export function verificationRoutes(services: VerificationRoutesServices): Router
           `The photo must be at most ${mb(VERIFICATION_LIMITS.photoBytes)}MB`,
         );
       }
-      ctx.body = await verifications.facial.verify(
+      return verifications.facial.verify(
         userId(ctx),
         {
           bytes: file.bytes,
@@ -183,36 +178,35 @@ export function verificationRoutes(services: VerificationRoutesServices): Router
         verificationOrigin(ctx),
       );
     },
-  );
+  });
 
-  router.post(
-    '/users/verify/document',
-    describeRoute({
-      tag: 'Verification',
-      summary: 'Verify your age or identity with a passport or ID card',
-      description:
-        'Multipart fields `file`, `selfie_video` (with the `challenge_id` it answers, from POST /age-verification/challenges) and `document_type`. The ICAO 9303 machine-readable zone is read on the box; check digits, expiry and age are checked. A claim is approved automatically only when the document is also bound to its holder: a portrait face is found on the document, the live video passes its challenge and matches the portrait, the printed dates agree with the MRZ where readable, and the document (known only by a keyed hash of its number) is not proving another account. Anything short of that waits for a reviewer (status `pending`, `needs_manual_review`, `document_analysis.holder_binding.review_reasons`) and only then are the document and the video kept, encrypted, until the review or the retention limit. Authenticity features are not checked (`authentic` is null).',
-      body: documentUploadSchema,
-      multipart: true,
-      responses: {
-        201: ok('The decision and the document analysis', documentAnswerSchema),
-        422: ok(
-          'No file, an invalid field, or a selfie_video without a fresh challenge of yours (`verification.challenge_*`)',
-          errorEnvelopeSchema,
-        ),
-        503: ok(
-          'The document reader is starting, busy or turned off; retry after the Retry-After header',
-          errorEnvelopeSchema,
-        ),
-      },
-    }),
-    requireUser,
-    perUser(
-      'verify-document:user',
-      10,
-      'Too many document uploads in the last hour. Please try again later.',
-    ),
-    async (ctx) => {
+  route.post('/users/verify/document', {
+    summary: 'Verify your age or identity with a passport or ID card',
+    description:
+      'Multipart fields `file`, `selfie_video` (with the `challenge_id` it answers, from POST /age-verification/challenges) and `document_type`. The ICAO 9303 machine-readable zone is read on the box; check digits, expiry and age are checked. A claim is approved automatically only when the document is also bound to its holder: a portrait face is found on the document, the live video passes its challenge and matches the portrait, the printed dates agree with the MRZ where readable, and the document (known only by a keyed hash of its number) is not proving another account. Anything short of that waits for a reviewer (status `pending`, `needs_manual_review`, `document_analysis.holder_binding.review_reasons`) and only then are the document and the video kept, encrypted, until the review or the retention limit. Authenticity features are not checked (`authentic` is null).',
+    documentedBody: documentUploadSchema,
+    multipart: true,
+    responses: {
+      201: ok('The decision and the document analysis', documentAnswerSchema),
+      422: ok(
+        'No file, an invalid field, or a selfie_video without a fresh challenge of yours (`verification.challenge_*`)',
+        errorEnvelopeSchema,
+      ),
+      503: ok(
+        'The document reader is starting, busy or turned off; retry after the Retry-After header',
+        errorEnvelopeSchema,
+      ),
+    },
+    guards: [
+      requireUser,
+      perUser(
+        'verify-document:user',
+        10,
+        'Too many document uploads in the last hour. Please try again later.',
+      ),
+    ],
+    status: 201,
+    handler: async ({ ctx }) => {
       const { files, fields } = await readMultipart(ctx, {
         // The document, and the live challenge video recorded in the same flow (issue 14: bound to the holder).
         fileFields: ['file', 'selfie_video'],
@@ -249,8 +243,7 @@ export function verificationRoutes(services: VerificationRoutesServices): Router
         },
         verificationOrigin(ctx),
       );
-      ctx.status = 201;
-      ctx.body = {
+      return {
         message: result.message,
         verification_id: result.verification.id,
         status: result.verification.status,
@@ -259,7 +252,7 @@ export function verificationRoutes(services: VerificationRoutesServices): Router
         verification: result.verification,
       };
     },
-  );
+  });
 
   const verifyLocation = async (ctx: Context) => {
     const result = await verifications.location.verify(userId(ctx), ctx.ip, verificationOrigin(ctx));
@@ -288,42 +281,38 @@ export function verificationRoutes(services: VerificationRoutesServices): Router
   });
   router.use(card.router.routes());
 
-  router.post(
-    '/users/verify/location',
-    describeRoute({
-      tag: 'Verification',
-      summary: 'Verify your location from your connection',
-      description:
-        'The address the request comes from is looked up in an on-box geolocation database (GeoLite2 City by MaxMind, CC BY-SA 4.0, packaged by ip-location-db) and compared with the country and state on your profile. Private and non-routable addresses cannot be located.',
-      responses: {
-        201: ok('The decision with the located country and region', verificationAnswerSchema),
-        422: ok('No country on your profile to compare with', errorEnvelopeSchema),
-      },
-    }),
-    requireUser,
-    locationLimit,
-    verifyLocation,
-  );
+  route.post('/users/verify/location', {
+    summary: 'Verify your location from your connection',
+    description:
+      'The address the request comes from is looked up in an on-box geolocation database (GeoLite2 City by MaxMind, CC BY-SA 4.0, packaged by ip-location-db) and compared with the country and state on your profile. Private and non-routable addresses cannot be located.',
+    responses: {
+      201: ok('The decision with the located country and region', verificationAnswerSchema),
+      422: ok('No country on your profile to compare with', errorEnvelopeSchema),
+    },
+    guards: [requireUser, locationLimit],
+    handler: ({ ctx }) => verifyLocation(ctx),
+  });
 
   /** spec 01 §7: one entry point with `method` plus that method's fields. Uploads need their multipart routes. */
-  router.post(
-    '/users/verify',
-    describeRoute({
-      tag: 'Verification',
-      summary: 'Verify by method',
-      description:
-        '`method` is `credit_card` (with the `setup_intent_id` of /users/verify/credit-card, where card checks are available) or `ip_geolocation`/`location`. Uploads cannot travel as JSON: `document` and `facial_recognition` answer 422 naming the multipart route to use.',
-      // The method's limit is applied inside the handler, so the route itself mounts no rateLimit().
-      limited: true,
-      responses: { 201: ok('The decision', verificationAnswerSchema) },
-    }),
-    requireUser,
-    validate({ body: verifyBody }),
-    async (ctx) => {
-      const { method } = ctx.state.input.body as v.InferOutput<typeof verifyBody>;
-      if (method === 'credit_card') return card.finish(ctx, () => Promise.resolve());
-      if (method === 'ip_geolocation' || method === 'location')
-        return locationLimit(ctx, () => verifyLocation(ctx));
+  route.post('/users/verify', {
+    summary: 'Verify by method',
+    description:
+      '`method` is `credit_card` (with the `setup_intent_id` of /users/verify/credit-card, where card checks are available) or `ip_geolocation`/`location`. Uploads cannot travel as JSON: `document` and `facial_recognition` answer 422 naming the multipart route to use.',
+    // The method's limit is applied inside the handler, so the route itself mounts no rateLimit().
+    limited: true,
+    responses: { 201: ok('The decision', verificationAnswerSchema) },
+    guards: [requireUser],
+    input: { body: verifyBody },
+    handler: async ({ body: { method }, ctx }) => {
+      // Both answer for themselves (status 201 and the body), as their own routes do.
+      if (method === 'credit_card') {
+        await card.finish(ctx, () => Promise.resolve());
+        return;
+      }
+      if (method === 'ip_geolocation' || method === 'location') {
+        await locationLimit(ctx, () => verifyLocation(ctx));
+        return;
+      }
       if (method === 'document') {
         throw new AppError(
           422,
@@ -337,57 +326,42 @@ export function verificationRoutes(services: VerificationRoutesServices): Router
         'Send the photo or video as multipart/form-data to POST /api/v1/age-verification/verify-age (fields media_file and media_type).',
       );
     },
-  );
+  });
 
-  router.get(
-    '/users/verification-status',
-    describeRoute({
-      tag: 'Verification',
-      summary: 'What you have proven',
-      description:
-        'Age (with the minimum age proven), location and identity, each with when it was proven and until when it is valid; the overall state (spec 01 §4) and your 10 most recent verifications.',
-      responses: { 200: ok('Your verification status', verificationStatusSchema) },
-    }),
-    requireUser,
-    async (ctx) => {
-      ctx.body = await verifications.status(userId(ctx));
-    },
-  );
+  route.get('/users/verification-status', {
+    summary: 'What you have proven',
+    description:
+      'Age (with the minimum age proven), location and identity, each with when it was proven and until when it is valid; the overall state (spec 01 §4) and your 10 most recent verifications.',
+    responses: { 200: ok('Your verification status', verificationStatusSchema) },
+    guards: [requireUser],
+    handler: ({ ctx }) => verifications.status(userId(ctx)),
+  });
 
-  router.get(
-    '/users/verifications',
-    describeRoute({
-      tag: 'Verification',
-      summary: 'List your verifications',
-      responses: { 200: ok('Verifications, newest first', verificationListSchema) },
-    }),
-    requireUser,
-    validate({ query: paging }),
-    async (ctx) => {
-      const { skip, limit } = ctx.state.input.query as v.InferOutput<typeof paging>;
-      const { rows, total } = await verifications.list(userId(ctx), skip, limit);
+  route.get('/users/verifications', {
+    summary: 'List your verifications',
+    responses: { 200: ok('Verifications, newest first', verificationListSchema) },
+    guards: [requireUser],
+    input: { query: paging },
+    handler: async ({ query, ctx }) => {
+      const { rows, total } = await verifications.list(userId(ctx), query.skip, query.limit);
       const now = clock.now();
-      ctx.body = { verifications: rows.map((row) => presentVerification(row, now)), total_count: total };
+      return { verifications: rows.map((row) => presentVerification(row, now)), total_count: total };
     },
-  );
+  });
 
-  router.get(
-    '/users/verifications/:id',
-    describeRoute({
-      tag: 'Verification',
-      summary: 'Read one of your verifications',
-      responses: {
-        200: ok('Verification', verificationSummarySchema),
-        404: ok('Not one of your verifications'),
-      },
-    }),
-    requireUser,
-    async (ctx) => {
+  route.get('/users/verifications/:id', {
+    summary: 'Read one of your verifications',
+    responses: {
+      200: ok('Verification', verificationSummarySchema),
+      404: ok('Not one of your verifications'),
+    },
+    guards: [requireUser],
+    handler: async ({ ctx }) => {
       const id = ctx.params.id ?? '';
       assert(/^[0-9a-f-]{36}$/i.test(id), 404, 'not_found', 'Verification not found');
-      ctx.body = presentVerification(await verifications.ownedBy(userId(ctx), id), clock.now());
+      return presentVerification(await verifications.ownedBy(userId(ctx), id), clock.now());
     },
-  );
+  });
 
   return router;
 }

@@ -14,7 +14,8 @@ import {
 } from '@attestly/contracts';
 import { AppError } from '../../../errors';
 import { validate } from '../../../middleware/validate';
-import { describeRoute, ok } from '../../public/docs/describe';
+import { ok } from '../../../middleware/describe';
+import { routes } from '../../../middleware/route';
 import type { PresentationService } from './presentations';
 
 /** The acr a sign-in with a wallet carries, also how a partner asks for it (`acr_values`). */
@@ -77,48 +78,41 @@ export function presentationRoutes(
     return Math.max(...thresholds);
   }
 
-  router.post(
-    '/oauth/interactions/:uid/wallet',
-    describeRoute({
-      tag: 'Wallet',
-      summary: 'Start a wallet presentation for this sign-in',
-      description:
-        'An OpenID4VP 1.0 request (unsigned, by value, `client_id=redirect_uri:…`, DCQL for the Attestly SD-JWT VC, the EU PID SD-JWT VC, the EU AV mdoc or the EU PID mdoc, each stating the age the site asks). `response_mode` is `direct_post` (default) or `direct_post.jwt`. 409 when the site asks no age.',
-      responses: {
-        200: ok('The wallet link, its QR code and where to poll', walletPresentationSchema),
-        404: ok('No such pending request in this browser'),
-        409: ok('The site asks no age'),
-      },
-    }),
-    params,
-    validate({ params: interactionUidParams, body: startBody }),
-    async (ctx) => {
+  const route = routes(router, { tag: 'Wallet' });
+
+  route.post('/oauth/interactions/:uid/wallet', {
+    summary: 'Start a wallet presentation for this sign-in',
+    description:
+      'An OpenID4VP 1.0 request (unsigned, by value, `client_id=redirect_uri:…`, DCQL for the Attestly SD-JWT VC, the EU PID SD-JWT VC, the EU AV mdoc or the EU PID mdoc, each stating the age the site asks). `response_mode` is `direct_post` (default) or `direct_post.jwt`. 409 when the site asks no age.',
+    responses: {
+      200: ok('The wallet link, its QR code and where to poll', walletPresentationSchema),
+      404: ok('No such pending request in this browser'),
+      409: ok('The site asks no age'),
+    },
+    guards: [params],
+    input: { params: interactionUidParams, body: startBody },
+    handler: async ({ body, ctx }) => {
       const interaction = await load(ctx);
-      const body = ctx.state.input.body as v.InferOutput<typeof startBody>;
       const started = await presentations.start(
         interaction.uid,
         thresholdOf(interaction),
         body.response_mode,
       );
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { ...started, status_url: `/api/v1/oauth/interactions/${interaction.uid}/wallet` };
+      return { ...started, status_url: `/api/v1/oauth/interactions/${interaction.uid}/wallet` };
     },
-  );
+  });
 
-  router.get(
-    '/oauth/interactions/:uid/wallet',
-    describeRoute({
-      tag: 'Wallet',
-      summary: 'Whether the wallet has answered',
-      description:
-        'Polled by the sign-in screen. A refusal always reads the same; the reason goes to the server log.',
-      responses: {
-        200: ok('pending, answered, refused or expired', walletPresentationStatusSchema),
-        404: ok('No such pending request in this browser'),
-      },
-    }),
-    params,
-    async (ctx) => {
+  route.get('/oauth/interactions/:uid/wallet', {
+    summary: 'Whether the wallet has answered',
+    description:
+      'Polled by the sign-in screen. A refusal always reads the same; the reason goes to the server log.',
+    responses: {
+      200: ok('pending, answered, refused or expired', walletPresentationStatusSchema),
+      404: ok('No such pending request in this browser'),
+    },
+    guards: [params],
+    handler: async ({ ctx }) => {
       const interaction = await load(ctx);
       const status = await presentations.status(interaction.uid);
       const answer: WalletPresentationStatus = {
@@ -130,29 +124,24 @@ export function presentationRoutes(
           .includes(WALLET_ACR),
       };
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = answer;
+      return answer;
     },
-  );
+  });
 
-  router.post(
-    '/oauth/interactions/:uid/wallet/finish',
-    describeRoute({
-      tag: 'Wallet',
-      summary: 'Finish the sign-in with the presented credential',
-      description:
-        'Signs in with a one-time account whose subject is random and whose only claim is the proven age, and grants the site the age scopes (no other scope can be answered from a wallet). Same device: send the `response_code` the wallet brought back. Once only.',
-      responses: {
-        200: ok('Where to continue', interactionRedirectSchema),
-        404: ok('No answered presentation for this request in this browser'),
-      },
-    }),
-    params,
-    validate({ params: interactionUidParams, body: finishBody }),
-    async (ctx) => {
+  route.post('/oauth/interactions/:uid/wallet/finish', {
+    summary: 'Finish the sign-in with the presented credential',
+    description:
+      'Signs in with a one-time account whose subject is random and whose only claim is the proven age, and grants the site the age scopes (no other scope can be answered from a wallet). Same device: send the `response_code` the wallet brought back. Once only.',
+    responses: {
+      200: ok('Where to continue', interactionRedirectSchema),
+      404: ok('No answered presentation for this request in this browser'),
+    },
+    guards: [params],
+    input: { params: interactionUidParams, body: finishBody },
+    handler: async ({ body, ctx }) => {
       const interaction = await load(ctx);
-      const { response_code } = ctx.state.input.body as v.InferOutput<typeof finishBody>;
       const threshold = thresholdOf(interaction);
-      const done = await presentations.finish(interaction.uid, response_code ?? null);
+      const done = await presentations.finish(interaction.uid, body.response_code ?? null);
       if (!done) throw new AppError(404, 'wallet.presentation_not_found', WALLET_PRESENTATION_REFUSED);
       const requested = scopesOf(interaction);
       const granted = requested.filter((scope) => {
@@ -168,7 +157,7 @@ export function presentationRoutes(
       const rejected = requested.filter((scope) => !granted.includes(scope));
       if (rejected.length) grant.rejectOIDCScope(rejected.join(' '));
       const grantId = await grant.save();
-      ctx.body = {
+      return {
         redirect_to: await oidc.provider.interactionResult(
           ctx.req,
           ctx.res,
@@ -180,7 +169,7 @@ export function presentationRoutes(
         ),
       };
     },
-  );
+  });
 
   return router;
 }

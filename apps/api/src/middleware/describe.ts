@@ -85,7 +85,7 @@ export type Tag = (typeof TAGS)[number]['name'];
 
 export interface RouteResponse {
   description: string;
-  /** The answer's JSON body. Integration tests check every answer of the route against it (see conformance.ts). */
+  /** The answer's JSON body. Integration tests check every answer of the route against it (see modules/public/docs/conformance.ts). */
   schema?: v.GenericSchema;
   /** Defaults to application/json when a schema is given. */
   contentType?: string;
@@ -118,8 +118,9 @@ export interface RouteDoc {
 export type DescribedMiddleware = Middleware & { doc: RouteDoc };
 
 /**
- * Describes the route it is mounted in, for the OpenAPI document (openapi.ts) and the response checks of the
- * integration tests (conformance.ts). Put it first in the route's middleware:
+ * Describes the route it is mounted in, for the OpenAPI document and the response checks of the integration tests
+ * (modules/public/docs: openapi.ts, conformance.ts). `routes()` (route.ts) puts it first in every route it
+ * declares; a route mounted by hand puts it first itself:
  *
  *     router.get('/users/profile', describeRoute({ tag: 'Profile', summary: '…', responses: { 200: ok(…) } }), …)
  *

@@ -1,0 +1,100 @@
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import type { Middleware } from 'koa';
+import type * as v from 'valibot';
+import { describeRoute, type RouteDoc, type Tag } from './describe';
+import { validate } from './validate';
+
+type Schema = v.GenericSchema;
+
+/** What `validate()` checks before the handler runs; each part the handler then receives typed. */
+export interface RouteInput {
+  params?: Schema;
+  query?: Schema;
+  body?: Schema;
+}
+
+type Parsed<I, K extends keyof RouteInput> =
+  I extends Record<K, infer S extends Schema> ? v.InferOutput<S> : undefined;
+
+/** What a handler is given: the validated input, and the context for what a returned body cannot say. */
+export interface RouteRequest<I> {
+  params: Parsed<I, 'params'>;
+  query: Parsed<I, 'query'>;
+  body: Parsed<I, 'body'>;
+  ctx: RouterContext;
+}
+
+/** One route: its description for the OpenAPI document, what guards and validates it, and what it does. */
+export interface RouteSpec<I extends RouteInput> extends Omit<RouteDoc, 'tag' | 'body'> {
+  /** Defaults to the tag given to `routes()`. */
+  tag?: Tag;
+  /** Middleware that runs before validation, after the ones given to `routes()`: session checks, rate limits. */
+  guards?: Middleware[];
+  input?: I;
+  /** A body the handler reads itself (multipart fields): documented, not validated (`RouteDoc.body`). */
+  documentedBody?: Schema;
+  /** The status of a successful answer; left to Koa when absent (200 with a body). */
+  status?: number;
+  /**
+   * Set before the handler runs, so that an error answer carries them too: `Cache-Control: no-store` on an answer
+   * with a secret in it must hold whatever the outcome.
+   */
+  headers?: Readonly<Record<string, string>>;
+  /** Returns the answer's body; a handler that sets the body itself (a file, a redirect) returns nothing. */
+  handler(request: RouteRequest<I>): unknown;
+}
+
+/** `headers` of an answer that carries a secret shown once (a password, a key): no cache may keep it. */
+export const NO_STORE: Readonly<Record<string, string>> = { 'Cache-Control': 'no-store' };
+
+type Declare = <I extends RouteInput = Record<never, never>>(
+  path: string | string[],
+  spec: RouteSpec<I>,
+) => void;
+
+/**
+ * The one way a route is declared (issue 26 item 2): `routes(router, { tag }).post('/path', { summary, responses,
+ * input, handler })` mounts `describeRoute()`, the guards, `validate()` and the handler, in that order, so the
+ * OpenAPI document reads the route's words and schemas from where it is mounted, as before, and the handler gets
+ * typed input instead of reading `ctx.state.input`.
+ */
+export function routes(
+  router: Router,
+  defaults: { tag: Tag; guards?: Middleware[] },
+): Record<'get' | 'post' | 'put' | 'patch' | 'delete', Declare> {
+  const declare =
+    (method: 'get' | 'post' | 'put' | 'patch' | 'delete'): Declare =>
+    (path, spec) => {
+      const { tag, guards, input, documentedBody, status, headers, handler, ...words } = spec;
+      const doc: RouteDoc = { tag: tag ?? defaults.tag, ...words };
+      if (documentedBody) doc.body = documentedBody;
+      const run: Middleware = async (ctx) => {
+        for (const [name, value] of Object.entries(headers ?? {})) ctx.set(name, value);
+        const parsed = (ctx.state.input ?? {}) as Record<keyof RouteInput, never>;
+        const body = await handler({
+          params: parsed.params,
+          query: parsed.query,
+          body: parsed.body,
+          ctx: ctx as RouterContext,
+        });
+        if (status !== undefined) ctx.status = status;
+        if (body !== undefined) ctx.body = body;
+      };
+      const stack: Middleware[] = [
+        describeRoute(doc),
+        ...(defaults.guards ?? []),
+        ...(guards ?? []),
+        ...(input ? [validate(input)] : []),
+        run,
+      ];
+      router[method](path, ...stack);
+    };
+  return {
+    get: declare('get'),
+    post: declare('post'),
+    put: declare('put'),
+    patch: declare('patch'),
+    delete: declare('delete'),
+  };
+}
