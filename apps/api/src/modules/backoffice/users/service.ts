@@ -33,7 +33,7 @@ import {
   type AdminActor,
   type PageQuery,
 } from '../common';
-import { withdrawCasesOfDeletedAccount } from '../../users/verification/withdraw';
+import { eraseAccount } from '../../users/accounts/erasure';
 import { USER_COLUMNS, asScopes, presentAdminUser, presentAdminUserDetail, type UserRow } from './presenters';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -366,56 +366,14 @@ export function createAdminUserService(
   }
 
   /**
-   * The same erasure as the user's own account deletion (users/service.ts deleteAccount): personal data goes, the
-   * anonymised row stays so audit entries and verification records keep their meaning; every sign-in and grant
-   * ends. The audit trail is kept.
+   * The same erasure as the user's own account deletion (users/accounts/erasure.ts), after every sign-in and grant
+   * has ended; the user's open flags are resolved in the administrator's name.
    */
   async function remove(id: string, reason: string | null, who: AdminActor): Promise<void> {
     await findRow(id);
     await endSignIns(id, 'account_deleted', true, who);
     const now = clock.now();
-    const withdrawn = await db.sequelize.transaction(async (transaction) => {
-      // First (it locks the account): cases under review are withdrawn and every kept media file goes.
-      const cases = await withdrawCasesOfDeletedAccount(deps, id, transaction);
-      await db.models.UserPhoto.destroy({ where: { user_id: id }, transaction });
-      await db.models.OneTimeToken.destroy({ where: { subject_id: id }, transaction });
-      await db.models.Session.destroy({ where: { kind: 'user', subject_id: id }, transaction });
-      await UserFlag.update(
-        { resolved_at: now, resolved_by: who.adminUserId, resolution_notes: 'Account deleted' },
-        { where: { user_id: id, resolved_at: null }, transaction },
-      );
-      await User.update(
-        {
-          email: `deleted-${id}@deleted.invalid`,
-          password_hash: `deleted$${randomBytes(16).toString('hex')}`,
-          full_name: 'Deleted user',
-          phone: null,
-          pending_phone: null,
-          country: null,
-          state: null,
-          city: null,
-          profile_photo_key: null,
-          email_verified_at: null,
-          phone_verified_at: null,
-          proven_min_age: null,
-          age_verified_at: null,
-          age_verified_until: null,
-          location_country: null,
-          location_state: null,
-          location_verified_at: null,
-          location_verified_until: null,
-          identity_verified_at: null,
-          identity_verified_until: null,
-          login_attempts: 0,
-          locked_until: null,
-          last_login_at: null,
-          is_active: false,
-          deleted_at: now,
-        },
-        { where: { id }, transaction },
-      );
-      return cases;
-    });
+    const withdrawn = await eraseAccount(deps, id, { now, resolveFlagsBy: who.adminUserId });
     await audit.recordSafely({
       event: 'user_deleted',
       severity: 'warning',

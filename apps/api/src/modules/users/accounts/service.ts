@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Op, UniqueConstraintError, type InferAttributes } from 'sequelize';
 import { fromRow } from '../../../db/rows';
 import type * as v from 'valibot';
@@ -26,7 +25,7 @@ import { spendPhoneBudget } from './phone-budget';
 import { createGrantService } from '../grants/service';
 import { createSessionEnder, type EndSessionsOptions } from '../../shared/sessions/end-sessions';
 import { mailOutboxFor } from '../../shared/notifications/outbox';
-import { withdrawCasesOfDeletedAccount } from '../verification/withdraw';
+import { eraseAccount } from './erasure';
 
 /** Failed sign-ins from one address before that address is locked out of the account, and for how long (lockout.ts). */
 export const MAX_FAILED_LOGINS = LOGIN_LOCKOUT.pair.limit;
@@ -449,46 +448,8 @@ export function createUserService(deps: Deps, { sessions, audit, limiter, tokens
     const now = clock.now();
     // Every grant, token and sign-in ends first (issue 15 item 2): nothing issued to this account stays usable.
     await ender.endAllSessions(user.id, { reason: 'account_deleted', revokeGrants: true, origin });
-    // Personal data is erased; the row stays (anonymised) so that audit entries and verification records that
-    // name this id keep their meaning. The unusable password hash and freed address end the account for good.
-    const withdrawn = await db.sequelize.transaction(async (transaction) => {
-      // First (it locks the account): cases under review are withdrawn and every kept media file goes.
-      const cases = await withdrawCasesOfDeletedAccount(deps, user.id, transaction);
-      await db.models.UserPhoto.destroy({ where: { user_id: user.id }, transaction });
-      await db.models.OneTimeToken.destroy({ where: { subject_id: user.id }, transaction });
-      await db.models.Session.destroy({ where: { kind: 'user', subject_id: user.id }, transaction });
-      await User.update(
-        {
-          email: `deleted-${user.id}@deleted.invalid`,
-          password_hash: `deleted$${randomBytes(16).toString('hex')}`,
-          full_name: 'Deleted user',
-          phone: null,
-          pending_phone: null,
-          country: null,
-          state: null,
-          city: null,
-          profile_photo_key: null,
-          email_verified_at: null,
-          phone_verified_at: null,
-          proven_min_age: null,
-          age_verified_at: null,
-          age_verified_until: null,
-          location_country: null,
-          location_state: null,
-          location_verified_at: null,
-          location_verified_until: null,
-          identity_verified_at: null,
-          identity_verified_until: null,
-          login_attempts: 0,
-          locked_until: null,
-          last_login_at: null,
-          is_active: false,
-          deleted_at: now,
-        },
-        { where: { id: user.id }, transaction },
-      );
-      return cases;
-    });
+    // Personal data is erased; the anonymised row stays (erasure.ts).
+    const withdrawn = await eraseAccount(deps, user.id, { now });
     await audit.recordSafely({
       event: 'user.account_deleted',
       userId: user.id,
