@@ -5,8 +5,7 @@ import type {
   adminRetriggerVerificationBody,
   adminVerificationListQuery,
 } from '@attestly/contracts';
-import { type AgeThreshold, type DocumentType, type ReviewerDocumentAnalysis } from '@attestly/contracts';
-import type { DocumentReading } from '@attestly/models';
+import { type AgeThreshold, type DocumentType } from '@attestly/contracts';
 import { UniqueConstraintError } from 'sequelize';
 import type { Deps } from '../../../core/deps';
 import { AppError, notFound } from '../../../errors';
@@ -16,28 +15,21 @@ import {
   decideDocument,
   documentAnalysis,
   documentFingerprint,
+  holderSummary,
+  otherAccounts,
   type HolderBinding,
-} from '../../users/verification/document';
+} from '../../users/verification/document-decision';
 import type { VerificationModule } from '../../users/verification/index';
 import { requireEngine, runAnalysis } from '../../users/verification/vision';
 import { isWithdrawn, lockOpenCase, withdrawnCase } from '../../users/verification/withdraw';
-import {
-  Where,
-  containsTerm,
-  num,
-  page,
-  probeRows,
-  shortTerm,
-  type AdminActor,
-  type PageQuery,
-} from '../common';
+import { Where, containsTerm, page, probeRows, shortTerm, type AdminActor, type PageQuery } from '../common';
 import { presentAdminVerification, presentAdminVerificationDetail, type VerificationRow } from './presenters';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The listed columns. `document_media` counts the kept documents (not the live videos): what Retrigger re-reads.
- * `holder_bound` is the document analysis' holder check (verification/document.ts), read from its JSON.
+ * `holder_bound` is the document analysis' holder check (verification/document-decision.ts), read from its JSON.
  */
 const selectColumns = (dialect: 'sqlite' | 'postgres') => `v.id, v.user_id, u.email AS user_email,
   v.verification_type, v.verification_method, v.status,
@@ -51,37 +43,6 @@ const selectColumns = (dialect: 'sqlite' | 'postgres') => `v.id, v.user_id, u.em
       ? "((v.document_analysis::jsonb) -> 'holder_binding' ->> 'bound')"
       : "json_extract(v.document_analysis, '$.holder_binding.bound')"
   } AS holder_bound`;
-
-/**
- * The binding facts shown to the reviewer, in the shape the user flow records them (verification/document.ts):
- * never the document number or face descriptors.
- */
-function holderSummary(
-  reading: DocumentReading,
-  binding: HolderBinding,
-  problems: string[],
-): NonNullable<ReviewerDocumentAnalysis['holder_binding']> {
-  const h = binding.holder;
-  return {
-    portrait_found: h?.portrait.found ?? false,
-    portrait_problem: h?.portrait.problem ?? null,
-    live_video: !h ? 'missing' : !h.video ? 'unusable' : h.video.is_live ? 'passed' : 'failed',
-    liveness_reasons: h?.video?.video_liveness.reasons ?? [],
-    face_match: h?.face_match
-      ? { similarity: h.face_match.similarity, threshold: h.face_match.threshold, match: h.face_match.match }
-      : null,
-    printed_fields: reading.printed
-      ? {
-          date_of_birth: reading.printed.date_of_birth,
-          expiry_date: reading.printed.expiry_date,
-          name: reading.printed.name,
-        }
-      : null,
-    document_used_by_other_accounts: binding.otherAccounts,
-    bound: problems.length === 0,
-    review_reasons: problems,
-  };
-}
 
 /**
  * The manual review queue (spec 02 "Verifications", issue 9): lists with every filter, the case with its kept
@@ -301,26 +262,6 @@ export function createAdminVerificationService(
   }
 
   /**
-   * Other accounts the document proves (document_claims) or is waiting to prove (pending or approved document cases
-   * with the same keyed number), as the user flow counts them (verification/document.ts): when the document already
-   * proves this account, others' attempts do not hold its owner back.
-   */
-  async function otherAccounts(userId: string, fingerprint: string): Promise<number> {
-    const claims = await db.read<{ user_id: string }>(
-      'SELECT user_id FROM document_claims WHERE fingerprint = :fingerprint',
-      { fingerprint },
-    );
-    if (claims.some((claim) => claim.user_id === userId)) return 0;
-    const [waiting] = await db.read<{ n: number | string }>(
-      `SELECT COUNT(DISTINCT user_id) AS n FROM verifications
-        WHERE subject_fingerprint = :fingerprint AND verification_method = 'document'
-          AND status IN ('approved', 'pending') AND user_id <> :userId`,
-      { fingerprint, userId },
-    );
-    return Math.max(claims.length, num(waiting?.n));
-  }
-
-  /**
    * Claims the document for this account before an automatic approval, as the user flow does in the same step
    * (the primary key on the fingerprint makes it race-safe). False when another account holds it; `inserted`
    * says whether this call created the claim (to take it back if the approval then fails).
@@ -353,8 +294,8 @@ export function createAdminVerificationService(
 
   /**
    * Runs the document analysis again on the media kept (encrypted) for the case, with today's models and clock,
-   * and decides it exactly as the user flow decides a fresh upload (verification/document.ts): the MRZ reading AND
-   * the holder check on the kept document and live video (portrait found, liveness, face match, printed fields, the
+   * and decides it exactly as the user flow decides a fresh upload (verification/document-decision.ts): the MRZ
+   * reading AND the holder check on the kept document and live video (portrait found, liveness, face match, printed fields, the
    * document not proving another account). Without a kept video — or with any binding problem — a clean reading
    * still goes to a person, never to an automatic approval. The case returns to the queue with the new analysis; a
    * clean, bound result is then decided through the same review path as a person's decision (so the facts, the
@@ -416,7 +357,7 @@ export function createAdminVerificationService(
       : null;
     const binding: HolderBinding = {
       holder,
-      otherAccounts: fingerprint ? await otherAccounts(row.user_id, fingerprint) : 0,
+      otherAccounts: fingerprint ? await otherAccounts(db, row.user_id, fingerprint) : 0,
     };
     let outcome = decideDocument(analysis, reading, verificationType, binding);
     let claim: { ok: boolean; inserted: boolean } | null = null;
