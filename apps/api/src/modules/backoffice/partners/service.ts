@@ -22,7 +22,9 @@ import type { SessionService } from '../../shared/sessions/service';
 import type { SiteService } from '../../partners/sites/service';
 import { mailOutboxFor } from '../../shared/notifications/outbox';
 import { createOneTimeTokens } from '../../users/accounts/one-time-tokens';
-import { LIKE_ESCAPE, countsBy, likePattern, num, type AdminActor } from '../common';
+import { countsBy, type AdminActor } from '../common';
+import { num, pageOf } from '../../shared/paging/page';
+import { LIKE_ESCAPE, likePattern } from '../../shared/paging/search';
 import { presentAdminPartner, presentAdminSite } from './presenters';
 
 type Services = {
@@ -103,18 +105,17 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
         db.sequelize.literal(`LOWER(${column}) LIKE ${db.sequelize.escape(pattern)} ${LIKE_ESCAPE}`);
       where[Op.or] = [like('company_name'), like('email'), like('contact_name')];
     }
-    const [rows, total] = await Promise.all([
-      Partner.findAll({
+    const { rows, total } = await pageOf(
+      Partner,
+      {
         where,
         order: [
           ['created_at', 'DESC'],
           ['id', 'DESC'],
         ],
-        offset: query.skip,
-        limit: query.limit,
-      }),
-      Partner.count({ where }),
-    ]);
+      },
+      query,
+    );
     const extras = await extrasFor(rows);
     return { partners: rows.map((row) => presentAdminPartner(row, extras(row.id))), total_count: total };
   }

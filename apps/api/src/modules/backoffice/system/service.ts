@@ -14,7 +14,7 @@ import { knownMigrations } from '../../../db/migrator';
 import { toDate } from '../../../db/rows';
 import { GENESIS_HASH, type AuditService } from '../../shared/audit/service';
 import { sha256 } from '../../../lib/crypto';
-import { num } from '../common';
+import { num } from '../../shared/paging/page';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;

@@ -23,16 +23,9 @@ import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../shared/audit/service';
 import type { GrantService } from '../../users/grants/service';
 import type { SessionService } from '../../shared/sessions/service';
-import {
-  Where,
-  anyContains,
-  countsBy,
-  page,
-  probeRows,
-  shortTerm,
-  type AdminActor,
-  type PageQuery,
-} from '../common';
+import { countsBy, type AdminActor } from '../common';
+import { Where, page, probeRows, type PageQuery } from '../../shared/paging/page';
+import { anyContains, shortTerm } from '../../shared/paging/search';
 import { eraseAccount } from '../../users/accounts/erasure';
 import { USER_COLUMNS, asScopes, presentAdminUser, presentAdminUserDetail, type UserRow } from './presenters';
 

@@ -22,7 +22,9 @@ import {
 import type { VerificationModule } from '../../users/verification/index';
 import { requireEngine, runAnalysis } from '../../users/verification/vision';
 import { isWithdrawn, lockOpenCase, withdrawnCase } from '../../users/verification/withdraw';
-import { Where, containsTerm, page, probeRows, shortTerm, type AdminActor, type PageQuery } from '../common';
+import { type AdminActor } from '../common';
+import { Where, page, probeRows, type PageQuery } from '../../shared/paging/page';
+import { containsTerm, shortTerm } from '../../shared/paging/search';
 import { presentAdminVerification, presentAdminVerificationDetail, type VerificationRow } from './presenters';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -19,6 +19,7 @@ import { presentDelivery, presentWebhook } from './presenters';
 import { createWebhookSender, type WebhookSender } from './sender';
 import { generateSecret, sealSecret, webhookSecretKey } from './signing';
 import { CLAIM_LEASE_MS, createDeliveryWorker } from './worker';
+import { pageOf } from '../../shared/paging/page';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -322,15 +323,17 @@ export function createWebhookService(deps: Deps, options: WebhookServiceOptions)
   /** The delivery log of one endpoint, newest first, each with its attempts. */
   async function deliveries(partnerId: string, id: string, skip: number, limit: number) {
     const endpoint = await owned(partnerId, id);
-    const { rows, count } = await WebhookDelivery.findAndCountAll({
-      where: { endpoint_id: endpoint.id },
-      order: [
-        ['created_at', 'DESC'],
-        ['id', 'ASC'],
-      ],
-      offset: skip,
-      limit,
-    });
+    const { rows, total } = await pageOf(
+      WebhookDelivery,
+      {
+        where: { endpoint_id: endpoint.id },
+        order: [
+          ['created_at', 'DESC'],
+          ['id', 'ASC'],
+        ],
+      },
+      { skip, limit },
+    );
     const attempts = await WebhookAttempt.findAll({
       where: { delivery_id: { [Op.in]: rows.map((row) => row.id) } },
       order: [['attempt', 'ASC']],
@@ -342,7 +345,7 @@ export function createWebhookService(deps: Deps, options: WebhookServiceOptions)
           attempts.filter((attempt) => attempt.delivery_id === row.id),
         ),
       ),
-      total_count: count,
+      total_count: total,
     };
   }
 

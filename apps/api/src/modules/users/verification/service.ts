@@ -21,6 +21,7 @@ import {
 } from './partner-attribution';
 import { emitVerificationEvent } from '../../partners/webhooks/events';
 import { lockOpenCase } from './withdraw';
+import { pageOf } from '../../shared/paging/page';
 
 /** What a verification proves once approved; stored in `result_details.proves` so a later review can apply it. */
 export interface ProvenFacts {
@@ -297,13 +298,11 @@ export function createVerificationService(
   }
 
   async function list(userId: string, skip: number, limit: number) {
-    const { rows, count } = await Verification.findAndCountAll({
-      where: { user_id: userId },
-      order: [['created_at', 'DESC']],
-      offset: skip,
-      limit,
-    });
-    return { rows, total: count };
+    return pageOf(
+      Verification,
+      { where: { user_id: userId }, order: [['created_at', 'DESC']] },
+      { skip, limit },
+    );
   }
 
   /**
