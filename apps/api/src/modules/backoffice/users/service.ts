@@ -381,7 +381,7 @@ export function createAdminUserService(
   /**
    * "Add User" (spec 02 §2; issue 25 item 6). The account starts with a random password nobody is told, unless
    * the administrator chose to be shown it once; with an invitation the person chooses one through a password-reset
-   * link of PARTNER_INVITATION_DAYS days, which also proves the address (users/service.ts resetPassword).
+   * link of PARTNER_INVITATION_DAYS days, which also proves the address (users/accounts/passwords.ts resetPassword).
    */
   async function create(
     body: v.InferOutput<typeof adminCreateUserBody>,

@@ -12,7 +12,7 @@ export interface ErasureOptions {
 }
 
 /**
- * Erases an account, the one rule for the user's own deletion (deleteAccount) and the back office's (backoffice/users
+ * Erases an account, the one rule for the user's own deletion (deletion.ts) and the back office's (backoffice/users
  * remove): personal data goes; the row stays, anonymised, so that audit entries and verification records that name
  * this id keep their meaning. The unusable password hash and the freed address end the account for good. The audit
  * trail is kept. Callers end every sign-in and grant first, and write their own audit entry after. Returns how many
