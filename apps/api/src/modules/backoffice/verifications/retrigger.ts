@@ -10,13 +10,9 @@ import type { Deps } from '../../../core/deps';
 import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../shared/audit/service';
 import {
-  bindingProblems,
-  decideDocument,
-  documentAnalysis,
-  documentFingerprint,
-  holderSummary,
-  otherAccounts,
-  type HolderBinding,
+  assessDocument,
+  claimedElsewhere,
+  recordedAnalysis,
 } from '../../users/verification/document-decision';
 import type { VerificationModule } from '../../users/verification/index';
 import { requireEngine, runAnalysis } from '../../users/verification/vision';
@@ -44,7 +40,7 @@ export function createRetrigger<Detail>(
   { audit, verifications }: { audit: AuditService; verifications: VerificationModule },
   { approve, reject, detail }: Decisions<Detail>,
 ) {
-  const { db, clock, config } = deps;
+  const { db, clock } = deps;
   const { Verification, User } = db.models;
 
   /**
@@ -132,37 +128,33 @@ export function createRetrigger<Detail>(
     ]);
     const now = clock.now();
     const previous = row.document_analysis;
-    const analysis = documentAnalysis(
-      reading,
-      { documentType: (previous?.document_type ?? 'other') as DocumentType, threshold },
+    const verificationType = row.verification_type === 'identity' ? 'identity' : 'age';
+    let assessed = await assessDocument(
+      deps,
+      {
+        userId: row.user_id,
+        reading,
+        holder,
+        documentType: (previous?.document_type ?? 'other') as DocumentType,
+        threshold,
+        verificationType,
+      },
       now,
     );
-    const verificationType = row.verification_type === 'identity' ? 'identity' : 'age';
-    const fingerprint = reading.document_key
-      ? documentFingerprint(config.masterKey, reading.document_key)
-      : null;
-    const binding: HolderBinding = {
-      holder,
-      otherAccounts: fingerprint ? await otherAccounts(db, row.user_id, fingerprint) : 0,
-    };
-    let outcome = decideDocument(analysis, reading, verificationType, binding);
     let claim: { ok: boolean; inserted: boolean } | null = null;
-    if (outcome.status === 'approved' && fingerprint) {
-      claim = await claimDocument(fingerprint, row.user_id, row.id);
-      if (!claim.ok) {
-        // Another account claimed this document meanwhile: a person decides, as in the user flow.
-        binding.otherAccounts = Math.max(1, binding.otherAccounts);
-        outcome = decideDocument(analysis, reading, verificationType, binding);
-      }
+    if (assessed.outcome.status === 'approved' && assessed.fingerprint) {
+      claim = await claimDocument(assessed.fingerprint, row.user_id, row.id);
+      // Another account claimed this document meanwhile: a person decides, as in the user flow.
+      if (!claim.ok) assessed = claimedElsewhere(assessed);
     }
-    const problems = bindingProblems(reading, binding);
+    const { analysis, fingerprint, outcome } = assessed;
     const note =
       `Retriggered by admin${body.force_reprocess ? ' (force reprocess)' : ''}: ${outcome.reason}` +
       (body.notes ? ` — ${body.notes}` : '');
     // Back to a pending case with the new analysis; then decided like a review when the reading is clean and bound.
     row.status = 'pending';
     row.needs_manual_review = true;
-    row.document_analysis = { ...analysis, holder_binding: holderSummary(reading, binding, problems) };
+    row.document_analysis = recordedAnalysis(assessed);
     row.confidence_score = reading.confidence;
     row.subject_fingerprint = fingerprint ?? row.subject_fingerprint;
     row.reviewed_at = null;

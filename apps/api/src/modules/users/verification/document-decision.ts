@@ -6,6 +6,7 @@ import type {
   ReviewerDocumentAnalysis,
   VerificationStatus,
 } from '@attestly/contracts';
+import type { Config } from '../../../config';
 import type { Database } from '../../../db/database';
 import { deriveKey, hmacSha256 } from '../../../lib/crypto';
 import { reuseReason } from './document-reuse';
@@ -238,4 +239,74 @@ export async function otherAccounts(db: Database, userId: string, fingerprint: s
     { fingerprint, userId },
   );
   return Math.max(claims.length, Number(waiting?.n ?? 0));
+}
+
+/** A document read and decided: what the analysis records, whom the document is bound to, and the outcome. */
+export interface DocumentAssessment {
+  reading: DocumentReading;
+  verificationType: 'age' | 'identity';
+  analysis: DocumentAnalysis;
+  /** The keyed hash of the document's number; null when the number could not be read. */
+  fingerprint: string | null;
+  binding: HolderBinding;
+  /** Why the document is not bound to its holder, for the reviewer; empty when it is. */
+  problems: string[];
+  outcome: DocumentOutcome;
+}
+
+/**
+ * Decides a document read by the engine, for the user's upload and the back office's re-analysis alike: the
+ * analysis with today's clock, the keyed number and the other accounts it proves, the holder binding and the outcome.
+ */
+export async function assessDocument(
+  { db, config }: { db: Database; config: Pick<Config, 'masterKey'> },
+  input: {
+    userId: string;
+    reading: DocumentReading;
+    holder: HolderCheck | null;
+    documentType: DocumentType;
+    threshold: AgeThreshold;
+    verificationType: 'age' | 'identity';
+  },
+  now: Date,
+): Promise<DocumentAssessment> {
+  const { reading, verificationType } = input;
+  const fingerprint = reading.document_key
+    ? documentFingerprint(config.masterKey, reading.document_key)
+    : null;
+  const binding: HolderBinding = {
+    holder: input.holder,
+    otherAccounts: fingerprint ? await otherAccounts(db, input.userId, fingerprint) : 0,
+  };
+  const analysis = documentAnalysis(reading, input, now);
+  return {
+    reading,
+    verificationType,
+    analysis,
+    fingerprint,
+    binding,
+    problems: bindingProblems(reading, binding),
+    outcome: decideDocument(analysis, reading, verificationType, binding),
+  };
+}
+
+/**
+ * The same document decided again after another account claimed it between the check and the approval (the claim
+ * is race-safe, the check before it is not): it now proves another account, so a person decides.
+ */
+export function claimedElsewhere(assessed: DocumentAssessment): DocumentAssessment {
+  const { reading, analysis, verificationType } = assessed;
+  const binding = { ...assessed.binding, otherAccounts: Math.max(1, assessed.binding.otherAccounts) };
+  return {
+    ...assessed,
+    binding,
+    problems: bindingProblems(reading, binding),
+    outcome: decideDocument(analysis, reading, verificationType, binding),
+  };
+}
+
+/** The analysis as the case records it: with the holder binding the reviewer reads (`holderSummary`). */
+export function recordedAnalysis(assessed: DocumentAssessment): ReviewerDocumentAnalysis {
+  const { analysis, reading, binding, problems } = assessed;
+  return { ...analysis, holder_binding: holderSummary(reading, binding, problems) };
 }

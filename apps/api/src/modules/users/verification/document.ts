@@ -1,21 +1,7 @@
-import type {
-  DocumentAnalysis,
-  DocumentType,
-  AgeThreshold,
-  ReviewerDocumentAnalysis,
-  VerificationSummary,
-} from '@attestly/contracts';
+import type { DocumentAnalysis, DocumentType, AgeThreshold, VerificationSummary } from '@attestly/contracts';
 import type { Deps } from '../../../core/deps';
 import type { ChallengeService } from './challenge';
-import {
-  bindingProblems,
-  decideDocument,
-  documentAnalysis,
-  documentFingerprint,
-  holderSummary,
-  otherAccounts,
-  type HolderBinding,
-} from './document-decision';
+import { assessDocument, claimedElsewhere, recordedAnalysis } from './document-decision';
 import { ownerDocumentAnalysis } from './document-reuse';
 import { presentVerification } from './presenters';
 import { DocumentClaimedError, type VerificationOrigin, type VerificationService } from './service';
@@ -46,8 +32,6 @@ export function createDocumentVerification(
   verifications: VerificationService,
   challenges: ChallengeService,
 ) {
-  const { db, config } = deps;
-
   async function verify(
     userId: string,
     upload: DocumentUpload,
@@ -66,16 +50,19 @@ export function createDocumentVerification(
         : Promise.resolve(null),
     ]);
     const now = deps.clock.now();
-    const fingerprint = reading.document_key
-      ? documentFingerprint(config.masterKey, reading.document_key)
-      : null;
-    const binding: HolderBinding = {
-      holder,
-      otherAccounts: fingerprint ? await otherAccounts(db, userId, fingerprint) : 0,
-    };
-    const analysis = documentAnalysis(reading, upload, now);
-    let outcome = decideDocument(analysis, reading, upload.verificationType, binding);
-    let problems = bindingProblems(reading, binding);
+    let assessed = await assessDocument(
+      deps,
+      {
+        userId,
+        reading,
+        holder,
+        documentType: upload.documentType,
+        threshold: upload.threshold,
+        verificationType: upload.verificationType,
+      },
+      now,
+    );
+    const { analysis, fingerprint } = assessed;
     const media = [
       { bytes: upload.bytes, contentType: upload.mime },
       ...(video ? [{ bytes: video.bytes, contentType: video.mime }] : []),
@@ -92,10 +79,8 @@ export function createDocumentVerification(
           ? { minAge: analysis.calculated_age }
           : { minAge: upload.threshold };
     const save = () => {
-      const withBinding: ReviewerDocumentAnalysis = {
-        ...analysis,
-        holder_binding: holderSummary(reading, binding, problems),
-      };
+      const { outcome } = assessed;
+      const withBinding = recordedAnalysis(assessed);
       // Authenticity is unchecked (AUTHENTICITY_NOTE), so even a perfect read is not worth more than 0.8.
       const confidence =
         outcome.status === 'approved' ? Math.min(0.8, reading.confidence) : reading.confidence;
@@ -109,7 +94,7 @@ export function createDocumentVerification(
             confidence,
             ageThreshold: upload.threshold,
             needsReview: outcome.needsReview,
-            message: outcome.message,
+            message: assessed.outcome.message,
             details: {
               ocr_passes: reading.ocr_passes,
               decision: outcome.reason,
@@ -139,16 +124,14 @@ export function createDocumentVerification(
     } catch (error) {
       if (!(error instanceof DocumentClaimedError)) throw error;
       // Another account claimed this document between the check and the approval: a person decides.
-      binding.otherAccounts = Math.max(1, binding.otherAccounts);
-      problems = bindingProblems(reading, binding);
-      outcome = decideDocument(analysis, reading, upload.verificationType, binding);
+      assessed = claimedElsewhere(assessed);
       saved = await save();
     }
     return {
       verification: presentVerification(saved.row, now),
       // The owner's view: the document's reuse on other accounts is for reviewers only (document-reuse.ts).
       document_analysis: ownerDocumentAnalysis(saved.withBinding),
-      message: outcome.message,
+      message: assessed.outcome.message,
     };
   }
   return { verify };
