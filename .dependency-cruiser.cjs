@@ -14,7 +14,7 @@ const layers = [
     name: 'base',
     path: [
       '^apps/api/src/lib/',
-      '^apps/api/src/(errors|config|config-file|logger)\\.ts$',
+      '^apps/api/src/(errors|config|config-env|config-file|logger)\\.ts$',
       '^apps/api/src/modules/users/wallet/config\\.ts$',
       '^apps/api/src/modules/partners/webhooks/outbound-guard\\.ts$',
     ],

@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import { storedAuditEventNames, type adminAuditListQuery, type AdminAuditLogList } from '@attestly/contracts';
 import type { Deps } from '../../../core/deps';
-import { Where, page } from '../common';
+import { Where, page } from '../../shared/paging/page';
 import { presentAuditLog, type AuditNames, type AuditRow } from './presenters';
 
 /**

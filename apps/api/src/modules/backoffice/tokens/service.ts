@@ -7,7 +7,9 @@ import type { Deps } from '../../../core/deps';
 import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../shared/audit/service';
 import type { GrantService } from '../../users/grants/service';
-import { LIKE_ESCAPE, Where, likePattern, lowered, page, type AdminActor } from '../common';
+import { type AdminActor } from '../common';
+import { Where, page, pageOf } from '../../shared/paging/page';
+import { LIKE_ESCAPE, likePattern, lowered } from '../../shared/paging/search';
 import { presentAdminAuthorization, presentAdminToken, type TokenRow } from './presenters';
 
 const TOKEN_MODELS = "('AccessToken', 'RefreshToken')";
@@ -182,18 +184,17 @@ export function createAdminTokenService(
     if (query.active_only === true) Object.assign(where, { revoked_at: null, expires_at: { [Op.gt]: now } });
     if (query.active_only === false)
       where[Op.or] = [{ revoked_at: { [Op.ne]: null } }, { expires_at: { [Op.lte]: now } }];
-    const [rows, total] = await Promise.all([
-      OAuthAuthorization.findAll({
+    const { rows, total } = await pageOf(
+      OAuthAuthorization,
+      {
         where,
         order: [
           ['created_at', 'DESC'],
           ['id', 'DESC'],
         ],
-        offset: query.skip,
-        limit: query.limit,
-      }),
-      OAuthAuthorization.count({ where }),
-    ]);
+      },
+      query,
+    );
     const names = await grants.namesFor(rows);
     const users = await User.findAll({
       where: { id: [...new Set(rows.map((row) => row.user_id))] },

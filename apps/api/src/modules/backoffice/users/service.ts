@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Op, UniqueConstraintError, col, fn, where as sqlWhere } from 'sequelize';
 import type * as v from 'valibot';
 import type {
@@ -6,42 +5,21 @@ import type {
   adminFlagUserBody,
   adminLockUserBody,
   adminUnflagUserBody,
-  adminUserListQuery,
 } from '@attestly/contracts';
-import {
-  PARTNER_INVITATION_DAYS,
-  UNFLAGGED_BY_ADMIN,
-  type AdminCreatedUser,
-  type AdminUserAuthorization,
-  type adminCreateUserBody,
-} from '@attestly/contracts';
-import { hashPassword } from '../../../lib/passwords';
-import { mailOutboxFor } from '../../shared/notifications/outbox';
-import { createOneTimeTokens } from '../../users/accounts/one-time-tokens';
+import { UNFLAGGED_BY_ADMIN, type AdminUserAuthorization } from '@attestly/contracts';
 import type { Deps } from '../../../core/deps';
 import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../shared/audit/service';
 import type { GrantService } from '../../users/grants/service';
 import type { SessionService } from '../../shared/sessions/service';
-import {
-  Where,
-  anyContains,
-  countsBy,
-  page,
-  probeRows,
-  shortTerm,
-  type AdminActor,
-  type PageQuery,
-} from '../common';
-import { withdrawCasesOfDeletedAccount } from '../../users/verification/withdraw';
-import { USER_COLUMNS, asScopes, presentAdminUser, presentAdminUserDetail, type UserRow } from './presenters';
+import { type AdminActor } from '../common';
+import { eraseAccount } from '../../users/accounts/erasure';
+import { createUserCreation } from './create';
+import { USER_FROM, createUserList } from './list';
+import { USER_COLUMNS, asScopes, presentAdminUserDetail, type UserRow } from './presenters';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** "Until unlocked": a lock without a duration. */
 const FOREVER = new Date('9999-12-31T00:00:00Z');
-const FROM = 'users u LEFT JOIN user_flags f ON f.user_id = u.id AND f.resolved_at IS NULL';
-/** Flagged users only: driven by the (few) open flags rather than by every user. */
-const FLAGGED_FROM = 'user_flags f JOIN users u ON u.id = f.user_id';
 const HISTORY_LIMIT = 20;
 
 /** `users.endAllSessions` (INTERFACES.md, sessions/end-sessions.ts); a fallback below covers its absence. */
@@ -69,93 +47,14 @@ export function createAdminUserService(
     users: { endAllSessions?: EndAllSessions };
   },
 ) {
-  const { db, clock, config } = deps;
+  const { db, clock } = deps;
   const { audit, sessions, grants } = services;
   const { User, UserFlag, OAuthAuthorization, Verification } = db.models;
-  const oneTimeTokens = createOneTimeTokens(deps);
-  const outbox = mailOutboxFor(deps);
-
-  function verifiedClause(now: Date) {
-    return {
-      // Every term guards its NULLs, so that NOT (…) is true for a user with nothing proven.
-      sql: `((u.proven_min_age IS NOT NULL AND u.age_verified_until IS NOT NULL AND u.age_verified_until > :now)
-        OR (u.location_verified_until IS NOT NULL AND u.location_verified_until > :now)
-        OR (u.identity_verified_until IS NOT NULL AND u.identity_verified_until > :now))`,
-      params: { now },
-    };
-  }
-
-  async function list(query: v.InferOutput<typeof adminUserListQuery>) {
-    const now = clock.now();
-    const where = new Where().add('u.deleted_at IS NULL');
-    let scan = false;
-    let materialize = false;
-    let probe: PageQuery['probe'];
-    if (query.search) {
-      if (UUID.test(query.search)) where.add('u.id = :id', { id: query.search.toLowerCase() });
-      else {
-        // PostgreSQL answers these from the pg_trgm indexes on LOWER(email) and LOWER(full_name) (migration
-        // 20261126120100); elsewhere one pass over the matches gives the page's keys and the total together.
-        const match = anyContains(db, ['u.email', 'u.full_name'], query.search);
-        where.add(match.sql, match.params);
-        scan = true;
-        // The newest users first (`page`'s probe), then one pass. A term too short for a trigram reads every user
-        // whatever the plan (PostgreSQL, see `page`). Flagged users only are few, and read in one pass.
-        materialize = shortTerm(query.search);
-        if (!query.flagged_only) probe = { rows: probeRows(query.search), search: where.parts.length - 1 };
-      }
-    }
-    if (query.country) where.add('u.country = :country', { country: query.country });
-    if (query.flagged_only) where.add('f.resolved_at IS NULL');
-    const verified = verifiedClause(now);
-    if (query.verified_only || query.verification_status === 'verified')
-      where.add(verified.sql, verified.params);
-    if (query.verification_status === 'pending') {
-      // The pending set is small and indexed by status: looked up once rather than once per user.
-      where.add("u.id IN (SELECT pv.user_id FROM verifications pv WHERE pv.status = 'pending')");
-    }
-    if (query.verification_status === 'unverified') {
-      where.add(`NOT ${verified.sql}`, verified.params);
-      where.add("u.id NOT IN (SELECT pv.user_id FROM verifications pv WHERE pv.status = 'pending')");
-    }
-    const result = await page<UserRow>(
-      db,
-      {
-        select: USER_COLUMNS,
-        from: query.flagged_only ? FLAGGED_FROM : FROM,
-        where,
-        order: 'u.created_at DESC, u.id DESC',
-        countFrom: query.flagged_only ? FLAGGED_FROM : 'users u',
-        // Deferred join over users_live_created (created_at, id) or users_country_created (country, created_at, id).
-        key: 'u.id',
-        scan,
-        materialize,
-        probe,
-      },
-      query,
-    );
-    const ids = result.rows.map((row) => row.id);
-    const [verifications, authorizations] = await Promise.all([
-      countsBy(db, 'verifications', 'user_id', ids),
-      countsBy(db, 'oauth_authorizations', 'user_id', ids, 'AND revoked_at IS NULL AND expires_at > :now', {
-        now,
-      }),
-    ]);
-    return {
-      users: result.rows.map((row) =>
-        presentAdminUser(
-          row,
-          { verifications: verifications.get(row.id) ?? 0, authorizations: authorizations.get(row.id) ?? 0 },
-          now,
-        ),
-      ),
-      total_count: result.total,
-    };
-  }
+  const list = createUserList(deps);
 
   async function findRow(id: string): Promise<UserRow> {
     const [row] = await db.read<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM ${FROM} WHERE u.id = :id AND u.deleted_at IS NULL`,
+      `SELECT ${USER_COLUMNS} FROM ${USER_FROM} WHERE u.id = :id AND u.deleted_at IS NULL`,
       {
         id,
       },
@@ -366,56 +265,14 @@ export function createAdminUserService(
   }
 
   /**
-   * The same erasure as the user's own account deletion (users/service.ts deleteAccount): personal data goes, the
-   * anonymised row stays so audit entries and verification records keep their meaning; every sign-in and grant
-   * ends. The audit trail is kept.
+   * The same erasure as the user's own account deletion (users/accounts/erasure.ts), after every sign-in and grant
+   * has ended; the user's open flags are resolved in the administrator's name.
    */
   async function remove(id: string, reason: string | null, who: AdminActor): Promise<void> {
     await findRow(id);
     await endSignIns(id, 'account_deleted', true, who);
     const now = clock.now();
-    const withdrawn = await db.sequelize.transaction(async (transaction) => {
-      // First (it locks the account): cases under review are withdrawn and every kept media file goes.
-      const cases = await withdrawCasesOfDeletedAccount(deps, id, transaction);
-      await db.models.UserPhoto.destroy({ where: { user_id: id }, transaction });
-      await db.models.OneTimeToken.destroy({ where: { subject_id: id }, transaction });
-      await db.models.Session.destroy({ where: { kind: 'user', subject_id: id }, transaction });
-      await UserFlag.update(
-        { resolved_at: now, resolved_by: who.adminUserId, resolution_notes: 'Account deleted' },
-        { where: { user_id: id, resolved_at: null }, transaction },
-      );
-      await User.update(
-        {
-          email: `deleted-${id}@deleted.invalid`,
-          password_hash: `deleted$${randomBytes(16).toString('hex')}`,
-          full_name: 'Deleted user',
-          phone: null,
-          pending_phone: null,
-          country: null,
-          state: null,
-          city: null,
-          profile_photo_key: null,
-          email_verified_at: null,
-          phone_verified_at: null,
-          proven_min_age: null,
-          age_verified_at: null,
-          age_verified_until: null,
-          location_country: null,
-          location_state: null,
-          location_verified_at: null,
-          location_verified_until: null,
-          identity_verified_at: null,
-          identity_verified_until: null,
-          login_attempts: 0,
-          locked_until: null,
-          last_login_at: null,
-          is_active: false,
-          deleted_at: now,
-        },
-        { where: { id }, transaction },
-      );
-      return cases;
-    });
+    const withdrawn = await eraseAccount(deps, id, { now, resolveFlagsBy: who.adminUserId });
     await audit.recordSafely({
       event: 'user_deleted',
       severity: 'warning',
@@ -427,66 +284,7 @@ export function createAdminUserService(
     });
   }
 
-  /**
-   * "Add User" (spec 02 §2; issue 25 item 6). The account starts with a random password nobody is told, unless
-   * the administrator chose to be shown it once; with an invitation the person chooses one through a password-reset
-   * link of PARTNER_INVITATION_DAYS days, which also proves the address (users/service.ts resetPassword).
-   */
-  async function create(
-    body: v.InferOutput<typeof adminCreateUserBody>,
-    who: AdminActor,
-  ): Promise<AdminCreatedUser> {
-    const taken = await User.findOne({
-      where: sqlWhere(fn('LOWER', col('email')), body.email.toLowerCase()),
-      attributes: ['id'],
-    });
-    const conflict = () =>
-      new AppError(409, 'users.email_taken', 'A user with this email already exists', [
-        { path: 'email', message: 'A user with this email already exists' },
-      ]);
-    if (taken) throw conflict();
-    const firstPassword = randomBytes(12).toString('base64url');
-    const now = clock.now();
-    let user;
-    try {
-      user = await User.create({
-        email: body.email,
-        password_hash: await hashPassword(firstPassword, config.passwordCost),
-        full_name: body.full_name,
-        created_at: now,
-        updated_at: now,
-      });
-    } catch (error) {
-      // A racing sign-up or creation took the address first.
-      if (error instanceof UniqueConstraintError) throw conflict();
-      throw error;
-    }
-    await audit.recordSafely({
-      event: 'user_created',
-      userId: user.id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
-      details: { sign_in: body.sign_in },
-    });
-    if (body.sign_in === 'show_password')
-      return { ...(await detail(user.id)), temporary_password: firstPassword };
-    const token = await oneTimeTokens.issue('password_reset', user.id, {
-      ttlMs: PARTNER_INVITATION_DAYS * 86_400_000,
-      target: user.email,
-    });
-    await outbox.enqueue({
-      to: user.email,
-      subject: 'You are invited to Attestly',
-      text:
-        `Hello ${body.full_name},\n\nAn Attestly account was created for you with this address. To sign in, choose ` +
-        `your password by opening this link within ${PARTNER_INVITATION_DAYS} days:\n` +
-        `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}\n\n` +
-        `Then sign in at ${config.publicUrl}/login with ${user.email}. If you did not expect this, ignore this ` +
-        `message: nothing happens unless the link is opened.\n`,
-    });
-    return { ...(await detail(user.id)), invitation_sent_to: user.email };
-  }
+  const create = createUserCreation(deps, audit, detail);
 
   return { list, detail, create, flag, unflag, edit, lock, unlock, remove };
 }

@@ -2,42 +2,24 @@ import type * as v from 'valibot';
 import type {
   adminApproveVerificationBody,
   adminRejectVerificationBody,
-  adminRetriggerVerificationBody,
   adminVerificationListQuery,
 } from '@attestly/contracts';
-import { type AgeThreshold, type DocumentType, type ReviewerDocumentAnalysis } from '@attestly/contracts';
-import type { DocumentReading } from '@attestly/models';
-import { UniqueConstraintError } from 'sequelize';
 import type { Deps } from '../../../core/deps';
-import { AppError, notFound } from '../../../errors';
+import { notFound } from '../../../errors';
 import type { AuditService } from '../../shared/audit/service';
-import {
-  bindingProblems,
-  decideDocument,
-  documentAnalysis,
-  documentFingerprint,
-  type HolderBinding,
-} from '../../users/verification/document';
 import type { VerificationModule } from '../../users/verification/index';
-import { requireEngine, runAnalysis } from '../../users/verification/vision';
-import { isWithdrawn, lockOpenCase, withdrawnCase } from '../../users/verification/withdraw';
-import {
-  Where,
-  containsTerm,
-  num,
-  page,
-  probeRows,
-  shortTerm,
-  type AdminActor,
-  type PageQuery,
-} from '../common';
+import { type AdminActor } from '../common';
+import { Where, page, probeRows, type PageQuery } from '../../shared/paging/page';
+import { containsTerm, shortTerm } from '../../shared/paging/search';
+import { createRetrigger } from './retrigger';
 import { presentAdminVerification, presentAdminVerificationDetail, type VerificationRow } from './presenters';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The listed columns. `document_media` counts the kept documents (not the live videos): what Retrigger re-reads.
- * `holder_bound` is the document analysis' holder check (verification/document.ts), read from its JSON.
+ * `holder_bound` is the document analysis' holder check (users/verification/document-decision.ts), read from its
+ * JSON.
  */
 const selectColumns = (dialect: 'sqlite' | 'postgres') => `v.id, v.user_id, u.email AS user_email,
   v.verification_type, v.verification_method, v.status,
@@ -51,37 +33,6 @@ const selectColumns = (dialect: 'sqlite' | 'postgres') => `v.id, v.user_id, u.em
       ? "((v.document_analysis::jsonb) -> 'holder_binding' ->> 'bound')"
       : "json_extract(v.document_analysis, '$.holder_binding.bound')"
   } AS holder_bound`;
-
-/**
- * The binding facts shown to the reviewer, in the shape the user flow records them (verification/document.ts):
- * never the document number or face descriptors.
- */
-function holderSummary(
-  reading: DocumentReading,
-  binding: HolderBinding,
-  problems: string[],
-): NonNullable<ReviewerDocumentAnalysis['holder_binding']> {
-  const h = binding.holder;
-  return {
-    portrait_found: h?.portrait.found ?? false,
-    portrait_problem: h?.portrait.problem ?? null,
-    live_video: !h ? 'missing' : !h.video ? 'unusable' : h.video.is_live ? 'passed' : 'failed',
-    liveness_reasons: h?.video?.video_liveness.reasons ?? [],
-    face_match: h?.face_match
-      ? { similarity: h.face_match.similarity, threshold: h.face_match.threshold, match: h.face_match.match }
-      : null,
-    printed_fields: reading.printed
-      ? {
-          date_of_birth: reading.printed.date_of_birth,
-          expiry_date: reading.printed.expiry_date,
-          name: reading.printed.name,
-        }
-      : null,
-    document_used_by_other_accounts: binding.otherAccounts,
-    bound: problems.length === 0,
-    review_reasons: problems,
-  };
-}
 
 /**
  * The manual review queue (spec 02 "Verifications", issue 9): lists with every filter, the case with its kept
@@ -300,202 +251,7 @@ export function createAdminVerificationService(
     return detail(row.id);
   }
 
-  /**
-   * Other accounts the document proves (document_claims) or is waiting to prove (pending or approved document cases
-   * with the same keyed number), as the user flow counts them (verification/document.ts): when the document already
-   * proves this account, others' attempts do not hold its owner back.
-   */
-  async function otherAccounts(userId: string, fingerprint: string): Promise<number> {
-    const claims = await db.read<{ user_id: string }>(
-      'SELECT user_id FROM document_claims WHERE fingerprint = :fingerprint',
-      { fingerprint },
-    );
-    if (claims.some((claim) => claim.user_id === userId)) return 0;
-    const [waiting] = await db.read<{ n: number | string }>(
-      `SELECT COUNT(DISTINCT user_id) AS n FROM verifications
-        WHERE subject_fingerprint = :fingerprint AND verification_method = 'document'
-          AND status IN ('approved', 'pending') AND user_id <> :userId`,
-      { fingerprint, userId },
-    );
-    return Math.max(claims.length, num(waiting?.n));
-  }
-
-  /**
-   * Claims the document for this account before an automatic approval, as the user flow does in the same step
-   * (the primary key on the fingerprint makes it race-safe). False when another account holds it; `inserted`
-   * says whether this call created the claim (to take it back if the approval then fails).
-   */
-  async function claimDocument(
-    fingerprint: string,
-    userId: string,
-    verificationId: string,
-  ): Promise<{ ok: boolean; inserted: boolean }> {
-    const [held] = await db.read<{ user_id: string }>(
-      'SELECT user_id FROM document_claims WHERE fingerprint = :fingerprint',
-      { fingerprint },
-    );
-    if (held) return { ok: held.user_id === userId, inserted: false };
-    try {
-      await db.sequelize.query(
-        'INSERT INTO document_claims (fingerprint, user_id, verification_id, created_at) VALUES (:fingerprint, :userId, :verificationId, :now)',
-        { replacements: { fingerprint, userId, verificationId, now: clock.now() } },
-      );
-      return { ok: true, inserted: true };
-    } catch (error) {
-      if (!(error instanceof UniqueConstraintError)) throw error;
-      const [winner] = await db.read<{ user_id: string }>(
-        'SELECT user_id FROM document_claims WHERE fingerprint = :fingerprint',
-        { fingerprint },
-      );
-      return { ok: winner?.user_id === userId, inserted: false };
-    }
-  }
-
-  /**
-   * Runs the document analysis again on the media kept (encrypted) for the case, with today's models and clock,
-   * and decides it exactly as the user flow decides a fresh upload (verification/document.ts): the MRZ reading AND
-   * the holder check on the kept document and live video (portrait found, liveness, face match, printed fields, the
-   * document not proving another account). Without a kept video — or with any binding problem — a clean reading
-   * still goes to a person, never to an automatic approval. The case returns to the queue with the new analysis; a
-   * clean, bound result is then decided through the same review path as a person's decision (so the facts, the
-   * media deletion and the audit follow the same rules).
-   */
-  async function retrigger(
-    id: string,
-    body: v.InferOutput<typeof adminRetriggerVerificationBody>,
-    who: AdminActor,
-  ) {
-    const row = await Verification.findByPk(id);
-    if (!row) throw notFound('Verification not found');
-    const owner = await User.findByPk(row.user_id, { attributes: ['id', 'deleted_at'] });
-    if (isWithdrawn(row) || !owner || owner.deleted_at) throw withdrawnCase();
-    const startedAs = row.status;
-    if (!['failed', 'rejected', 'pending'].includes(row.status)) {
-      throw new AppError(
-        409,
-        'verification.not_retriggerable',
-        'Only pending, failed or rejected verifications can be retriggered',
-      );
-    }
-    if (row.verification_method !== 'document') {
-      throw new AppError(
-        409,
-        'verification.nothing_to_rerun',
-        'Only document verifications can be re-analysed; ask the user to verify again',
-      );
-    }
-    const media = await verifications.reviewMedia(id);
-    // The user flow keeps the document first and the live challenge video (when one was sent) after it.
-    const document = media.find((item) => !item.contentType.startsWith('video/'));
-    const video = media.find((item) => item.contentType.startsWith('video/')) ?? null;
-    if (!document) {
-      throw new AppError(
-        409,
-        'verification.media_gone',
-        'The media of this verification is no longer kept; ask the user to verify again',
-      );
-    }
-    const engine = requireEngine(deps.vision, 'Document analysis');
-    const threshold = (row.age_threshold ?? 18) as AgeThreshold;
-    const [reading, holder] = await Promise.all([
-      runAnalysis(() => engine.readDocument(document.bytes, document.contentType)),
-      video
-        ? runAnalysis(() => engine.checkHolder(document.bytes, video.bytes, { thresholds: [threshold] }))
-        : Promise.resolve(null),
-    ]);
-    const now = clock.now();
-    const previous = row.document_analysis;
-    const analysis = documentAnalysis(
-      reading,
-      { documentType: (previous?.document_type ?? 'other') as DocumentType, threshold },
-      now,
-    );
-    const verificationType = row.verification_type === 'identity' ? 'identity' : 'age';
-    const fingerprint = reading.document_key
-      ? documentFingerprint(config.masterKey, reading.document_key)
-      : null;
-    const binding: HolderBinding = {
-      holder,
-      otherAccounts: fingerprint ? await otherAccounts(row.user_id, fingerprint) : 0,
-    };
-    let outcome = decideDocument(analysis, reading, verificationType, binding);
-    let claim: { ok: boolean; inserted: boolean } | null = null;
-    if (outcome.status === 'approved' && fingerprint) {
-      claim = await claimDocument(fingerprint, row.user_id, row.id);
-      if (!claim.ok) {
-        // Another account claimed this document meanwhile: a person decides, as in the user flow.
-        binding.otherAccounts = Math.max(1, binding.otherAccounts);
-        outcome = decideDocument(analysis, reading, verificationType, binding);
-      }
-    }
-    const problems = bindingProblems(reading, binding);
-    const note =
-      `Retriggered by admin${body.force_reprocess ? ' (force reprocess)' : ''}: ${outcome.reason}` +
-      (body.notes ? ` — ${body.notes}` : '');
-    // Back to a pending case with the new analysis; then decided like a review when the reading is clean and bound.
-    row.status = 'pending';
-    row.needs_manual_review = true;
-    row.document_analysis = { ...analysis, holder_binding: holderSummary(reading, binding, problems) };
-    row.confidence_score = reading.confidence;
-    row.subject_fingerprint = fingerprint ?? row.subject_fingerprint;
-    row.reviewed_at = null;
-    row.reviewed_by = null;
-    row.result_details = {
-      ...row.result_details,
-      decision: outcome.reason,
-      retriggered_at: now.toISOString(),
-      ...(analysis.calculated_age !== null && verificationType === 'age'
-        ? { proves: { minAge: analysis.calculated_age } }
-        : {}),
-    };
-    row.review_notes = [...row.review_notes, { timestamp: now.toISOString(), note, author: who.adminUserId }];
-    row.changed('review_notes', true);
-    row.changed('result_details', true);
-    row.changed('document_analysis', true);
-    // Written only if, after the analysis, the case is as it was and its account still exists (withdraw.ts).
-    await db.sequelize.transaction(async (transaction) => {
-      const { row: current } = await lockOpenCase(db, row.id, transaction);
-      if (current.status !== startedAs) {
-        throw new AppError(
-          409,
-          'verification.changed',
-          'This case changed while it was analysed; open it again',
-        );
-      }
-      await row.save({ transaction });
-    });
-    await audit.recordSafely({
-      event: 'verification_retriggered',
-      userId: row.user_id,
-      partnerId: row.partner_id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
-      details: { verification_id: row.id, force_reprocess: body.force_reprocess, outcome: outcome.status },
-    });
-    if (outcome.status === 'approved') {
-      try {
-        return await approve(id, { reviewer_notes: `Automatic re-analysis: ${outcome.reason}` }, who);
-      } catch (error) {
-        // Not approved after all (decided meanwhile): the claim taken for it goes back.
-        if (claim?.inserted && fingerprint) {
-          await db.sequelize.query(
-            'DELETE FROM document_claims WHERE fingerprint = :fingerprint AND verification_id = :id',
-            { replacements: { fingerprint, id: row.id } },
-          );
-        }
-        throw error;
-      }
-    }
-    if (outcome.status === 'rejected') {
-      return reject(
-        id,
-        { rejection_reason: outcome.message, reviewer_notes: `Automatic re-analysis: ${outcome.reason}` },
-        who,
-      );
-    }
-    return detail(id);
-  }
+  const retrigger = createRetrigger(deps, { audit, verifications }, { approve, reject, detail });
 
   /** The kept media, decrypted for one viewing; every viewing is audited. */
   async function media(id: string, mediaId: string, who: AdminActor) {

@@ -13,15 +13,12 @@ import type { Deps } from '../../../core/deps';
 import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../shared/audit/service';
 import type { RequestOrigin } from '../../shared/sessions/service';
-import { createStripeClient, periodEnd, subscriptionStatus } from './stripe-client';
+import { createStripeClient, periodEnd } from './stripe-client';
 import { countUsage, planOf, quotaExceeded, usagePeriod } from './usage';
+import { createPlanChanges } from './plan-changes';
+import { createStripeEvents } from './stripe-events';
 
-export interface PlanActor {
-  adminUserId?: string | null;
-  origin?: RequestOrigin;
-  /** Who changed it, for the audit entry: 'admin', 'cli', 'stripe', 'checkout'. */
-  source?: string;
-}
+export type { PlanActor } from './plan-changes';
 
 /**
  * Plans, usage and quotas, and Stripe billing (DESIGN.md §6; spec 01 §2 plans and subscription screens, §7, §9).
@@ -32,7 +29,8 @@ export function createBillingService(deps: Deps, { audit }: { audit: AuditServic
   const { db, clock, config, logger } = deps;
   const { Partner, PartnerSubscription } = db.models;
   const stripe = config.stripe ? createStripeClient(config.stripe) : null;
-  const webhookSecret = config.stripe?.webhookSecret ?? null;
+  const plans = createPlanChanges(deps, audit);
+  const { upsertSubscription, changePlan, auditPlanChange, setPartnerPlan } = plans;
 
   function priceFor(plan: PlanId): string | null {
     return config.stripe?.prices[plan] ?? null;
@@ -113,72 +111,6 @@ export function createBillingService(deps: Deps, { audit }: { audit: AuditServic
       billing_enabled: stripe !== null,
       can_manage: stripe !== null && Boolean(subscription?.stripe_customer_id),
     };
-  }
-
-  async function upsertSubscription(
-    partnerId: string,
-    values: Partial<{
-      status: SubscriptionStatus;
-      stripe_customer_id: string | null;
-      stripe_subscription_id: string | null;
-      current_period_end: Date | null;
-    }>,
-    transaction?: Transaction,
-  ) {
-    const now = clock.now();
-    const existing = await PartnerSubscription.findByPk(partnerId, { transaction });
-    if (existing) await existing.update({ ...values, updated_at: now }, { transaction });
-    else
-      await PartnerSubscription.create(
-        {
-          partner_id: partnerId,
-          status: values.status ?? 'active',
-          stripe_customer_id: values.stripe_customer_id ?? null,
-          stripe_subscription_id: values.stripe_subscription_id ?? null,
-          current_period_end: values.current_period_end ?? null,
-          updated_at: now,
-        },
-        { transaction },
-      );
-  }
-
-  /** Writes the plan in the caller's transaction; the caller audits after commit (`auditPlanChange`). */
-  async function changePlan(partnerId: string, planId: string, transaction?: Transaction) {
-    const plan = findPlan(planId);
-    if (!plan) throw new AppError(422, 'billing.unknown_plan', 'Unknown plan');
-    const partner = await Partner.findByPk(partnerId, { attributes: ['id', 'plan'], transaction });
-    if (!partner) throw notFound('Partner not found');
-    const previous = partner.plan;
-    if (previous !== plan.id) {
-      await Partner.update({ plan: plan.id }, { where: { id: partnerId }, transaction });
-    }
-    return { partnerId, from: previous, to: plan.id, changed: previous !== plan.id };
-  }
-
-  async function auditPlanChange(change: Awaited<ReturnType<typeof changePlan>>, actor: PlanActor) {
-    if (!change.changed) return;
-    await audit.recordSafely({
-      event: 'partner.plan_changed',
-      partnerId: change.partnerId,
-      adminUserId: actor.adminUserId ?? null,
-      ip: actor.origin?.ip ?? null,
-      userAgent: actor.origin?.userAgent ?? null,
-      details: { from: change.from, to: change.to, source: actor.source ?? 'operator' },
-    });
-  }
-
-  /**
-   * Assigns a plan (operators: back office and CLI). Audited with the old and new plan. Returns false when the
-   * partner already had that plan.
-   */
-  async function setPartnerPlan(partnerId: string, planId: string, actor: PlanActor = {}): Promise<boolean> {
-    const change = await db.sequelize.transaction(async (transaction) => {
-      const result = await changePlan(partnerId, planId, transaction);
-      await upsertSubscription(partnerId, { status: 'active' }, transaction);
-      return result;
-    });
-    await auditPlanChange(change, actor);
-    return change.changed;
   }
 
   async function checkoutSession(partnerId: string, planId: PlanId, origin: RequestOrigin) {
@@ -326,125 +258,13 @@ export function createBillingService(deps: Deps, { audit }: { audit: AuditServic
     return { success: true, activated, plan, subscription: await usage(partnerId) };
   }
 
-  async function partnerForStripe(object: {
-    customer?: unknown;
-    metadata?: Stripe.Metadata | null;
-    id?: string;
-  }) {
-    const fromMetadata = object.metadata?.partner_id;
-    if (fromMetadata && (await Partner.count({ where: { id: fromMetadata } }))) return fromMetadata;
-    const customer =
-      typeof object.customer === 'string' ? object.customer : (object.customer as { id?: string } | null)?.id;
-    if (!customer) return null;
-    const row = await PartnerSubscription.findOne({ where: { stripe_customer_id: customer } });
-    return row?.partner_id ?? null;
-  }
-
-  async function onSubscription(subscription: Stripe.Subscription, deleted: boolean) {
-    const partnerId = await partnerForStripe(subscription);
-    if (!partnerId) return;
-    const current = await PartnerSubscription.findByPk(partnerId);
-    if (current?.stripe_subscription_id && current.stripe_subscription_id !== subscription.id) return;
-    if (deleted || subscription.status === 'canceled') {
-      const change = await db.sequelize.transaction(async (transaction) => {
-        const changed = await changePlan(partnerId, 'free', transaction);
-        await upsertSubscription(
-          partnerId,
-          { status: 'cancelled', stripe_subscription_id: null, current_period_end: null },
-          transaction,
-        );
-        return changed;
-      });
-      await auditPlanChange(change, { source: 'stripe' });
-      return;
-    }
-    const plan = planForPrice(subscription.items?.data?.[0]?.price?.id);
-    const change = await db.sequelize.transaction(async (transaction) => {
-      const changed = plan ? await changePlan(partnerId, plan, transaction) : null;
-      await upsertSubscription(
-        partnerId,
-        {
-          status: subscriptionStatus(subscription.status),
-          stripe_subscription_id: subscription.id,
-          stripe_customer_id: typeof subscription.customer === 'string' ? subscription.customer : null,
-          current_period_end: periodEnd(subscription),
-        },
-        transaction,
-      );
-      return changed;
-    });
-    if (change) await auditPlanChange(change, { source: 'stripe' });
-  }
-
-  async function onInvoice(invoice: Stripe.Invoice, paid: boolean) {
-    const partnerId = await partnerForStripe(invoice);
-    if (!partnerId) return;
-    const line = invoice.lines?.data?.[0] as unknown as { period?: { end?: number } } | undefined;
-    await upsertSubscription(partnerId, {
-      status: paid ? 'active' : 'past_due',
-      ...(paid && line?.period?.end ? { current_period_end: new Date(line.period.end * 1000) } : {}),
-    });
-    await audit.recordSafely({
-      event: paid ? 'partner.invoice_paid' : 'partner.invoice_payment_failed',
-      severity: paid ? 'info' : 'warning',
-      partnerId,
-      details: { invoice_id: invoice.id },
-    });
-  }
-
-  /**
-   * POST /api/v1/stripe/webhook: the signature is checked by the official SDK on the raw body (`constructEvent`,
-   * 5-minute tolerance); each event id is handled once (a replayed event is acknowledged and ignored).
-   */
-  async function handleStripeWebhook(rawBody: Buffer, signature: string | undefined) {
-    const client = requireStripe();
-    if (!signature) throw new AppError(400, 'stripe.missing_signature', 'Missing Stripe-Signature header');
-    let event: Stripe.Event;
-    try {
-      event = client.webhooks.constructEvent(rawBody, signature, webhookSecret as string);
-    } catch {
-      throw new AppError(400, 'stripe.invalid_signature', 'Invalid Stripe signature');
-    }
-    const fresh = (await db.sequelize.query(
-      // The leading comment keeps Sequelize's SQLite dialect from running this as a plain INSERT (no rows back).
-      `/* returning */ INSERT INTO stripe_events (id, type, received_at) VALUES (:id, :type, :now)
-        ON CONFLICT (id) DO NOTHING RETURNING id`,
-      { replacements: { id: event.id, type: event.type, now: clock.now() }, type: QueryTypes.SELECT },
-    )) as unknown[];
-    if (fresh.length === 0) return { received: true, duplicate: true };
-    try {
-      switch (event.type) {
-        case 'checkout.session.completed':
-          if (event.data.object.mode === 'subscription') {
-            await applyCheckoutSession(event.data.object, 'stripe');
-          }
-          break;
-        case 'customer.subscription.updated':
-          await onSubscription(event.data.object, false);
-          break;
-        case 'customer.subscription.deleted':
-          await onSubscription(event.data.object, true);
-          break;
-        case 'invoice.paid':
-          await onInvoice(event.data.object, true);
-          break;
-        case 'invoice.payment_failed':
-          await onInvoice(event.data.object, false);
-          break;
-        default:
-          break;
-      }
-    } catch (error) {
-      // Forget the event so Stripe's retry is handled again.
-      await db.sequelize.query('DELETE FROM stripe_events WHERE id = :id', {
-        replacements: { id: event.id },
-        type: QueryTypes.BULKDELETE,
-      });
-      logger.error({ err: error, stripe_event: event.id, type: event.type }, 'stripe webhook failed');
-      throw error;
-    }
-    return { received: true, duplicate: false };
-  }
+  const handleStripeWebhook = createStripeEvents(deps, {
+    audit,
+    plans,
+    requireStripe,
+    planForPrice,
+    applyCheckoutSession,
+  });
 
   return {
     /** Prices only where plans can be bought (Stripe configured); otherwise the operator assigns plans. */

@@ -22,6 +22,7 @@ import { assertOwnDomain } from './public-suffix';
 import type { AuditService } from '../../shared/audit/service';
 import type { GrantService } from '../../users/grants/service';
 import type { RequestOrigin } from '../../shared/sessions/service';
+import { pageOf, type Paging } from '../../shared/paging/page';
 
 /**
  * Client secrets are 256-bit random strings shown once. The database keeps only HMAC-SHA256(secret) under a key
@@ -147,14 +148,13 @@ export function createSiteService(
   return {
     ownSite,
     authorizationCounts,
-    async list(partnerId: string, paging: { skip: number; limit: number }) {
-      const { rows, count } = await Site.findAndCountAll({
-        where: { partner_id: partnerId, deleted_at: null },
-        order: [['created_at', 'DESC']],
-        offset: paging.skip,
-        limit: paging.limit,
-      });
-      return { sites: rows, total: count, counts: await authorizationCounts(rows.map((row) => row.id)) };
+    async list(partnerId: string, paging: Paging) {
+      const { rows, total } = await pageOf(
+        Site,
+        { where: { partner_id: partnerId, deleted_at: null }, order: [['created_at', 'DESC']] },
+        paging,
+      );
+      return { sites: rows, total, counts: await authorizationCounts(rows.map((row) => row.id)) };
     },
 
     async create(

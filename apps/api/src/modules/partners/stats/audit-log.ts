@@ -10,6 +10,7 @@ import type { Config } from '../../../config';
 import type { Database, Dialect } from '../../../db/database';
 import type { AuditLog } from '../../../db/models/index';
 import { pairwiseSubject } from '../../../oidc/account';
+import { pageOf } from '../../shared/paging/page';
 
 /**
  * The site an audit entry is about (`details.site_id`), as SQL. Exactly the expression of the index
@@ -101,13 +102,8 @@ export function createPartnerAuditLog({ db, config }: { db: Database; config: Pi
       );
     }
     if (conditions.length > 0) where[Op.and] = conditions;
-    const { rows, count } = await AuditLog.findAndCountAll({
-      where,
-      order: [['id', 'DESC']],
-      offset: query.skip,
-      limit: query.limit,
-    });
-    return { audit_logs: rows.map((row) => present(row, partnerId)), total_count: count };
+    const { rows, total } = await pageOf(AuditLog, { where, order: [['id', 'DESC']] }, query);
+    return { audit_logs: rows.map((row) => present(row, partnerId)), total_count: total };
   }
 
   return { list };

@@ -4,7 +4,7 @@ import type { Deps } from '../../../core/deps';
 import type { Verification } from '../../../db/models/index';
 import { toDate } from '../../../db/rows';
 import { pairwiseSubject } from '../../../oidc/account';
-import { emitWebhookEvent } from './service';
+import { emitWebhookEvent } from './emit';
 
 /** How far back the token.expired job looks: grants that expired before a long outage are not announced late. */
 const EXPIRY_LOOKBACK_MS = 7 * 86400_000;

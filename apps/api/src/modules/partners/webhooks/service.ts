@@ -1,108 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { Op, QueryTypes, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import {
   WEBHOOK_LIMITS,
   type CreateWebhookBody,
   type UpdateWebhookBody,
   type WebhookEvent,
-  type WebhookEventType,
 } from '@attestly/contracts';
 import type { Deps } from '../../../core/deps';
-import type { Database } from '../../../db/database';
 import { underPartnerLock } from '../../../db/partner-lock';
 import type { WebhookEndpoint } from '../../../db/models/index';
 import { AppError, notFound } from '../../../errors';
 import type { AuditService } from '../../shared/audit/service';
 import type { RequestOrigin } from '../../shared/sessions/service';
+import { createDeliveryLog } from './delivery-log';
+import { emitWebhookEvent, wakeOnEmit, type WebhookEventInput } from './emit';
 import { parseAllowlist, urlProblem } from './outbound-guard';
-import { presentDelivery, presentWebhook } from './presenters';
+import { presentWebhook } from './presenters';
 import { createWebhookSender, type WebhookSender } from './sender';
 import { generateSecret, sealSecret, webhookSecretKey } from './signing';
 import { CLAIM_LEASE_MS, createDeliveryWorker } from './worker';
 
+export { emitWebhookEvent, type WebhookEventInput } from './emit';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export interface WebhookEventInput {
-  partnerId: string;
-  type: WebhookEventType;
-  /** The minimal payload: what the partner was granted, never more (pairwise subject, site, scope, result). */
-  data: Record<string, unknown>;
-}
-
-/** The running delivery worker per database, woken when an event is queued (see emitWebhookEvent). */
-const wakers = new WeakMap<Database, () => void>();
-
-/**
- * Writes an event to the outbox in the caller's transaction (so it exists exactly when the change it describes
- * does) and queues one delivery per active endpoint of the partner that subscribed to it. A plain function of the
- * database, so that any service can emit without depending on the webhook service.
- */
-export async function emitWebhookEvent(
-  deps: Pick<Deps, 'db' | 'clock'>,
-  event: WebhookEventInput,
-  { transaction }: { transaction?: Transaction } = {},
-): Promise<string> {
-  const { EventOutbox, WebhookEndpoint, WebhookDelivery } = deps.db.models;
-  const now = deps.clock.now();
-  const id = randomUUID();
-  const payload = JSON.stringify({
-    id,
-    event: event.type,
-    type: event.type,
-    timestamp: now.toISOString(),
-    data: event.data,
-  });
-  const endpoints = await WebhookEndpoint.findAll({
-    where: { partner_id: event.partnerId, active: true },
-    attributes: ['id', 'events'],
-    transaction,
-  });
-  const subscribed = endpoints.filter((endpoint) =>
-    (JSON.parse(endpoint.events) as string[]).includes(event.type),
-  );
-  await EventOutbox.create(
-    {
-      id,
-      partner_id: event.partnerId,
-      event: event.type,
-      payload,
-      created_at: now,
-      available_at: now,
-      locked_until: null,
-      // The event is handed to the delivery queue in this same unit of work.
-      delivered_at: now,
-      last_error: null,
-    },
-    { transaction },
-  );
-  if (subscribed.length > 0) {
-    await WebhookDelivery.bulkCreate(
-      subscribed.map((endpoint) => ({
-        event_id: id,
-        endpoint_id: endpoint.id,
-        partner_id: event.partnerId,
-        event: event.type,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        give_up_at: new Date(now.getTime() + WEBHOOK_LIMITS.retryWindowMs),
-        locked_until: null,
-        locked_by: null,
-        last_status_code: null,
-        created_at: now,
-        delivered_at: null,
-        updated_at: now,
-      })),
-      { transaction },
-    );
-    const wake = wakers.get(deps.db);
-    if (wake) {
-      if (transaction) transaction.afterCommit(wake);
-      else wake();
-    }
-  }
-  return id;
-}
 
 export interface WebhookServiceOptions {
   audit: AuditService;
@@ -129,7 +49,7 @@ export function createWebhookService(deps: Deps, options: WebhookServiceOptions)
   const kick = () => {
     if (live) setImmediate(() => void worker.deliverDue().catch(() => undefined));
   };
-  wakers.set(db, kick);
+  wakeOnEmit(db, kick);
 
   function checkUrl(url: string): void {
     const problem = urlProblem(url, allowlist);
@@ -309,110 +229,7 @@ export function createWebhookService(deps: Deps, options: WebhookServiceOptions)
     };
   }
 
-  async function deliveryView(deliveryId: string) {
-    const delivery = await WebhookDelivery.findByPk(deliveryId);
-    if (!delivery) throw notFound('Delivery not found');
-    const attempts = await WebhookAttempt.findAll({
-      where: { delivery_id: deliveryId },
-      order: [['attempt', 'ASC']],
-    });
-    return presentDelivery(delivery, attempts);
-  }
-
-  /** The delivery log of one endpoint, newest first, each with its attempts. */
-  async function deliveries(partnerId: string, id: string, skip: number, limit: number) {
-    const endpoint = await owned(partnerId, id);
-    const { rows, count } = await WebhookDelivery.findAndCountAll({
-      where: { endpoint_id: endpoint.id },
-      order: [
-        ['created_at', 'DESC'],
-        ['id', 'ASC'],
-      ],
-      offset: skip,
-      limit,
-    });
-    const attempts = await WebhookAttempt.findAll({
-      where: { delivery_id: { [Op.in]: rows.map((row) => row.id) } },
-      order: [['attempt', 'ASC']],
-    });
-    return {
-      deliveries: rows.map((row) =>
-        presentDelivery(
-          row,
-          attempts.filter((attempt) => attempt.delivery_id === row.id),
-        ),
-      ),
-      total_count: count,
-    };
-  }
-
-  /**
-   * Manual redelivery: the same event (same id, so receivers can deduplicate) goes back in the queue now, with a
-   * fresh retry window. A delivery that a replica is sending right now cannot be redelivered until it settles.
-   */
-  async function redeliver(partnerId: string, id: string, deliveryId: string, origin: RequestOrigin) {
-    const endpoint = await owned(partnerId, id);
-    if (!UUID.test(deliveryId)) throw notFound('Delivery not found');
-    if (!endpoint.active) {
-      throw new AppError(409, 'webhook.inactive', 'Activate the webhook before redelivering events');
-    }
-    const now = clock.now();
-    const changed = await db.sequelize.query(
-      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = :now, give_up_at = :giveUp,
-        locked_until = NULL, locked_by = NULL, updated_at = :now
-        WHERE id = :id AND endpoint_id = :endpoint AND (locked_until IS NULL OR locked_until < :now)`,
-      {
-        replacements: {
-          now,
-          giveUp: new Date(now.getTime() + WEBHOOK_LIMITS.retryWindowMs),
-          id: deliveryId,
-          endpoint: endpoint.id,
-        },
-        type: QueryTypes.BULKUPDATE,
-      },
-    );
-    if (Number(changed) === 0) {
-      const exists = await WebhookDelivery.count({ where: { id: deliveryId, endpoint_id: endpoint.id } });
-      if (!exists) throw notFound('Delivery not found');
-      throw new AppError(409, 'webhook.delivery_in_flight', 'This delivery is being sent right now');
-    }
-    await audit.recordSafely({
-      event: 'partner.webhook_redelivered',
-      partnerId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
-      details: { webhook_id: endpoint.id, delivery_id: deliveryId },
-    });
-    kick();
-    return deliveryView(deliveryId);
-  }
-
-  /**
-   * Deletes events older than the retention period whose deliveries are all settled, with their deliveries and
-   * attempt logs, so the outbox cannot grow without bound. Idempotent: safe on every replica.
-   */
-  async function prune(): Promise<number> {
-    const cutoff = new Date(clock.now().getTime() - config.webhooks.retentionMs);
-    const old = `SELECT id FROM event_outbox WHERE created_at < :cutoff AND NOT EXISTS (
-      SELECT 1 FROM webhook_deliveries d WHERE d.event_id = event_outbox.id AND d.status = 'pending')`;
-    return db.sequelize.transaction(async (transaction) => {
-      const query = (sql: string) =>
-        db.sequelize.query(sql, { replacements: { cutoff }, transaction, type: QueryTypes.DELETE });
-      await query(
-        `DELETE FROM webhook_attempts WHERE delivery_id IN (
-          SELECT id FROM webhook_deliveries WHERE event_id IN (${old}))`,
-      );
-      await query(`DELETE FROM webhook_deliveries WHERE event_id IN (${old})`);
-      const ids = (await db.sequelize.query(old, {
-        replacements: { cutoff },
-        transaction,
-        type: QueryTypes.SELECT,
-      })) as Array<{ id: string }>;
-      if (ids.length === 0) return 0;
-      await EventOutbox.destroy({ where: { id: ids.map((row) => row.id) }, transaction });
-      return ids.length;
-    });
-  }
+  const { deliveryView, deliveries, redeliver, prune } = createDeliveryLog(deps, { audit, owned, kick });
 
   return {
     emit: (event: WebhookEventInput, options: { transaction?: Transaction } = {}) =>

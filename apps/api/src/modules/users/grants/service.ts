@@ -6,7 +6,7 @@ import { toDate } from '../../../db/rows';
 import { AppError } from '../../../errors';
 import { GRANTABLE_MODELS, type ConsentRow } from '../../../oidc/adapter';
 import { pairwiseSubject } from '../../../oidc/account';
-import { emitWebhookEvent } from '../../partners/webhooks/service';
+import { emitWebhookEvent } from '../../partners/webhooks/emit';
 import type { AuditService } from '../../shared/audit/service';
 import type { RequestOrigin } from '../../shared/sessions/service';
 

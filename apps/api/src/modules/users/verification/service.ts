@@ -1,4 +1,4 @@
-import { Op, QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
+import { QueryTypes, UniqueConstraintError } from 'sequelize';
 import type {
   ReviewerDocumentAnalysis,
   VerificationMethod,
@@ -6,10 +6,10 @@ import type {
   VerificationStatusAnswer,
   VerificationType,
 } from '@attestly/contracts';
-import type { ReviewNote, User, Verification } from '../../../db/models/index';
+import type { ReviewNote, Verification } from '../../../db/models/index';
 import type { Deps } from '../../../core/deps';
 import { AppError, notFound } from '../../../errors';
-import { mediaKey, openMedia, sealMedia } from '../../../lib/media-crypto';
+import { mediaKey, sealMedia } from '../../../lib/media-crypto';
 import type { AuditService } from '../../shared/audit/service';
 import type { RequestOrigin } from '../../shared/sessions/service';
 import { presentVerification } from './presenters';
@@ -21,13 +21,12 @@ import {
 } from './partner-attribution';
 import { emitVerificationEvent } from '../../partners/webhooks/events';
 import { lockOpenCase } from './withdraw';
+import { pageOf } from '../../shared/paging/page';
+import { applyFacts, live, type ProvenFacts } from './facts';
+import { createKeptMedia, mediaContext } from './kept-media';
 
-/** What a verification proves once approved; stored in `result_details.proves` so a later review can apply it. */
-export interface ProvenFacts {
-  minAge?: number;
-  location?: { country: string; state: string | null };
-  identity?: boolean;
-}
+export type { ProvenFacts } from './facts';
+export { MEDIA_PURGE_INTERVAL_MS } from './kept-media';
 
 export interface NewVerification {
   userId: string;
@@ -63,13 +62,6 @@ export class DocumentClaimedError extends Error {
 
 const RECENT_LIMIT = 10;
 
-/** How often the media purge job runs (jobs.ts): kept media past its retention, or of decided cases. */
-export const MEDIA_PURGE_INTERVAL_MS = 15 * 60_000;
-
-/**
- * Verification rows, the user's proven facts and the media kept for review (DESIGN.md §5). The method files
- * (facial.ts, document.ts, credit-card.ts, location.ts) decide; this records, applies and audits.
- */
 /** The origin of a verification request; `interaction` is the OIDC interaction uid the user came from, if any. */
 export interface VerificationOrigin extends RequestOrigin {
   interaction?: string | null;
@@ -79,49 +71,19 @@ export type AttributionLookup = (
   interaction: string | null | undefined,
 ) => Promise<{ partnerId: string; siteId: string | null; sandbox: boolean } | null>;
 
+/**
+ * Verification rows, the user's proven facts and the media kept for review (DESIGN.md §5). The method files
+ * (facial.ts, document.ts, credit-card.ts, location.ts) decide; this records, applies (facts.ts) and audits;
+ * kept-media.ts decrypts the kept media for the reviewer and purges it.
+ */
 export function createVerificationService(
   deps: Deps,
   { audit, attribution }: { audit: AuditService; attribution?: AttributionLookup },
 ) {
-  const { db, clock, config, logger } = deps;
+  const { db, clock, config } = deps;
   const { User, Verification, VerificationMedia } = db.models;
   const key = mediaKey(config.masterKey);
-  const mediaContext = (verificationId: string) => `verification-media:${verificationId}`;
-
-  const live = (until: Date | null, now: Date) => until !== null && until > now;
-
-  /** Applies approved facts to the user. A stronger unexpired age proof is never replaced by a weaker one. */
-  async function applyFacts(
-    user: User,
-    facts: ProvenFacts,
-    now: Date,
-    transaction: Transaction,
-  ): Promise<Date> {
-    const until = new Date(now.getTime() + config.verificationValidityMs);
-    if (facts.minAge !== undefined) {
-      const stronger =
-        user.proven_min_age !== null &&
-        live(user.age_verified_until, now) &&
-        user.proven_min_age > facts.minAge;
-      if (!stronger) {
-        user.proven_min_age = facts.minAge;
-        user.age_verified_at = now;
-        user.age_verified_until = until;
-      }
-    }
-    if (facts.location) {
-      user.location_country = facts.location.country;
-      user.location_state = facts.location.state;
-      user.location_verified_at = now;
-      user.location_verified_until = until;
-    }
-    if (facts.identity) {
-      user.identity_verified_at = now;
-      user.identity_verified_until = until;
-    }
-    await user.save({ transaction });
-    return until;
-  }
+  const { reviewMedia, purgeMedia } = createKeptMedia(deps, audit);
 
   function auditEvent(status: VerificationStatus) {
     if (status === 'approved') return 'verification.completed';
@@ -188,7 +150,7 @@ export function createVerificationService(
         // A verification made for a partner is announced by webhook.
         await emitVerificationEvent(deps, created, transaction);
         if (input.status === 'approved' && input.proves) {
-          created.expires_at = await applyFacts(user, input.proves, now, transaction);
+          created.expires_at = await applyFacts(config, user, input.proves, now, transaction);
           await created.save({ transaction });
         }
         if (input.claim && input.status === 'approved' && !claimHeld) {
@@ -297,13 +259,11 @@ export function createVerificationService(
   }
 
   async function list(userId: string, skip: number, limit: number) {
-    const { rows, count } = await Verification.findAndCountAll({
-      where: { user_id: userId },
-      order: [['created_at', 'DESC']],
-      offset: skip,
-      limit,
-    });
-    return { rows, total: count };
+    return pageOf(
+      Verification,
+      { where: { user_id: userId }, order: [['created_at', 'DESC']] },
+      { skip, limit },
+    );
   }
 
   /**
@@ -343,7 +303,8 @@ export function createVerificationService(
       // An approval counts toward the partner's quota now, or is no longer attributed to it (partner-attribution.ts).
       if (decision.approve) uncounted = await chargeReviewedApproval(deps, found, transaction);
       const proves = (found.result_details as { proves?: ProvenFacts }).proves;
-      if (decision.approve && proves) found.expires_at = await applyFacts(user, proves, now, transaction);
+      if (decision.approve && proves)
+        found.expires_at = await applyFacts(config, user, proves, now, transaction);
       found.changed('review_notes', true);
       await found.save({ transaction });
       await VerificationMedia.destroy({ where: { verification_id: found.id }, transaction });
@@ -360,81 +321,6 @@ export function createVerificationService(
       details: { verification_id: row.id, status: row.status, verification_type: row.verification_type },
     });
     return row;
-  }
-
-  /** Decrypts the media kept for a pending case, for the reviewer's screen. */
-  async function reviewMedia(
-    verificationId: string,
-  ): Promise<Array<{ id: string; contentType: string; bytes: Buffer }>> {
-    const rows = await VerificationMedia.findAll({
-      where: { verification_id: verificationId },
-      order: [['created_at', 'ASC']],
-    });
-    return rows.map((media) => ({
-      id: media.id,
-      contentType: media.content_type,
-      bytes: openMedia(
-        key,
-        { iv: media.iv, authTag: media.auth_tag, ciphertext: media.ciphertext },
-        mediaContext(verificationId),
-      ),
-    }));
-  }
-
-  /**
-   * The media purge job (DESIGN.md §5): deletes kept media whose case has been decided or whose retention limit
-   * has passed. Idempotent and safe to run from every replica at once (plain deletes by condition).
-   */
-  async function purgeMedia(): Promise<number> {
-    const now = clock.now();
-    const decidedRows = await VerificationMedia.findAll({
-      attributes: ['id'],
-      where: {
-        verification_id: {
-          [Op.in]: db.sequelize.literal("(SELECT id FROM verifications WHERE status <> 'pending')"),
-        },
-      },
-    });
-    const decided =
-      decidedRows.length > 0
-        ? await VerificationMedia.destroy({ where: { id: decidedRows.map((media) => media.id) } })
-        : 0;
-    const expiredRows = await VerificationMedia.findAll({
-      attributes: ['id', 'verification_id'],
-      where: { purge_after: { [Op.lte]: now } },
-    });
-    let expired = 0;
-    const purgedCases = new Set<string>();
-    // One delete per file, counted by affected rows: when several replicas run this job at once, only the one whose
-    // delete removed the file notes it on the case (a note per file found would be written once per replica).
-    for (const media of expiredRows) {
-      const removed = await VerificationMedia.destroy({ where: { id: media.id } });
-      if (removed === 0) continue;
-      expired += removed;
-      purgedCases.add(media.verification_id);
-    }
-    if (purgedCases.size > 0) {
-      for (const verificationId of purgedCases) {
-        const row = await Verification.findByPk(verificationId);
-        if (!row) continue;
-        row.review_notes = [
-          ...row.review_notes,
-          {
-            timestamp: now.toISOString(),
-            note: 'Media deleted unreviewed: the retention limit passed',
-            author: 'system',
-          },
-        ];
-        row.changed('review_notes', true);
-        await row.save();
-      }
-    }
-    const purged = decided + expired;
-    if (purged > 0) {
-      logger.info({ purged, decided, expired }, 'verification media purged');
-      await audit.recordSafely({ event: 'verification.media_purged', details: { purged, decided, expired } });
-    }
-    return purged;
   }
 
   return { record, ownedBy, status, list, review, reviewMedia, purgeMedia };

@@ -47,7 +47,7 @@ export interface WithdrawDeps {
 }
 
 /**
- * Part of erasing an account (users/service.ts deleteAccount, admin/users/service.ts remove), inside its
+ * Part of erasing an account (users/accounts/erasure.ts, for the user's and the back office's deletion), inside its
  * transaction: every case still pending is withdrawn — no longer in the review queue, its reading and keyed
  * document number gone, nothing left for an approval to apply — and the media kept for any of the account's cases
  * is deleted; decided cases keep their outcome but lose what the document said about the person. A partner whose
