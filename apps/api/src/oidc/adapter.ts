@@ -6,10 +6,6 @@ import { createClientLoader } from './clients';
 import { createJoinedReads } from './joined-reads';
 import { GRANTABLE_MODELS, createPayloadReader, providerNow } from './payload-rows';
 
-// The modules' services (sites, partners, wallet, grants, sessions) import these from the adapter.
-export { forgetClient } from './clients';
-export { GRANTABLE_MODELS, type ConsentRow } from './payload-rows';
-
 const UPSERT_PAYLOAD = `INSERT INTO oidc_payloads
     (model, id, payload, grant_id, user_code, uid, account_id, expires_at, consumed_at)
   VALUES (:model, :id, :payload, :grantId, :userCode, :uid, :accountId, :expiresAt, :consumedAt)

@@ -4,7 +4,7 @@ import type { Deps } from '../core/deps';
 import { deriveKey } from '../lib/crypto';
 import { createAuditService } from '../modules/shared/audit/service';
 import { createGrantService } from '../modules/users/grants/service';
-import type { ConsentRow } from './adapter';
+import type { ConsentRow } from './payload-rows';
 import { clientSecretMatches } from '../modules/partners/sites/service';
 import { createWallet, type Wallet } from '../modules/users/wallet/index';
 import { isWalletClient } from '../modules/users/wallet/issuer';

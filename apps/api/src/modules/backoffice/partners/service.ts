@@ -13,7 +13,7 @@ import type { Partner } from '../../../db/models/index';
 import type { Deps } from '../../../core/deps';
 import { AppError } from '../../../errors';
 import { hashPassword } from '../../../lib/passwords';
-import { forgetClient } from '../../../oidc/adapter';
+import { forgetClient } from '../../../oidc/clients';
 import type { ApiKeyService } from '../../partners/api-keys/service';
 import type { AuditService } from '../../shared/audit/service';
 import type { PartnerStatsService } from '../../partners/stats/service';

@@ -2,7 +2,7 @@ import type { Deps } from '../../../core/deps';
 import type { Partner } from '../../../db/models/index';
 import { AppError, tooManyRequests } from '../../../errors';
 import { hashPassword } from '../../../lib/passwords';
-import { forgetClient } from '../../../oidc/adapter';
+import { forgetClient } from '../../../oidc/clients';
 import type { AuditService } from '../../shared/audit/service';
 import { mailOutboxFor } from '../../shared/notifications/outbox';
 import type { RateLimiter, RateLimitRule } from '../../shared/rate-limit/service';

@@ -16,7 +16,7 @@ import { constantTimeEqual, deriveKey, hmacSha256, randomToken } from '../../../
 import type { UploadedFile } from '../../../middleware/multipart';
 import { pairwiseSubject } from '../../../oidc/account';
 import { reencodeImage } from '../../../lib/images';
-import { forgetClient } from '../../../oidc/adapter';
+import { forgetClient } from '../../../oidc/clients';
 import { artefactKey } from '../../../oidc/artefacts';
 import { assertOwnDomain } from './public-suffix';
 import type { AuditService } from '../../shared/audit/service';

@@ -1,6 +1,6 @@
 import { Op } from 'sequelize';
 import type { Deps } from '../../../core/deps';
-import { GRANTABLE_MODELS } from '../../../oidc/adapter';
+import { GRANTABLE_MODELS } from '../../../oidc/payload-rows';
 import type { AuditService } from '../audit/service';
 import type { GrantService, RevocationReason } from '../../users/grants/service';
 import type { RequestOrigin } from './service';

@@ -4,7 +4,7 @@ import type { Deps } from '../../../core/deps';
 import type { OAuthAuthorization } from '../../../db/models/index';
 import { toDate } from '../../../db/rows';
 import { AppError } from '../../../errors';
-import { GRANTABLE_MODELS, type ConsentRow } from '../../../oidc/adapter';
+import { GRANTABLE_MODELS, type ConsentRow } from '../../../oidc/payload-rows';
 import { pairwiseSubject } from '../../../oidc/account';
 import { emitWebhookEvent } from '../../partners/webhooks/emit';
 import type { AuditService } from '../../shared/audit/service';

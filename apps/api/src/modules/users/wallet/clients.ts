@@ -2,7 +2,7 @@ import type { AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../../db/database';
 import { toDate } from '../../../db/rows';
 import type { Clock } from '../../../lib/clock';
-import { forgetClient } from '../../../oidc/adapter';
+import { forgetClient } from '../../../oidc/clients';
 
 /**
  * Wallet clients the operator registers (issue 24 item 3): public OAuth clients (no secret; PKCE, required for every
