@@ -11,3 +11,4 @@ export * from './verification';
 export * from './partners';
 export * from './partner-portal';
 export * from './admin';
+export * from './admin-operations';
