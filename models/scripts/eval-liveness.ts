@@ -31,6 +31,7 @@ import {
 import { blinkTexture } from '../src/blink-texture';
 import { parallaxConsistency } from '../src/parallax';
 import { photometricConsistency } from '../src/photometric';
+import { depthParallax } from '../src/depth-parallax';
 import type { VideoObservation } from '../src/types';
 import { argValue, readCsv } from './lib/csv';
 import { trimmedGenuineClip } from './lib/liveness-attacks';
@@ -173,11 +174,22 @@ const statsOf = (o: Observed) => {
     active: assessActiveLiveness(track, base).passed,
     parallax: parallaxConsistency(track, c.minParallaxYawDeg, c.minParallaxFrames)?.ratio ?? null,
     photometric: photometricConsistency(track, c.minParallaxYawDeg, c.minParallaxFrames)?.change ?? null,
+    depth: depthParallax(track, c.minParallaxYawDeg, c.minParallaxFrames)?.residual ?? null,
     texture: blinkTexture(track, base.blink.closedRatio, base.blink.openRatio),
   };
 };
-const tuneAttack = { parallax: [] as number[], photometric: [] as number[], texture: [] as number[] };
-const tuneGenuine = { parallax: [] as number[], photometric: [] as number[], texture: [] as number[] };
+const tuneAttack = {
+  parallax: [] as number[],
+  photometric: [] as number[],
+  depth: [] as number[],
+  texture: [] as number[],
+};
+const tuneGenuine = {
+  parallax: [] as number[],
+  photometric: [] as number[],
+  depth: [] as number[],
+  texture: [] as number[],
+};
 for (const c of clips) {
   if (c.split !== 'tune' && c.split !== 'bona_fide_tune') continue;
   const o = observed.get(c.name);
@@ -185,7 +197,8 @@ for (const c of clips) {
   if (!st) continue;
   if (c.split === 'tune' && !st.active) continue;
   const into = c.split === 'tune' ? tuneAttack : tuneGenuine;
-  for (const k of ['parallax', 'photometric', 'texture'] as const) if (st[k] !== null) into[k].push(st[k]);
+  for (const k of ['parallax', 'photometric', 'depth', 'texture'] as const)
+    if (st[k] !== null) into[k].push(st[k]);
 }
 const r3x = (v: number) => Math.round(v * 1000) / 1000;
 const attackFirst = {
@@ -195,6 +208,9 @@ const attackFirst = {
   minPhotometricChange: tuneAttack.photometric.length
     ? r3x(Math.max(...tuneAttack.photometric) * 1.05)
     : base.consistency.minPhotometricChange,
+  minDepthResidual: tuneAttack.depth.length
+    ? r3x(Math.max(...tuneAttack.depth) * 1.05)
+    : base.consistency.minDepthResidual,
   minBlinkTexture: tuneAttack.texture.length
     ? r3x(Math.max(...tuneAttack.texture) * 1.05)
     : base.consistency.minBlinkTexture,
@@ -202,6 +218,7 @@ const attackFirst = {
 const genuineFirst = {
   minParallaxRatio: tuneGenuine.parallax.length ? r3x(Math.min(...tuneGenuine.parallax) * 0.9) : 0,
   minPhotometricChange: tuneGenuine.photometric.length ? r3x(Math.min(...tuneGenuine.photometric) * 0.9) : 0,
+  minDepthResidual: tuneGenuine.depth.length ? r3x(Math.min(...tuneGenuine.depth) * 0.9) : 0,
   minBlinkTexture: tuneGenuine.texture.length ? r3x(Math.min(...tuneGenuine.texture) * 0.9) : 0,
 };
 const committed = base.consistency;
@@ -283,6 +300,7 @@ const detail = clips
       blinks: live.blinks,
       parallax: live.consistency.parallax?.ratio ?? null,
       photometric: live.consistency.photometric?.change ?? null,
+      depth: live.consistency.depth?.residual ?? null,
       texture: live.consistency.blinkTexture,
       identity: live.consistency.identity,
     };
