@@ -6,8 +6,9 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 
 /**
  * Browser tests: Debian's Chromium (never a downloaded browser) driven by playwright-core against the built SPA
- * served by the real API on a fresh SQLite database. Two files at a time: each launches its own browser, and each
- * browser context has its own client address (X-Forwarded-For), accounts and mailbox, so files do not share state.
+ * served by the real API on a fresh SQLite database. Files run side by side (as many as the root config's
+ * maxWorkers) and with the other projects' files: each launches its own browser, and each browser context has its
+ * own client address (X-Forwarded-For), accounts and mailbox, so files do not share state.
  */
 export default defineProject({
   root,
@@ -21,7 +22,6 @@ export default defineProject({
         : ['**/*.e2e.test.ts'],
     environment: 'node',
     globalSetup: ['./global-setup.ts'],
-    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },
