@@ -1,12 +1,15 @@
 /**
  * Vision benchmark: photo latency (first call and warm p50/p95), 5-s video latency, pool throughput, peak RSS.
  *   tsx models/bench/vision-bench.ts      (prints a table, then one JSON line)
+ *   VISION_BENCH_WEIGHTS=models/weights/age-head-networks.json tsx models/bench/vision-bench.ts
+ *                                         (the same with another age head: here the age networks of issue 22)
  * Uses the committed FairFace fixtures only.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AgeHeadWeights } from '../src/age-head';
 import { createVisionEngine } from '../src/index';
 import { adultMale40s, fixture, fixturesDir, stillVideo } from '../test/media';
 
@@ -24,7 +27,11 @@ export async function runVisionBench(): Promise<Record<string, number>> {
     .map((f) => fixture(f));
   const t0 = performance.now();
   // Queue deep enough for the throughput burst; overflow behaviour is covered by the engine test.
-  const engine = createVisionEngine({ maxQueue: 64 });
+  const weightsFile = process.env.VISION_BENCH_WEIGHTS;
+  const engine = createVisionEngine({
+    maxQueue: 64,
+    ...(weightsFile ? { weights: JSON.parse(fs.readFileSync(weightsFile, 'utf8')) as AgeHeadWeights } : {}),
+  });
   await engine.ready;
   const startupMs = performance.now() - t0;
   try {

@@ -27,7 +27,7 @@ type Metric = (a: number[], b: number[]) => number;
 const metrics: Record<string, Metric> = { cosine: cosineSimilarity, human: humanSimilarity };
 
 async function descriptors(files: string[], label: string): Promise<Map<string, number[]>> {
-  const observed = await observeFiles(files, label);
+  const observed = await observeFiles(files, label, { op: 'descriptor' });
   return new Map(observed.filter((o) => o.obs).map((o) => [o.file, o.obs!.descriptor]));
 }
 

@@ -1,11 +1,13 @@
 /**
  * Facial-age evaluation through the production pipeline (decode → detect → quality gate → estimate → decision):
- *   npm run eval:age -- --labels <csv> [--images <dir>] [--json] [--mode head|raw]
+ *   npm run eval:age -- --labels <csv> [--images <dir>] [--json] [--mode head|raw] [--weights <age-head.json>]
+ * `--weights` runs the engine with another head, e.g. models/weights/age-head-networks.json (the age networks).
  * CSV: `file,age` or `file,age_min,age_max` (paths relative to the CSV, or to --images). Faces sent back for a
  * retake count as not approved. The last line printed is one JSON object with the summary.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { AgeHeadWeights } from '../src/age-head';
 import { rateWithInterval, type RateWithInterval } from '../src/calibration';
 import { createVisionEngine, VisionInputError } from '../src/index';
 import { argValue, readCsv } from './lib/csv';
@@ -32,7 +34,11 @@ const rows = readCsv(labels).map((r) => {
     race: r.race || null,
   };
 });
-const engine = createVisionEngine({ decision: { mode } });
+const weightsFile = argValue(args, '--weights');
+const engine = createVisionEngine({
+  decision: { mode },
+  ...(weightsFile ? { weights: JSON.parse(fs.readFileSync(weightsFile, 'utf8')) as AgeHeadWeights } : {}),
+});
 await engine.ready;
 const results: {
   age: number;

@@ -19,7 +19,7 @@ for (const set of ['faces-aaf', 'faces-train']) {
   const labels = path.join(dataDir, set, 'labels.csv');
   if (!fs.existsSync(labels)) continue;
   const files = readCsv(labels).map((r) => path.join(dataDir, set, r.file!));
-  const observed = await observeFiles(files, set, { cacheOnly: true });
+  const observed = await observeFiles(files, set, { cacheOnly: true, op: 'descriptor' });
   const d = observed
     .filter((o) => o.obs)
     .slice(0, max)

@@ -67,7 +67,7 @@ const passes: { set: string; list: string[] }[] = [
 for (const { set, list } of passes) {
   if (!list.length) continue;
   const t0 = performance.now();
-  const out = await observeFiles(list, set, { op: set === 'faces-dev' ? 'photo' : 'descriptor' });
+  const out = await observeFiles(list, set, { op: 'descriptor' });
   console.log(
     `${set}: ${list.length} images, ${out.filter((o) => o.obs).length} faces (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
   );

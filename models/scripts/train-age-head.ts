@@ -1,12 +1,19 @@
 /**
  * Trains and calibrates the age head reproducibly (seed 20261126) on faces-dev + faces-train + faces-aaf:
- *   npm run train:age-head [-- --cache-only] [--folds 5] [--max-upper 0.01] [--loso] [--features rich|base]
- *     [--out <dir>] [--ridge-lambda 1] [--logistic-lambda 0.1]
+ *   npm run train:age-head [-- --features cnn|rich|base] [--cache-only] [--folds 5] [--max-upper 0.01] [--loso]
+ *     [--out <dir>] [--cnn <dir>] [--ridge-lambda 1] [--logistic-lambda 0.1]
  *
- * Features, standardised over all faces: 'base' (the default, the shipped head): faceres's 1024-d descriptor and
- * its age output, 1,025 values. 'rich' (issue 22, measured, not shipped: MODEL_CARD.md): faceres's block-9 and
- * block-11 pooled activations and its age softmax (faceres-features.ts) before those, 4,197 values from the same
- * faceres pass. Both run on the same faces and folds, so they compare directly. Models: ridge regression for the age estimate; logistic heads "age ≥ 21", "age ≥ 25" and
+ * Features, standardised over all faces:
+ * - 'cnn' (the default, the shipped head since issue 22 R1): the age networks' mean age distribution read as its
+ *   expected age and the log-odds of "age ≥ 13, 16, 18, 21, 25" (age-cnn.ts), 6 values. They are read from the
+ *   networks' out-of-fold scores (`--cnn`, default models/.cache/age-cnn, written by `npm run train:age-model`):
+ *   every face's score comes from a network that never trained on it (faces-dev: both networks, averaged as the
+ *   engine does; neither trained on it).
+ * - 'base' (the head before R1): faceres's 1024-d descriptor and its age output, 1,025 values.
+ * - 'rich' (issue 22 R2, measured, not shipped: MODEL_CARD.md): faceres's block-9 and block-11 pooled activations
+ *   and its age softmax (faceres-features.ts) before those, 4,197 values from the same faceres pass.
+ * 'base' and 'rich' read the observation cache (models/scripts/observe-datasets.ts) and run on the same faces and
+ * folds, so they compare directly. Models: ridge regression for the age estimate; logistic heads "age ≥ 21", "age ≥ 25" and
  * "child" (age < 13). `--out` writes age-head.json / age-head.cv.json there instead of models/weights.
  *
  * Method (MODEL_CARD.md "How the cut-offs are chosen"):
@@ -30,11 +37,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AgeFeatureSet, AgeHeadWeights, CalibratedCutoff, ChildGuard } from '../src/age-head';
 import { featureVector } from '../src/age-head';
+import { ageCnnFeatures } from '../src/age-cnn';
 import { chooseCutoff, clopperPearson, rateWithInterval, type RateWithInterval } from '../src/calibration';
 import { assessQuality } from '../src/quality';
 import { argValue, readCsv } from './lib/csv';
 import { auc, fitLogistic, fitRidge, mulberry32, stratifiedFolds, type Matrix } from './lib/linear-models';
 import { modelsDir, observeFiles } from './lib/observe-dataset';
+import { readAgeCnnScores } from './lib/age-cnn-scores';
 
 const SEED = 20261126;
 const HEADS = { adult_21: { target: 21, adult: true }, adult_25: { target: 25, adult: true } } as const;
@@ -49,8 +58,13 @@ const lambdaArg = (name: string, fallback: number) => {
   return i >= 0 && args0[i + 1] !== undefined ? Number(args0[i + 1]) : fallback;
 };
 // Penalties of the ridge and logistic fits (features standardised); --ridge-lambda / --logistic-lambda override them.
-const RIDGE_LAMBDA = lambdaArg('--ridge-lambda', 1);
-const LOGISTIC_LAMBDA = lambdaArg('--logistic-lambda', 0.1);
+// The six age-network features barely need one (thousands of faces per feature; a penalty of 1 halved the ridge's
+// weights and raised its MAE from ~5 to ~7 years), the thousand-odd faceres features do; the few-feature fits run
+// more iterations, because their features are strongly correlated (slow, not hard, to converge).
+const fewFeatures = (argValue(args0, '--features') ?? 'cnn') === 'cnn';
+const RIDGE_LAMBDA = lambdaArg('--ridge-lambda', fewFeatures ? 1e-3 : 1);
+const LOGISTIC_LAMBDA = lambdaArg('--logistic-lambda', fewFeatures ? 1e-3 : 0.1);
+const LOGISTIC_ITERATIONS = fewFeatures ? 3000 : 200;
 const BUCKETS = ['<13', '13-17', '18-20', '21-24', '25-29', '30-49', '50+'] as const;
 
 const args = process.argv.slice(2);
@@ -58,15 +72,18 @@ const folds = Number(argValue(args, '--folds') ?? 5);
 const maxUpper = Number(argValue(args, '--max-upper') ?? 0.01);
 const cacheOnly = args.includes('--cache-only');
 const loso = args.includes('--loso');
-const featureArg = argValue(args, '--features') ?? 'base';
-if (featureArg !== 'rich' && featureArg !== 'base') {
-  console.error(`--features must be rich or base, not ${featureArg}`);
+const featureArg = argValue(args, '--features') ?? 'cnn';
+const FEATURE_SETS: Record<string, AgeFeatureSet> = {
+  cnn: 'faceres-age-cnn-ab',
+  rich: 'faceres-blocks-9-11+softmax+descriptor+age',
+  base: 'faceres-descriptor-1024+faceres-age',
+};
+const featureSet = FEATURE_SETS[featureArg];
+if (!featureSet) {
+  console.error(`--features must be one of ${Object.keys(FEATURE_SETS).join(', ')}, not ${featureArg}`);
   process.exit(2);
 }
-const featureSet: AgeFeatureSet =
-  featureArg === 'rich'
-    ? 'faceres-blocks-9-11+softmax+descriptor+age'
-    : 'faceres-descriptor-1024+faceres-age';
+const cnnDir = path.resolve(argValue(args, '--cnn') ?? path.join(modelsDir, '.cache/age-cnn'));
 const outDir = path.resolve(argValue(args, '--out') ?? path.join(modelsDir, 'weights'));
 const dataDir = path.resolve(argValue(args, '--data') ?? path.join(modelsDir, '../../shared/data'));
 const SOURCES = ['faces-dev', 'faces-train', 'faces-aaf'] as const;
@@ -92,12 +109,40 @@ interface Face {
 const t0 = performance.now();
 const faces: Face[] = [];
 const counts: Record<string, { rows: number; observed: number; faces: number; gated: number }> = {};
+const cnnScores = featureSet === 'faceres-age-cnn-ab' ? readAgeCnnScores(cnnDir) : null;
 for (const source of present) {
   const rows = readCsv(path.join(dataDir, source, 'labels.csv'));
+  if (cnnScores) {
+    // The age networks' out-of-fold distributions on the production crops (train_age_cnn.py), with the crops'
+    // quality metrics: the networks ran in Python on exactly the input the engine feeds them.
+    const c = { rows: rows.length, observed: 0, faces: 0, gated: 0 };
+    for (const r of rows) {
+      const scored = cnnScores.get(`${source}/${r.file}`);
+      const age = Number(r.age);
+      if (scored === undefined) continue;
+      c.observed++;
+      if (!scored.probs || !Number.isFinite(age)) continue;
+      c.faces++;
+      const gate = assessQuality(scored.quality).ok;
+      if (gate) c.gated++;
+      const x = ageCnnFeatures(scored.probs);
+      faces.push({
+        source,
+        age,
+        gender: r.gender ?? '',
+        race: r.race ?? '',
+        gate,
+        x: Float64Array.from(x),
+        rawAge: x[0]!,
+      });
+    }
+    counts[source] = c;
+    continue;
+  }
   const observed = await observeFiles(
     rows.map((r) => path.join(dataDir, source, r.file!)),
     source,
-    { cacheOnly, op: source === 'faces-dev' ? 'photo' : 'descriptor' },
+    { cacheOnly, op: 'descriptor' },
   );
   const c = { rows: rows.length, observed: 0, faces: 0, gated: 0 };
   observed.forEach((o, i) => {
@@ -167,13 +212,13 @@ function fit(idx: number[]): Fitted {
       Xs,
       ys.map((a) => (a >= h.target ? 1 : 0)),
       LOGISTIC_LAMBDA,
-      200,
+      LOGISTIC_ITERATIONS,
     );
   heads[CHILD_HEAD] = fitLogistic(
     Xs,
     ys.map((a) => (a < CHILD_AGE ? 1 : 0)),
     LOGISTIC_LAMBDA,
-    200,
+    LOGISTIC_ITERATIONS,
   );
   return { ridge, heads };
 }

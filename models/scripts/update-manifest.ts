@@ -6,7 +6,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HUMAN_MODELS, humanModelsDir, packageDir } from '../src/model-files';
-import { installedVersion, sha256File, type ManifestEntry, type ModelManifest } from '../src/manifest';
+import { AGE_CNN_FILES } from '../src/age-cnn';
+import {
+  OWN_PACKAGE,
+  installedVersion,
+  manifestPackageDir,
+  sha256File,
+  type ManifestEntry,
+  type ModelManifest,
+} from '../src/manifest';
 
 const roles: Record<string, string> = {
   blazeface: 'face detector',
@@ -18,7 +26,7 @@ const roles: Record<string, string> = {
 };
 
 function entry(pkg: string, rel: string, role: string): ManifestEntry {
-  const file = path.join(packageDir(pkg), rel);
+  const file = path.join(manifestPackageDir(pkg), rel);
   return {
     role,
     package: pkg,
@@ -39,6 +47,12 @@ for (const m of HUMAN_MODELS) {
   }
 }
 files.push(entry(human, 'dist/human.node-wasm.js', 'Human runtime (WASM build)'));
+// The age networks trained here (models/training/train_age_cnn.py, `npm run train:age-model`).
+for (const json of AGE_CNN_FILES) {
+  for (const rel of [`weights/${json}`, `weights/${json.replace(/\.json$/, '.bin')}`]) {
+    files.push(entry(OWN_PACKAGE, rel, 'age network fine-tuned from faceres (age estimate)'));
+  }
+}
 for (const w of [
   'tfjs-backend-wasm.wasm',
   'tfjs-backend-wasm-simd.wasm',

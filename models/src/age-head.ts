@@ -1,3 +1,4 @@
+import { ageCnnFeatures } from './age-cnn';
 import { AGE_FEATURE_SIZE } from './faceres-features';
 import type { FaceObservation } from './types';
 
@@ -5,16 +6,19 @@ import type { FaceObservation } from './types';
  * What a head reads, per face:
  * - 'faceres-descriptor-1024+faceres-age' (the first heads): the descriptor and faceres's age, 1,025 values;
  * - 'faceres-blocks-9-11+softmax+descriptor+age' (issue 22, research R2): the intermediate activations and age
- *   softmax of the same faceres pass (faceres-features.ts, 3,172 values), then the descriptor and age, 4,197 values.
+ *   softmax of the same faceres pass (faceres-features.ts, 3,172 values), then the descriptor and age, 4,197 values;
+ * - 'faceres-age-cnn-ab' (issue 22, R1, shipped): the age networks fine-tuned from faceres (age-cnn.ts), their
+ *   mean age distribution read as its expected age and the log-odds of "age ≥ 13, 16, 18, 21, 25", 6 values.
  */
 export type AgeFeatureSet =
-  'faceres-descriptor-1024+faceres-age' | 'faceres-blocks-9-11+softmax+descriptor+age';
+  'faceres-descriptor-1024+faceres-age' | 'faceres-blocks-9-11+softmax+descriptor+age' | 'faceres-age-cnn-ab';
 export const AGE_FEATURE_SETS: readonly AgeFeatureSet[] = [
   'faceres-descriptor-1024+faceres-age',
   'faceres-blocks-9-11+softmax+descriptor+age',
+  'faceres-age-cnn-ab',
 ];
-export type AgeHeadInput = Pick<FaceObservation, 'descriptor' | 'modelAge'> &
-  Partial<Pick<FaceObservation, 'ageFeatures'>>;
+export type AgeHeadInput = Pick<FaceObservation, 'modelAge'> &
+  Partial<Pick<FaceObservation, 'descriptor' | 'ageFeatures' | 'ageDistribution'>>;
 
 /** A logistic classifier "age ≥ target" over the standardised features. */
 export interface LogisticHead {
@@ -71,6 +75,13 @@ export function featureVector(
   obs: AgeHeadInput,
   features: AgeFeatureSet = 'faceres-descriptor-1024+faceres-age',
 ): number[] {
+  if (features === 'faceres-age-cnn-ab') {
+    if (!obs.ageDistribution)
+      throw new Error('the age head reads the age networks, the observation has none');
+    return ageCnnFeatures(obs.ageDistribution);
+  }
+  if (!obs.descriptor?.length)
+    throw new Error('the age head reads the faceres descriptor, the observation has none');
   if (features === 'faceres-descriptor-1024+faceres-age') return [...obs.descriptor, obs.modelAge];
   if (obs.ageFeatures?.length !== AGE_FEATURE_SIZE) {
     throw new Error(

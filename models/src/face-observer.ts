@@ -1,3 +1,4 @@
+import { expectedAge, runAgeCnn } from './age-cnn';
 import { VisionInputError } from './errors';
 import { runFaceres, type FaceresTf } from './faceres-features';
 import type { HumanFace, HumanInstance, HumanRuntime, HumanTensor } from './human-runtime';
@@ -63,15 +64,22 @@ export async function measureQuality(image: RgbImage, face: HumanFace): Promise<
   };
 }
 
+/** What a pass computes beyond detection: the age networks (`age`) and faceres's descriptor (`identity`). */
+export interface ObservationNeeds {
+  age: boolean;
+  identity: boolean;
+}
+
 /**
  * Observes the one subject face of a still image with every model ('full') or without the passive antispoof and
  * liveness models ('describe': their fields read NaN). Throws `no_face` / `multiple_faces` so the caller never
  * estimates an age from the wrong person.
  */
 export async function observeSubject(
-  runtime: Pick<HumanRuntime, 'human' | 'faceres'>,
+  runtime: Pick<HumanRuntime, 'human' | 'faceres' | 'ageCnn'>,
   image: RgbImage,
   pass: 'full' | 'describe' = 'full',
+  want: ObservationNeeds = { age: true, identity: pass === 'describe' },
 ): Promise<FaceObservation> {
   const { human } = runtime;
   // Every face of a describe/full pass carries its crop tensor: all of them are disposed here, whatever happens.
@@ -96,8 +104,15 @@ export async function observeSubject(
     if (faces.length > 1) throw new VisionInputError('multiple_faces');
     const face = faces[0]!;
     if (!face.tensor) throw new VisionInputError('no_face');
-    const res = await runFaceres(human.tf as unknown as FaceresTf, runtime.faceres, face.tensor);
-    if (res.descriptor.length === 0 || !Number.isFinite(res.age)) throw new VisionInputError('no_face');
+    const tf = human.tf as unknown as FaceresTf;
+    const ageDistribution =
+      want.age && runtime.ageCnn.length ? await runAgeCnn(tf, runtime.ageCnn, face.tensor) : undefined;
+    // faceres (identity) runs where faces are compared, or for the age when no age network is loaded.
+    const res =
+      want.identity || !ageDistribution ? await runFaceres(tf, runtime.faceres, face.tensor) : undefined;
+    const modelAge = ageDistribution ? expectedAge(ageDistribution) : (res?.age ?? NaN);
+    if ((res && res.descriptor.length === 0) || !Number.isFinite(modelAge))
+      throw new VisionInputError('no_face');
     const quality = await measureQuality(used, face);
     const angle = face.rotation?.angle;
     const [x, y, w, h] = face.box;
@@ -106,9 +121,10 @@ export async function observeSubject(
       imageWidth: image.width,
       imageHeight: image.height,
       detectionScore: face.score,
-      modelAge: res.age,
-      descriptor: res.descriptor,
-      ageFeatures: res.ageFeatures,
+      modelAge,
+      ...(ageDistribution ? { ageDistribution } : {}),
+      descriptor: res?.descriptor ?? [],
+      ageFeatures: res?.ageFeatures ?? [],
       antispoof: pass === 'full' ? (face.real ?? 0) : NaN,
       liveness: pass === 'full' ? (face.live ?? 0) : NaN,
       yawDeg: (angle?.yaw ?? 0) * DEG,

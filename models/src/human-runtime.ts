@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { loadAgeCnn } from './age-cnn';
 import { loadFaceres, type FaceresGraph, type FaceresTensor, type FaceresTf } from './faceres-features';
 import { humanDistDir, humanModelsDir, nodeRequire, wasmDir } from './model-files';
 import { registerFileRouter } from './tf-file-router';
@@ -48,6 +49,11 @@ export interface HumanRuntime {
   backend: string;
   /** faceres, loaded once per worker beside Human's own models. */
   faceres: FaceresGraph;
+  /**
+   * The age networks (age-cnn.ts), loaded when the engine's age head reads them; empty otherwise, and faceres then
+   * gives the age.
+   */
+  ageCnn: FaceresGraph[];
 }
 
 /*
@@ -141,11 +147,15 @@ async function loadHumanModule(
   return { mod: require(path.join(humanDistDir(), 'human.node-wasm.js')) as HumanModule, backend: 'wasm' };
 }
 
-export async function createHumanRuntime(preference: BackendPreference = 'auto'): Promise<HumanRuntime> {
+export async function createHumanRuntime(
+  preference: BackendPreference = 'auto',
+  options: { ageNetworks?: boolean } = {},
+): Promise<HumanRuntime> {
   const { mod, backend } = await loadHumanModule(preference);
   const human = new mod.Human(humanConfig(backend));
   registerFileRouter(human.tf.io);
   await human.load();
   const faceres = await loadFaceres(human.tf as unknown as FaceresTf);
-  return { human, backend: backend === 'wasm' ? 'wasm-simd' : 'tensorflow', faceres };
+  const ageCnn = options.ageNetworks ? await loadAgeCnn(human.tf as unknown as FaceresTf) : [];
+  return { human, backend: backend === 'wasm' ? 'wasm-simd' : 'tensorflow', faceres, ageCnn };
 }

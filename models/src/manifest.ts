@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ModelIntegrityError } from './errors';
+import { ageCnnDir } from './age-cnn';
 import { packageDir } from './model-files';
+
+/** This package's own trained weights sit in models/weights, wherever the code runs from (source or bundle). */
+export const OWN_PACKAGE = '@attestly/models';
+export function manifestPackageDir(pkg: string): string {
+  return pkg === OWN_PACKAGE ? path.dirname(ageCnnDir()) : packageDir(pkg);
+}
 
 export interface ManifestEntry {
   /** What the engine uses the file for. */
@@ -25,7 +32,7 @@ export function sha256File(file: string): string {
 }
 
 export function installedVersion(pkg: string): string {
-  const json = JSON.parse(fs.readFileSync(path.join(packageDir(pkg), 'package.json'), 'utf8')) as {
+  const json = JSON.parse(fs.readFileSync(path.join(manifestPackageDir(pkg), 'package.json'), 'utf8')) as {
     version: string;
   };
   return json.version;
@@ -37,7 +44,7 @@ export function installedVersion(pkg: string): string {
  */
 export function verifyManifest(
   manifest: ModelManifest,
-  resolvePackageDir: (pkg: string) => string = packageDir,
+  resolvePackageDir: (pkg: string) => string = manifestPackageDir,
 ): void {
   const problems: string[] = [];
   const versions = new Map<string, string>();

@@ -31,11 +31,19 @@ export interface FaceObservation {
   imageWidth: number;
   imageHeight: number;
   detectionScore: number;
-  /** faceres's own age output, read out as Human does (faceres-features.ts). */
+  /**
+   * The network's own age estimate: the expected age of the age networks' mean distribution (age-cnn.ts), or
+   * faceres's age read out as Human does (faceres-features.ts) where no age network is loaded.
+   */
   modelAge: number;
-  /** 1024-d faceres descriptor. */
+  /** The age networks' mean 100-bin age distribution (age-cnn.ts); absent where no age network is loaded. */
+  ageDistribution?: number[];
+  /**
+   * 1024-d faceres descriptor (identity): computed where a pass compares faces (video frames, face matching,
+   * documents), empty for a photo's age check, which never compares.
+   */
   descriptor: number[];
-  /** Intermediate faceres activations and the age softmax of the same pass (faceres-features.ts, 3,172 values). */
+  /** Intermediate faceres activations and the age softmax of the descriptor's pass (faceres-features.ts, 3,172 values; empty without it). */
   ageFeatures: number[];
   /**
    * Single-frame passive cues from Human: antispoof ("real") and liveness ("live"), 0–1; NaN where the pass

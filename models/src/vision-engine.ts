@@ -108,7 +108,12 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
       size,
       maxQueue: options.maxQueue ?? size * 4,
       jobTimeoutMs: options.jobTimeoutMs ?? 60_000,
-      workerData: { backend: options.backend ?? 'auto', video },
+      workerData: {
+        backend: options.backend ?? 'auto',
+        video,
+        // The workers run the age networks only for a head that reads them (MODEL_CARD.md, issue 22).
+        ageNetworks: settings.weights?.features === 'faceres-age-cnn-ab',
+      },
     });
   } catch (error) {
     startError = error;

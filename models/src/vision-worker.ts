@@ -14,6 +14,8 @@ import type { FramesMeta, WorkerRequest, WorkerResponse, WorkerValue } from './w
 interface VisionWorkerData {
   backend: BackendPreference;
   video: VideoDecodeOptions;
+  /** Load the age networks (age-cnn.ts): the age head given to the engine reads them. */
+  ageNetworks?: boolean;
 }
 
 const port = parentPort;
@@ -33,14 +35,17 @@ function unpackFrames(buffer: ArrayBuffer, meta: FramesMeta): { timeSeconds: num
 }
 
 try {
-  const runtime = await createHumanRuntime(config.backend);
+  const runtime = await createHumanRuntime(config.backend, { ageNetworks: config.ageNetworks ?? false });
   const { human } = runtime;
   const handle = async (request: WorkerRequest): Promise<WorkerValue> => {
     switch (request.op) {
       case 'photo':
         return observeSubject(runtime, await decodeImage(new Uint8Array(request.bytes)));
       case 'descriptor':
-        return observeSubject(runtime, await decodeImage(new Uint8Array(request.bytes)), 'describe');
+        return observeSubject(runtime, await decodeImage(new Uint8Array(request.bytes)), 'describe', {
+          age: false,
+          identity: true,
+        });
       case 'frames':
         return scanFrames(human, unpackFrames(request.bytes, request.frames!));
       case 'frame':

@@ -18,9 +18,10 @@ type CacheLine = { key: string; entry: Observed };
 
 /**
  * Bump when FaceObservation changes shape, so that an older cache is never read as the new one
- * (2: faceres run by the engine with its intermediate age features).
+ * (2: faceres run by the engine with its intermediate age features; 3: the 'descriptor' op no longer runs the age
+ * networks, so its age is faceres's, and the heads on faceres features read every set through it).
  */
-const OBSERVATION_VERSION = 2;
+const OBSERVATION_VERSION = 3;
 
 /** The long float arrays are stored as little-endian float32 base64 (exact: tfjs computes them in float32). */
 const PACKED = ['descriptor', 'ageFeatures'] as const;
@@ -82,8 +83,9 @@ export interface ObserveOptions {
   /** Worker count (default: available parallelism). */
   workers?: number;
   /**
-   * 'photo' (default) runs every model; 'descriptor' skips the passive antispoof/liveness models, whose fields then
-   * read NaN — the descriptor, age, pose and quality are bit-identical (face-match path), and training needs no more.
+   * 'photo' (default) runs the photo check (the age networks and the passive cues, no descriptor); 'descriptor' is the
+   * face-match pass (faceres's descriptor, age and intermediate features, pose and quality; the passive cues read
+   * NaN), which the heads on faceres features (`--features base|rich`) are trained on.
    */
   op?: 'photo' | 'descriptor';
 }

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FaceresGraph, FaceresTensor, FaceresTf } from './faceres-features';
+
+/**
+ * The age networks (issue 22, R1): faceres's MobileNetV1 fine-tuned for age on the production face crops by
+ * models/training/train_age_cnn.py, two models cross-fitted on disjoint halves of the training faces and committed
+ * as TensorFlow.js graphs in models/weights (manifest.json holds their SHA-256). Each reads Human's aligned face
+ * crop resized to its input size (128 px) and gives a 100-bin age distribution (ages 0–99); the engine averages
+ * the two distributions, and the age head (age-head.ts, feature set 'faceres-age-cnn-ab') reads the features
+ * below from that average. These networks decide age only: the face-match and identity checks keep Human's own
+ * faceres descriptor, which fine-tuning for age would erode.
+ */
+export const AGE_CNN_FILES = ['faceres-age-a.json', 'faceres-age-b.json'] as const;
+export const AGE_CNN_OUTPUT = 'age_pred/Softmax';
+/** The "age ≥ t" boundaries whose log-odds the head reads (the ones the networks were trained on). */
+export const AGE_CNN_TAILS = [13, 16, 18, 21, 25] as const;
+export const AGE_CNN_FEATURE_SIZE = 1 + AGE_CNN_TAILS.length;
+
+/**
+ * models/weights: beside this file's folder when run from source (models/src), three folders up when bundled into
+ * the API (apps/api/dist, where the Docker image also keeps models/weights).
+ */
+export function ageCnnDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.resolve(here, '../weights'), path.resolve(here, '../../../models/weights')];
+  return candidates.find((d) => fs.existsSync(path.join(d, AGE_CNN_FILES[0]))) ?? candidates[0]!;
+}
+
+export async function loadAgeCnn(tf: FaceresTf, dir = ageCnnDir()): Promise<FaceresGraph[]> {
+  return Promise.all(AGE_CNN_FILES.map((f) => tf.loadGraphModel(pathToFileURL(path.join(dir, f)).href)));
+}
+
+/** The networks' input side, from the graph's signature (the exporter fixes it). */
+export function ageCnnSize(model: FaceresGraph): number {
+  const side = model.inputs[0]?.shape?.[1];
+  if (!side || side < 1) throw new Error('the age network graph has no fixed input size');
+  return side;
+}
+
+/**
+ * Runs every age network on Human's face crop ([h, w, 3], 0–1), resized as the training crops were
+ * (bilinear, no corner alignment, ×255), and returns the mean of their age distributions. Intermediate tensors
+ * are disposed; the crop stays the caller's.
+ */
+export async function runAgeCnn(
+  tf: FaceresTf,
+  models: readonly FaceresGraph[],
+  crop: FaceresTensor,
+): Promise<number[]> {
+  if (!models.length) throw new Error('no age network loaded');
+  const size = ageCnnSize(models[0]!);
+  const outputs = tf.tidy(() => {
+    const batch = crop.shape.length === 3 ? tf.expandDims(crop, 0) : crop;
+    const input = tf.mul(tf.image.resizeBilinear(batch, [size, size], false), 255);
+    return models.map((m) => m.execute(input, [AGE_CNN_OUTPUT]) as FaceresTensor | FaceresTensor[]).flat();
+  });
+  try {
+    const dists = await Promise.all(outputs.map((t) => t.data()));
+    const mean = new Array<number>(100).fill(0);
+    for (const d of dists) {
+      if (d.length !== 100) throw new Error(`the age network gave ${d.length} bins, expected 100`);
+      for (let i = 0; i < 100; i++) mean[i]! += d[i]! / dists.length;
+    }
+    return mean;
+  } finally {
+    for (const t of outputs) t.dispose();
+  }
+}
+
+/** Expected age of a 100-bin distribution. */
+export function expectedAge(p: readonly number[]): number {
+  let s = 0;
+  for (let i = 0; i < p.length; i++) s += i * p[i]!;
+  return s;
+}
+
+/**
+ * What the age head reads: the expected age, then the log-odds of "age ≥ t" for each boundary of AGE_CNN_TAILS
+ * (clamped to ±12 so that a distribution with no mass on one side stays finite).
+ */
+export function ageCnnFeatures(p: readonly number[]): number[] {
+  if (p.length !== 100) throw new Error(`an age distribution has 100 bins, not ${p.length}`);
+  const out = [expectedAge(p)];
+  for (const t of AGE_CNN_TAILS) {
+    let tail = 0;
+    for (let i = t; i < 100; i++) tail += p[i]!;
+    const q = Math.min(1 - 1e-6, Math.max(1e-6, tail));
+    out.push(Math.max(-12, Math.min(12, Math.log(q / (1 - q)))));
+  }
+  return out;
+}
