@@ -19,12 +19,14 @@ export const AGE_CNN_TAILS = [13, 16, 18, 21, 25] as const;
 export const AGE_CNN_FEATURE_SIZE = 1 + AGE_CNN_TAILS.length;
 
 /**
- * models/weights: beside this file's folder when run from source (models/src), three folders up when bundled into
- * the API (apps/api/dist, where the Docker image also keeps models/weights).
+ * models/weights, found from wherever this code runs: models/src (source), apps/api/dist (the API's bundle) or
+ * cli/dist (the CLI's bundle, whose doctor checks the manifest); the Docker image keeps the same layout.
  */
 export function ageCnnDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '../weights'), path.resolve(here, '../../../models/weights')];
+  const candidates = ['../weights', '../../models/weights', '../../../models/weights'].map((rel) =>
+    path.resolve(here, rel),
+  );
   return candidates.find((d) => fs.existsSync(path.join(d, AGE_CNN_FILES[0]))) ?? candidates[0]!;
 }
 
