@@ -14,10 +14,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { VisionInputError } from '../src/errors';
-import { detectFaces, measureQuality, subjectFaces } from '../src/face-observer';
+import { findSubject, measureQuality } from '../src/face-observer';
 import type { FaceresTensor as Tensor } from '../src/faceres-features';
-import { createHumanRuntime, type HumanFace } from '../src/human-runtime';
-import { decodeImage, padImage, type RgbImage } from '../src/image-decode';
+import { createHumanRuntime } from '../src/human-runtime';
+import { decodeImage } from '../src/image-decode';
 import { readCsv } from './lib/csv';
 import { modelsDir } from './lib/observe-dataset';
 
@@ -69,29 +69,6 @@ const tf = human.tf as unknown as {
   image: { resizeBilinear(t: Tensor, size: [number, number], alignCorners: boolean): Tensor };
 };
 
-async function subject(
-  image: RgbImage,
-): Promise<{ face: HumanFace; used: RgbImage; padded: boolean; all: HumanFace[] }> {
-  let all = await detectFaces(human, image, 'describe');
-  let faces = subjectFaces(all);
-  let used = image;
-  if (!faces.length) {
-    for (const f of all) f.tensor?.dispose();
-    used = (await padImage(image, 0.25)).image;
-    all = await detectFaces(human, used, 'describe');
-    faces = subjectFaces(all);
-  }
-  if (!faces.length || !faces[0]!.tensor) {
-    for (const f of all) f.tensor?.dispose();
-    throw new VisionInputError('no_face');
-  }
-  if (faces.length > 1) {
-    for (const f of all) f.tensor?.dispose();
-    throw new VisionInputError('multiple_faces');
-  }
-  return { face: faces[0]!, used, padded: used !== image, all };
-}
-
 const index = fs.openSync(indexFile, 'a');
 const crops = fs.openSync(cropFile, 'a');
 const t0 = performance.now();
@@ -108,11 +85,13 @@ for (const row of mine) {
   let entry: Record<string, unknown>;
   try {
     const image = await decodeImage(fs.readFileSync(path.join(values.data!, row.set!, row.file!)));
-    const { face, used, padded, all } = await subject(image);
+    const found: Tensor[] = [];
     try {
+      // The engine's own search for the one subject face (grey-border retry for tight crops included).
+      const { face, used, offset } = await findSubject(human, image, 'describe', found);
       const resized = tf.tidy(() =>
         tf.clipByValue(
-          tf.round(tf.mul(tf.image.resizeBilinear(tf.expandDims(face.tensor!, 0), [size, size], false), 255)),
+          tf.round(tf.mul(tf.image.resizeBilinear(tf.expandDims(face.tensor, 0), [size, size], false), 255)),
           0,
           255,
         ),
@@ -126,11 +105,11 @@ for (const row of mine) {
         crop: cropsWritten++,
         detectionScore: face.score,
         quality,
-        padded,
+        padded: offset > 0,
         rollDeg: ((face.rotation?.angle?.roll ?? 0) * 180) / Math.PI,
       };
     } finally {
-      for (const f of all) f.tensor?.dispose();
+      for (const t of found) t.dispose();
     }
   } catch (error) {
     if (!(error instanceof VisionInputError)) throw error;

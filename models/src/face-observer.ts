@@ -64,6 +64,43 @@ export async function measureQuality(image: RgbImage, face: HumanFace): Promise<
   };
 }
 
+/**
+ * The one subject face of a still image and the image it was found in: the image itself, or — when a tightly
+ * cropped portrait (ID photo, aligned crop) leaves the detector no context — the image with a grey border, `offset`
+ * pixels wide. Throws `no_face` / `multiple_faces`. Every face crop tensor the passes returned is pushed to `crops`,
+ * for the caller to dispose whatever happens.
+ */
+export async function findSubject(
+  human: HumanInstance,
+  image: RgbImage,
+  pass: 'full' | 'describe',
+  crops: HumanTensor[],
+): Promise<{
+  face: HumanFace & { tensor: NonNullable<HumanFace['tensor']> };
+  used: RgbImage;
+  offset: number;
+}> {
+  const detect = async (img: RgbImage) => {
+    const found = await detectFaces(human, img, pass);
+    for (const f of found) if (f.tensor) crops.push(f.tensor);
+    return subjectFaces(found);
+  };
+  let faces = await detect(image);
+  let used = image;
+  let offset = 0;
+  if (!faces.length) {
+    const padded = await padImage(image, 0.25);
+    faces = await detect(padded.image);
+    used = padded.image;
+    offset = padded.offset;
+  }
+  if (!faces.length) throw new VisionInputError('no_face');
+  if (faces.length > 1) throw new VisionInputError('multiple_faces');
+  const face = faces[0]!;
+  if (!face.tensor) throw new VisionInputError('no_face');
+  return { face: face as HumanFace & { tensor: NonNullable<HumanFace['tensor']> }, used, offset };
+}
+
 /** What a pass computes beyond detection: the age networks (`age`) and faceres's descriptor (`identity`). */
 export interface ObservationNeeds {
   age: boolean;
@@ -84,26 +121,8 @@ export async function observeSubject(
   const { human } = runtime;
   // Every face of a describe/full pass carries its crop tensor: all of them are disposed here, whatever happens.
   const crops: HumanTensor[] = [];
-  const detect = async (img: RgbImage) => {
-    const found = await detectFaces(human, img, pass);
-    for (const f of found) if (f.tensor) crops.push(f.tensor);
-    return subjectFaces(found);
-  };
   try {
-    let faces = await detect(image);
-    let used = image;
-    let offset = 0;
-    if (!faces.length) {
-      // Tightly cropped portraits (ID photos, aligned crops) leave the detector no context: retry with a border.
-      const padded = await padImage(image, 0.25);
-      faces = await detect(padded.image);
-      used = padded.image;
-      offset = padded.offset;
-    }
-    if (!faces.length) throw new VisionInputError('no_face');
-    if (faces.length > 1) throw new VisionInputError('multiple_faces');
-    const face = faces[0]!;
-    if (!face.tensor) throw new VisionInputError('no_face');
+    const { face, used, offset } = await findSubject(human, image, pass, crops);
     const tf = human.tf as unknown as FaceresTf;
     const ageDistribution =
       want.age && runtime.ageCnn.length ? await runAgeCnn(tf, runtime.ageCnn, face.tensor) : undefined;
