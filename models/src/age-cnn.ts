@@ -16,7 +16,6 @@ export const AGE_CNN_FILES = ['faceres-age-a.json', 'faceres-age-b.json'] as con
 export const AGE_CNN_OUTPUT = 'age_pred/Softmax';
 /** The "age ≥ t" boundaries whose log-odds the head reads (the ones the networks were trained on). */
 export const AGE_CNN_TAILS = [13, 16, 18, 21, 25] as const;
-export const AGE_CNN_FEATURE_SIZE = 1 + AGE_CNN_TAILS.length;
 
 /**
  * models/weights, found from wherever this code runs: models/src (source), apps/api/dist (the API's bundle) or

@@ -1,7 +1,7 @@
 """Fine-tunes faceres for age on the production face crops (issue 22, R1), two cross-fitted models.
 
     /usr/bin/python3 models/training/train_age_cnn.py --crops models/.cache/age-crops --out models/.cache/age-cnn \
-        [--model a|b|both] [--epochs 6] [--size 128] [--threads 2]
+        [--model a|b|both] [--epochs 8] [--size 128] [--threads 2]
 
 Data: the crops written by models/scripts/dump-age-crops.ts (Human's aligned crop, resized as the engine resizes
 it). faces-dev is never trained on: it stays the held-out set that `npm run eval:age` reports. faces-train and
@@ -247,7 +247,7 @@ def main() -> None:
     ap.add_argument("--faceres", default="node_modules/@vladmandic/human/models/faceres.json")
     ap.add_argument("--fixture", default="models/test/fixtures/age-crops.u8")
     ap.add_argument("--model", default="both", choices=["a", "b", "both"])
-    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--size", type=int, default=128)
     ap.add_argument("--batch", type=int, default=48)
     ap.add_argument("--lr", type=float, default=1e-4)
