@@ -4,6 +4,7 @@ import type { partnerLoginBody, partnerProfileBody, partnerRegisterBody } from '
 import type { Deps } from '../../../core/deps';
 import type { Partner, Session } from '../../../db/models/index';
 import { AppError, tooManyRequests } from '../../../errors';
+import { createAnswerTiming } from '../../../lib/answer-timing';
 import { decoyHash, hashPassword, verifyPassword } from '../../../lib/passwords';
 import type { AuditService } from '../../shared/audit/service';
 import type { RateLimiter } from '../../shared/rate-limit/service';
@@ -25,6 +26,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
   const { Partner } = db.models;
   const lockout = createLoginLockout(deps, 'partner');
   const account = createPartnerAccount(deps, { audit, sessions, limiter });
+  const registrationTiming = createAnswerTiming();
 
   async function findActive(id: string): Promise<Partner> {
     const partner = await Partner.findByPk(id);
@@ -38,10 +40,13 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
     body: v.InferOutput<typeof partnerRegisterBody>,
     origin: RequestOrigin,
   ): Promise<void> {
+    const started = registrationTiming.start();
     const existing = await Partner.findOne({ where: { email: body.email } });
     if (existing) {
-      // Same answer as a new registration; the owner of the address hears about the attempt by mail instead.
-      await decoyHash(config.passwordCost);
+      // Same answer as a new registration, after the same hashing work (the cached decoy answered in microseconds
+      // and gave the address away) and held to a new registration's time (answer-timing.ts); the owner of the
+      // address hears about the attempt by mail instead.
+      await hashPassword(body.password, config.passwordCost);
       // Queued in the mail outbox before the answer (sent right after, retried by the job runner).
       await mailOutboxFor(deps)
         .enqueue({
@@ -52,6 +57,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
             `If it was you, sign in at ${config.publicUrl}/partner/login.\nIf it was not you, you can ignore this message.\n`,
         })
         .catch((error: unknown) => logger.error({ err: error }, 'queueing mail failed'));
+      await registrationTiming.quick(started);
       return;
     }
     const now = clock.now();
@@ -80,6 +86,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
       });
       // Spec 01 §8: 'Registration successful! Please check your email to verify your account.'
       await account.sendVerification(partner, origin);
+      registrationTiming.slow(started);
     } catch (error) {
       if (error instanceof UniqueConstraintError) return;
       throw error;

@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import type { loginBody, registerBody } from '@attestly/contracts';
 import type { User } from '../../../db/models/index';
 import { AppError, tooManyRequests } from '../../../errors';
+import { createAnswerTiming } from '../../../lib/answer-timing';
 import { decoyHash, hashPassword, verifyPassword } from '../../../lib/passwords';
 import type { RequestOrigin } from '../../shared/sessions/service';
 import type { AccountContext } from './account-context';
@@ -16,14 +17,17 @@ export function createSignIn(
   const { deps, audit, sessions, lockout, sendLater, spendRecipientBudget } = ctx;
   const { db, config, clock } = deps;
   const { User } = db.models;
+  const signUpTiming = createAnswerTiming();
 
   async function register(body: v.InferOutput<typeof registerBody>, origin: RequestOrigin): Promise<void> {
     // Every sign-up mails the address (a link, or a notice to its owner): capped per recipient, for both alike.
+    const started = signUpTiming.start();
     await spendRecipientBudget(body.email);
     const existing = await User.findOne({ where: { email: body.email } });
     if (existing) {
       // Same answer as a new sign-up, after the same hashing work (a cached decoy would answer faster and give
-      // the address away); the owner of the address learns about the attempt by mail instead.
+      // the address away) and held to a new sign-up's time (answer-timing.ts); the owner of the address learns
+      // about the attempt by mail instead.
       await hashPassword(body.password, config.passwordCost);
       await sendLater(
         existing.email,
@@ -38,6 +42,7 @@ export function createSignIn(
         ip: origin.ip,
         userAgent: origin.userAgent,
       });
+      await signUpTiming.quick(started);
       return;
     }
     const now = clock.now();
@@ -51,7 +56,7 @@ export function createSignIn(
         updated_at: now,
       });
       // Committed before the answer (issue 15 item 9): the audit entry and the queued verification mail. A taken
-      // address does comparable work above (a queued mail and an audit entry), so the timing stays close.
+      // address does comparable work above and then waits out the difference.
       await audit.recordSafely({
         event: 'user.registered',
         userId: user.id,
@@ -59,6 +64,7 @@ export function createSignIn(
         userAgent: origin.userAgent,
       });
       await sendEmailVerification(user, origin);
+      signUpTiming.slow(started);
     } catch (error) {
       // Lost a race with a concurrent sign-up for the same address: same neutral answer.
       if (error instanceof UniqueConstraintError) return;
