@@ -7,7 +7,7 @@ describe('answer timing', () => {
     const timing = createAnswerTiming();
     const started = timing.start();
     await timing.quick(started);
-    expect(performance.now() - started).toBeLessThan(20);
+    expect(performance.now() - started).toBeLessThan(200);
   });
 
   it('holds a quick answer until it has taken as long as a recent slow one', async () => {
@@ -22,25 +22,25 @@ describe('answer timing', () => {
 
   it('draws the hold from the recent slow answers, forgetting the oldest', async () => {
     const timing = createAnswerTiming(2);
-    for (const ms of [300, 40, 40]) {
+    for (const ms of [1500, 40, 40]) {
       const started = timing.start() - ms;
       timing.slow(started);
     }
-    // The 300 ms answer has left the window of two: every hold is now about 40 ms.
+    // The 1.5 s answer has left the window of two: every hold is now about 40 ms.
     for (let round = 0; round < 5; round += 1) {
       const started = timing.start();
       await timing.quick(started);
       const took = performance.now() - started;
       expect(took).toBeGreaterThanOrEqual(35);
-      expect(took).toBeLessThan(250);
+      expect(took).toBeLessThan(1000);
     }
   });
 
   it('never holds an answer longer than two seconds', async () => {
     const timing = createAnswerTiming();
     timing.slow(timing.start() - 60_000);
-    const started = timing.start() - 1_950;
+    const started = timing.start() - 1_900;
     await timing.quick(started);
-    expect(performance.now() - started).toBeLessThan(2_200);
+    expect(performance.now() - started).toBeLessThan(2_500);
   });
 });
