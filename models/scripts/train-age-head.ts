@@ -36,15 +36,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgeFeatureSet, AgeHeadWeights, CalibratedCutoff, ChildGuard } from '../src/age-head';
-import { featureVector } from '../src/age-head';
-import { ageCnnFeatures } from '../src/age-cnn';
-import { chooseCutoff, clopperPearson, rateWithInterval, type RateWithInterval } from '../src/calibration';
-import { assessQuality } from '../src/quality';
-import { argValue, readCsv } from './lib/csv';
+import { chooseCutoff, clopperPearson } from '../src/calibration';
+import { argValue } from './lib/csv';
 import { auc, fitLogistic, fitRidge, mulberry32, stratifiedFolds, type Matrix } from './lib/linear-models';
-import { modelsDir, observeFiles } from './lib/observe-dataset';
-import { readAgeCnnScores } from './lib/age-cnn-scores';
-
+import { modelsDir } from './lib/observe-dataset';
+import { readFaces, SOURCES } from './lib/age-head-faces';
+import { ageHeadSummary, bucket, r2, r3, r6, type Scores } from './lib/age-head-report';
 const SEED = 20261126;
 const HEADS = { adult_21: { target: 21, adult: true }, adult_25: { target: 25, adult: true } } as const;
 const CHILD_HEAD = 'child_13';
@@ -65,7 +62,6 @@ const fewFeatures = (argValue(args0, '--features') ?? 'cnn') === 'cnn';
 const RIDGE_LAMBDA = lambdaArg('--ridge-lambda', fewFeatures ? 1e-3 : 1);
 const LOGISTIC_LAMBDA = lambdaArg('--logistic-lambda', fewFeatures ? 1e-3 : 0.1);
 const LOGISTIC_ITERATIONS = fewFeatures ? 3000 : 200;
-const BUCKETS = ['<13', '13-17', '18-20', '21-24', '25-29', '30-49', '50+'] as const;
 
 const args = process.argv.slice(2);
 const folds = Number(argValue(args, '--folds') ?? 5);
@@ -86,84 +82,14 @@ if (!featureSet) {
 const cnnDir = path.resolve(argValue(args, '--cnn') ?? path.join(modelsDir, '.cache/age-cnn'));
 const outDir = path.resolve(argValue(args, '--out') ?? path.join(modelsDir, 'weights'));
 const dataDir = path.resolve(argValue(args, '--data') ?? path.join(modelsDir, '../../shared/data'));
-const SOURCES = ['faces-dev', 'faces-train', 'faces-aaf'] as const;
-type Source = (typeof SOURCES)[number];
-
 const present = SOURCES.filter((s) => fs.existsSync(path.join(dataDir, s, 'labels.csv')));
 if (!present.length) {
   console.error(`no face sets under ${dataDir} (faces-dev, faces-train, faces-aaf); skipping training.`);
   process.exit(0);
 }
 
-interface Face {
-  source: Source;
-  age: number;
-  gender: string;
-  race: string;
-  gate: boolean;
-  x: Float64Array | null;
-  /** faceres's own age (the last feature), kept for the raw rule's spread. */
-  rawAge: number;
-}
-
 const t0 = performance.now();
-const faces: Face[] = [];
-const counts: Record<string, { rows: number; observed: number; faces: number; gated: number }> = {};
-const cnnScores = featureSet === 'faceres-age-cnn-ab' ? readAgeCnnScores(cnnDir) : null;
-for (const source of present) {
-  const rows = readCsv(path.join(dataDir, source, 'labels.csv'));
-  if (cnnScores) {
-    // The age networks' out-of-fold distributions on the production crops (train_age_cnn.py), with the crops'
-    // quality metrics: the networks ran in Python on exactly the input the engine feeds them.
-    const c = { rows: rows.length, observed: 0, faces: 0, gated: 0 };
-    for (const r of rows) {
-      const scored = cnnScores.get(`${source}/${r.file}`);
-      const age = Number(r.age);
-      if (scored === undefined) continue;
-      c.observed++;
-      if (!scored.probs || !Number.isFinite(age)) continue;
-      c.faces++;
-      const gate = assessQuality(scored.quality).ok;
-      if (gate) c.gated++;
-      const x = ageCnnFeatures(scored.probs);
-      faces.push({
-        source,
-        age,
-        gender: r.gender ?? '',
-        race: r.race ?? '',
-        gate,
-        x: Float64Array.from(x),
-        rawAge: x[0]!,
-      });
-    }
-    counts[source] = c;
-    continue;
-  }
-  const observed = await observeFiles(
-    rows.map((r) => path.join(dataDir, source, r.file!)),
-    source,
-    { cacheOnly, op: 'descriptor' },
-  );
-  const c = { rows: rows.length, observed: 0, faces: 0, gated: 0 };
-  observed.forEach((o, i) => {
-    if (o.error !== 'not_observed') c.observed++;
-    const age = Number(rows[i]!.age);
-    if (!o.obs || !Number.isFinite(age)) return;
-    c.faces++;
-    const gate = assessQuality(o.obs.quality).ok;
-    if (gate) c.gated++;
-    faces.push({
-      source,
-      age,
-      gender: rows[i]!.gender ?? '',
-      race: rows[i]!.race ?? '',
-      gate,
-      x: Float64Array.from(featureVector(o.obs, featureSet)),
-      rawAge: o.obs.modelAge,
-    });
-  });
-  counts[source] = c;
-}
+const { faces, counts } = await readFaces({ dataDir, present, featureSet, cnnDir, cacheOnly });
 console.log(`faces: ${JSON.stringify(counts)}`);
 const n = faces.length;
 const d = faces[0]!.x!.length;
@@ -181,21 +107,6 @@ const X: Matrix = faces.map((f) => {
   return z;
 });
 const ages = faces.map((f) => f.age);
-
-const bucket = (a: number) =>
-  a < 13
-    ? '<13'
-    : a < 18
-      ? '13-17'
-      : a < 21
-        ? '18-20'
-        : a < 25
-          ? '21-24'
-          : a < 30
-            ? '25-29'
-            : a < 50
-              ? '30-49'
-              : '50+';
 
 interface Fitted {
   ridge: { w: number[]; b: number };
@@ -228,10 +139,6 @@ const dot = (w: readonly number[], x: Float64Array) => {
   for (let j = 0; j < x.length; j++) s += w[j]! * x[j]!;
   return s;
 };
-interface Scores {
-  age: Float64Array;
-  logits: Record<string, Float64Array>;
-}
 const headNames = [...Object.keys(HEADS), CHILD_HEAD];
 const emptyScores = (): Scores => ({
   age: new Float64Array(n).fill(NaN),
@@ -333,87 +240,7 @@ const approvedAt = (i: number, T: number, s: Scores = oof) => {
   const applicable = cutoffs.filter((c) => c.threshold >= T);
   return !guarded(i, s) && applicable.some((c) => s.logits[c.head]![i]! >= c.cutoff);
 };
-type Group = Record<string, RateWithInterval>;
-function rates(idx: number[], T: number, key: (i: number) => string, s: Scores = oof): Group {
-  const groups = new Map<string, number[]>();
-  for (const i of idx) groups.set(key(i), [...(groups.get(key(i)) ?? []), i]);
-  return Object.fromEntries(
-    [...groups.entries()]
-      .sort(([a], [b]) => BUCKETS.indexOf(a as never) - BUCKETS.indexOf(b as never) || a.localeCompare(b))
-      .map(([g, ix]) => [g, rateWithInterval(ix.filter((i) => approvedAt(i, T, s)).length, ix.length)]),
-  );
-}
-function summary(idx: number[], s: Scores = oof) {
-  const g = idx.filter((i) => faces[i]!.gate);
-  const out: Record<string, unknown> = {
-    faces: idx.length,
-    gated: g.length,
-    mae: r2(idx.reduce((a, i) => a + Math.abs(s.age[i]! - ages[i]!), 0) / Math.max(1, idx.length)),
-    mae_by_bucket: Object.fromEntries(
-      BUCKETS.map((b) => {
-        const ix = idx.filter((i) => bucket(ages[i]!) === b);
-        return [
-          b,
-          ix.length ? r2(ix.reduce((a, i) => a + Math.abs(s.age[i]! - ages[i]!), 0) / ix.length) : null,
-        ];
-      }),
-    ),
-    child_guard_catches_under_13: rateWithInterval(
-      g.filter((i) => ages[i]! < 13 && guarded(i, s)).length,
-      g.filter((i) => ages[i]! < 13).length,
-    ),
-    child_guard_vetoes_adults_21: rateWithInterval(
-      g.filter((i) => ages[i]! >= 21 && guarded(i, s)).length,
-      g.filter((i) => ages[i]! >= 21).length,
-    ),
-  };
-  for (const T of THRESHOLDS) {
-    out[`T${T}`] = {
-      under_13: rateWithInterval(
-        g.filter((i) => ages[i]! < 13 && approvedAt(i, T, s)).length,
-        g.filter((i) => ages[i]! < 13).length,
-      ),
-      [`hard_13_${T - 1}`]: rateWithInterval(
-        g.filter((i) => ages[i]! >= 13 && ages[i]! < T && approvedAt(i, T, s)).length,
-        g.filter((i) => ages[i]! >= 13 && ages[i]! < T).length,
-      ),
-      adults_25: rateWithInterval(
-        g.filter((i) => ages[i]! >= 25 && approvedAt(i, T, s)).length,
-        g.filter((i) => ages[i]! >= 25).length,
-      ),
-      by_bucket: rates(g, T, (i) => bucket(ages[i]!), s),
-      ...(T === 18
-        ? {
-            by_gender: rates(
-              g.filter((i) => ages[i]! < 18),
-              T,
-              (i) => faces[i]!.gender || 'unknown',
-              s,
-            ),
-            by_race: rates(
-              g.filter((i) => ages[i]! < 18),
-              T,
-              (i) => faces[i]!.race || 'unknown',
-              s,
-            ),
-            adults_25_by_gender: rates(
-              g.filter((i) => ages[i]! >= 25),
-              T,
-              (i) => faces[i]!.gender || 'unknown',
-              s,
-            ),
-            adults_25_by_race: rates(
-              g.filter((i) => ages[i]! >= 25),
-              T,
-              (i) => faces[i]!.race || 'unknown',
-              s,
-            ),
-          }
-        : {}),
-    };
-  }
-  return out;
-}
+const summary = ageHeadSummary({ faces, ages, oof, thresholds: THRESHOLDS, guarded, approvedAt });
 const bySource = Object.fromEntries(
   present.map((s) => [s, summary(all.filter((i) => faces[i]!.source === s))]),
 );
@@ -505,13 +332,3 @@ fs.writeFileSync(path.join(outDir, 'age-head.json'), JSON.stringify(weights));
 fs.writeFileSync(path.join(outDir, 'age-head.cv.json'), `${JSON.stringify(report, null, 2)}\n`);
 console.log(JSON.stringify({ cutoffs, child_guard: childGuard, pooled_T18: pooled.T18, counts }, null, 2));
 console.log(`wrote ${path.join(outDir, 'age-head.json')} and age-head.cv.json`);
-
-function r6(v: number) {
-  return Math.round(v * 1e6) / 1e6;
-}
-function r3(v: number) {
-  return Math.round(v * 1e3) / 1e3;
-}
-function r2(v: number) {
-  return Math.round(v * 100) / 100;
-}

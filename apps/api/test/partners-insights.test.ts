@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as client from 'openid-client';
 import { pairwiseSubject } from '../src/oidc/account';
-import { createTestApp, type TestApp } from './helpers';
-import { createSite, registerPartner, verifiedUser } from './oidc-helpers';
+import { createTestApp, signUp, type TestApp } from './helpers';
+import {
+  Browser,
+  createSite,
+  pkce,
+  registerPartner,
+  relyingParty,
+  uidFrom,
+  verifiedUser,
+} from './oidc-helpers';
 
 /** Issue 25 item 6: what a partner's figures and audit log count beyond its own verification flows. */
 let t: TestApp;
@@ -13,6 +22,7 @@ afterAll(async () => {
 });
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+const DAY = 86_400_000;
 
 async function grant(
   partnerId: string,
@@ -62,6 +72,71 @@ async function approvedVerification(userId: string, partnerId: string | null, si
     updated_at: now,
   } as never);
 }
+
+describe('attribution from the sign-in flow', () => {
+  it('counts a verification made from the consent screen for the site that asked', async () => {
+    const partner = await registerPartner(t);
+    const site = await createSite(t, partner.token);
+    const user = await verifiedUser(t, { location_country: 'GB' });
+    const config = await relyingParty(t, site);
+    const { challenge } = pkce();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: site.redirect_uris[0] as string,
+      scope: 'openid basic_info AGE_18',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: client.randomState(),
+    });
+    const browser = new Browser();
+    let location = url.href;
+    for (let hop = 0; hop < 8 && !location.includes('/oauth/consent'); hop += 1) {
+      if (location.includes('/oauth/login')) {
+        const login = await browser.json(
+          `${t.baseUrl}/api/v1/oauth/interactions/${uidFrom(location)}/login`,
+          'POST',
+          { email: user.email, password: user.password },
+        );
+        location = String(login.body.redirect_to);
+        continue;
+      }
+      const response = await browser.fetch(location);
+      location = new URL(response.headers.get('location') as string, location).href;
+    }
+    const uid = uidFrom(location);
+    // Someone else's interaction uid is ignored: the verification then counts for no partner.
+    const stranger = await signUp(t);
+    // A location check (from a British address) stands for any method the consent screen offers.
+    await t.db.models.User.update({ country: 'GB' }, { where: { id: [user.user.id, stranger.user.id] } });
+    await t.request
+      .post('/api/v1/users/verify/location')
+      .set(auth(stranger.token))
+      .set('X-Attestly-Interaction', uid)
+      .set('X-Forwarded-For', '81.2.69.160')
+      .expect(201);
+    const made = await t.request
+      .post('/api/v1/users/verify/location')
+      .set(auth(user.token))
+      .set('X-Attestly-Interaction', uid)
+      .set('X-Forwarded-For', '81.2.69.160')
+      .expect(201);
+    const row = await t.db.models.Verification.findByPk(made.body.verification_id);
+    expect(row).toMatchObject({ partner_id: partner.partner.id, site_id: site.id, sandbox: false });
+    const strangers = await t.db.models.Verification.findAll({ where: { user_id: stranger.user.id } });
+    expect(strangers.map((r) => r.partner_id)).toEqual([null]);
+    const stats = await t.request.get('/api/v1/partners/stats').set(auth(partner.token)).expect(200);
+    expect(stats.body.total_verifications).toBe(1);
+    expect(stats.body.top_countries).toEqual([{ country: 'GB', verifications: 1, percentage: 100 }]);
+    const logs = await t.request
+      .get('/api/v1/partners/audit-logs?search=verification')
+      .set(auth(partner.token))
+      .expect(200);
+    expect(logs.body.audit_logs[0]).toMatchObject({
+      event: expect.stringMatching(/^verification\./),
+      user_id: stats.body.recent_verifications[0].user,
+      details: expect.objectContaining({ site_id: site.id }),
+    });
+  });
+});
 
 describe('partner statistics count users already verified when they consented', () => {
   it('adds each such user once to the totals, and never one verified in the partner’s own flow', async () => {
@@ -196,5 +271,56 @@ describe('partner API calls in the audit log', () => {
     await t.request.get('/api/v1/partners/stats').set(key).expect(200);
     expect(await events('partner.api_key_used')).toHaveLength(2);
     expect(await events('api.rate_limit_exceeded')).toHaveLength(1);
+  });
+});
+
+describe('GET /partners/audit-logs', () => {
+  it("lists the partner's own entries with search, filters and paging, never another partner's", async () => {
+    const partner = await registerPartner(t);
+    const other = await registerPartner(t);
+    await createSite(t, partner.token);
+    await createSite(t, other.token);
+    await t.request.post('/api/v1/partners/api-keys').set(auth(partner.token)).send({ environment: 'live' });
+    const all = await t.request.get('/api/v1/partners/audit-logs').set(auth(partner.token)).expect(200);
+    const events = all.body.audit_logs.map((row: { event: string }) => row.event);
+    expect(events).toEqual([
+      'partner.api_key_created',
+      'partner.site_created',
+      'partner.login_succeeded',
+      'partner.email_verified',
+      'partner.email_verification_sent',
+      'partner.registered',
+    ]);
+    expect(all.body.total_count).toBe(6);
+    const page = await t.request
+      .get('/api/v1/partners/audit-logs?skip=1&limit=2')
+      .set(auth(partner.token))
+      .expect(200);
+    expect(page.body.audit_logs.map((row: { event: string }) => row.event)).toEqual(events.slice(1, 3));
+    const searched = await t.request
+      .get('/api/v1/partners/audit-logs?search=site')
+      .set(auth(partner.token))
+      .expect(200);
+    expect(searched.body.total_count).toBe(1);
+    const filtered = await t.request
+      .get('/api/v1/partners/audit-logs?event=partner.registered')
+      .set(auth(partner.token))
+      .expect(200);
+    expect(filtered.body.total_count).toBe(1);
+    const future = new Date(t.clock.now().getTime() + DAY).toISOString();
+    const none = await t.request
+      .get(`/api/v1/partners/audit-logs?start=${future}&end=${future}`)
+      .set(auth(partner.token))
+      .expect(200);
+    expect(none.body.total_count).toBe(0);
+    const bad = await t.request
+      .get('/api/v1/partners/audit-logs?start=yesterday&severity=fatal')
+      .set(auth(partner.token))
+      .expect(422);
+    expect(bad.body.errors.map((error: { path: string }) => error.path).sort()).toEqual([
+      'severity',
+      'start',
+    ]);
+    await t.request.get('/api/v1/partners/audit-logs').expect(401);
   });
 });

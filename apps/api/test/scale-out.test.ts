@@ -1,18 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { FORGOT_PASSWORD_BY_EMAIL } from '../src/modules/users/accounts/service';
-import { startServerProcess, type ServerProcess, stopProcess } from './server-process';
 import { Browser, authorizeInBrowser, createSite, pkce, registerPartner, relyingParty } from './oidc-helpers';
 import { randomClientIp } from './helpers';
+import { freePort } from './http';
+import {
+  admin,
+  createDatabase,
+  eventuallyPurged,
+  pinned,
+  REPLICAS,
+  replicaEnv,
+  type Replica,
+  type Served,
+  startProxy,
+  startEventReceiver,
+  startReplicas,
+  stopReplicas,
+} from './scale-out-cluster';
 
 /**
  * The scale-out design (DESIGN.md §2, docs/operator-guide.md "Scaling out") on PostgreSQL: three real server
@@ -29,19 +40,8 @@ import { randomClientIp } from './helpers';
  * database is created for the file and dropped after it.
  */
 
-const ADMIN_URL =
-  process.env.TEST_DATABASE_URL && /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL)
-    ? process.env.TEST_DATABASE_URL
-    : 'postgres://postgres@127.0.0.1:5432/postgres';
-
 /** The client cache's documented bound (README "OpenID Connect for partners"). */
 const SITE_CHANGE_BOUND_MS = 2000;
-const REPLICAS = 3;
-
-interface Replica extends ServerProcess {
-  name: string;
-  dataDir: string;
-}
 
 let databaseName: string;
 let databaseUrl: string;
@@ -49,113 +49,20 @@ let proxy: Server;
 let publicUrl: string;
 let env: Record<string, string>;
 let replicas: Replica[] = [];
-let next = 0;
 /** The port the webhook test's receiver listens on: the allowlist names it, so it is chosen before the replicas start. */
 let receiverPort = 0;
-/** Every request the proxy forwarded: which replica answered which path, with which status. */
-const served: Array<{ replica: string; path: string; status: number }> = [];
-
-async function admin<T>(work: (db: pg.Client) => Promise<T>, url = ADMIN_URL): Promise<T> {
-  const connection = new pg.Client({ connectionString: url });
-  await connection.connect();
-  try {
-    return await work(connection);
-  } finally {
-    await connection.end();
-  }
-}
-
-/** Starts REPLICAS processes at the same moment, each with its own data directory, as pods would be. */
-async function startReplicas(): Promise<Replica[]> {
-  return Promise.all(
-    Array.from({ length: REPLICAS }, async (_, index) => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), `attestly-replica-${index}-`));
-      const started = await startServerProcess({ ...env, ATTESTLY_DATA_DIR: dataDir }, 90_000);
-      return { ...started, name: String.fromCharCode(65 + index), dataDir };
-    }),
-  );
-}
-
-async function stopReplicas(): Promise<void> {
-  await Promise.all(replicas.map((replica) => stopProcess(replica.child)));
-  for (const replica of replicas) rmSync(replica.dataDir, { recursive: true, force: true });
-  replicas = [];
-}
-
-/** A request through the proxy pinned to one replica (the proxy strips the header). */
-function pinned(replica: Replica, url: string, init: RequestInit = {}) {
-  return fetch(url, { ...init, headers: { ...(init.headers ?? {}), 'x-test-replica': replica.name } });
-}
+const served: Served = [];
 
 beforeAll(async () => {
-  const name = `attestly_scale_${randomBytes(6).toString('hex')}`;
-  await admin((db) => db.query(`CREATE DATABASE ${name}`)).catch((error: unknown) => {
-    throw new Error(
-      `The scale-out test needs PostgreSQL (replicas share one database): none at ${ADMIN_URL} (${String(error)}). ` +
-        'Start one there, or point TEST_DATABASE_URL at one.',
-    );
-  });
-  databaseName = name;
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${databaseName}`;
-  databaseUrl = url.toString();
-
-  // Round robin over the replicas, one request each in turn, unless a test pins a request to one of them.
-  proxy = createServer((incoming, outgoing) => {
-    const wanted = incoming.headers['x-test-replica'];
-    const target =
-      typeof wanted === 'string'
-        ? replicas.find((replica) => replica.name === wanted)
-        : replicas[next++ % Math.max(replicas.length, 1)];
-    if (!target) {
-      outgoing.writeHead(502).end();
-      return;
-    }
-    const headers = { ...incoming.headers };
-    delete headers['x-test-replica'];
-    const forwarded = httpRequest(
-      { host: '127.0.0.1', port: target.port, method: incoming.method, path: incoming.url, headers },
-      (response) => {
-        served.push({
-          replica: target.name,
-          path: String(incoming.url).split('?')[0] as string,
-          status: response.statusCode ?? 0,
-        });
-        outgoing.writeHead(response.statusCode ?? 502, response.headers);
-        response.pipe(outgoing);
-      },
-    );
-    forwarded.on('error', () => outgoing.writeHead(502).end());
-    incoming.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  publicUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-  receiverPort = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-
-  env = {
-    DATABASE_URL: databaseUrl,
-    ATTESTLY_PUBLIC_URL: publicUrl,
-    // One key for every replica (from the Secret in Kubernetes): each derives the same cookie and token keys.
-    ATTESTLY_MASTER_KEY: randomBytes(32).toString('hex'),
-    ATTESTLY_PASSWORD_COST: '12',
-    ATTESTLY_VISION: 'false',
-    ATTESTLY_TRUST_PROXY: 'true',
-    ATTESTLY_WEB_DIR: path.join(tmpdir(), 'attestly-no-web'),
-    // The webhook receiver below listens on this machine, which deliveries may otherwise not reach.
-    ATTESTLY_WEBHOOK_ALLOWLIST: `127.0.0.1:${receiverPort}`,
-    // No mail capture here: partners start active instead of waiting for their e-mail link.
-    ATTESTLY_PARTNER_INITIAL_STATUS: 'active',
-  };
-  replicas = await startReplicas();
+  ({ name: databaseName, url: databaseUrl } = await createDatabase());
+  ({ proxy, url: publicUrl } = await startProxy(() => replicas, served));
+  receiverPort = await freePort();
+  env = replicaEnv(databaseUrl, publicUrl, receiverPort);
+  replicas = await startReplicas(env);
 }, 180_000);
 
 afterAll(async () => {
-  await stopReplicas();
+  await stopReplicas(replicas);
   proxy?.closeAllConnections();
   await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
   if (databaseName) {
@@ -353,16 +260,7 @@ describe('three replicas on one PostgreSQL database', () => {
   });
 
   it('deliver each webhook event once although every replica runs the delivery worker', async () => {
-    // The partner's receiver: records the event id of every delivery it gets.
-    const received: string[] = [];
-    const receiver = createServer((incoming, outgoing) => {
-      incoming.resume();
-      incoming.on('end', () => {
-        received.push(String(incoming.headers['attestly-event-id']));
-        outgoing.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(receiverPort, '127.0.0.1', resolve));
+    const { receiver, received } = await startEventReceiver(receiverPort);
     try {
       const request = supertest(publicUrl);
       const partner = await registerPartner({ request });
@@ -437,7 +335,8 @@ describe('three replicas on one PostgreSQL database', () => {
       .send({ full_name: 'Media Owner', ...owner })
       .expect(201);
     // Cases waiting for review with their media past the retention limit, written while no replica runs.
-    await stopReplicas();
+    await stopReplicas(replicas);
+    replicas = [];
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     const cases = 6;
@@ -469,8 +368,8 @@ describe('three replicas on one PostgreSQL database', () => {
     }
 
     // All three start together, and each runs the purge at start.
-    replicas = await startReplicas();
-    const purged = await eventuallyPurged(verificationIds);
+    replicas = await startReplicas(env);
+    const purged = await eventuallyPurged(databaseUrl, verificationIds);
     expect(purged).toBe(0);
     // Give every replica's start-up purge time to finish (they log each purge they did).
     await sleep(1500);
@@ -497,24 +396,3 @@ describe('three replicas on one PostgreSQL database', () => {
     }
   }, 180_000);
 });
-
-/** Waits until no media of the given cases is left (or 20 s pass); returns how many are left. */
-async function eventuallyPurged(verificationIds: string[]): Promise<number> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const left = await admin(
-      async (db) =>
-        Number(
-          (
-            await db.query<{ count: string }>(
-              'SELECT count(*) FROM verification_media WHERE verification_id = ANY($1::uuid[])',
-              [verificationIds],
-            )
-          ).rows[0]?.count,
-        ),
-      databaseUrl,
-    );
-    if (left === 0 || Date.now() > deadline) return left;
-    await sleep(200);
-  }
-}

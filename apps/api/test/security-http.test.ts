@@ -10,6 +10,7 @@ import { createLogger } from '../src/logger';
 import { rateLimitKey } from '../src/modules/shared/rate-limit/service';
 import { MAIL_BY_RECIPIENT } from '../src/modules/users/accounts/service';
 import { createTestApp, randomClientIp, rowCounts, signUp, type TestApp } from './helpers';
+import { expectEnvelope, median, timed } from './security-http-helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -20,20 +21,6 @@ afterAll(async () => {
 });
 
 const uniqueEmail = (label = 'user') => `${label}-${randomBytes(5).toString('hex')}@example.com`;
-
-/** Every error answer is the envelope of DESIGN.md §3, carrying the request id the response header names. */
-function expectEnvelope(
-  response: { body: Record<string, unknown>; headers: Record<string, string> },
-  code: string,
-) {
-  expect(response.body).toMatchObject({
-    code,
-    detail: expect.any(String),
-    request_id: response.headers['x-request-id'],
-  });
-  expect(response.body.request_id).toEqual(expect.any(String));
-  expect(JSON.stringify(response.body)).not.toMatch(/at .*\.ts:\d+|node_modules|stack/i);
-}
 
 /** Sends raw bytes with a chosen content type (supertest would serialise objects itself). */
 function raw(method: 'post' | 'put' | 'delete', path: string, body: string | Buffer, contentType: string) {
@@ -344,15 +331,6 @@ describe('no account enumeration through timing', () => {
       createApp({ ...t.deps, config: { ...t.config, passwordCost: 14 } }).app.callback(),
     );
   });
-
-  const median = (values: number[]) =>
-    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-  async function timed(send: () => PromiseLike<{ status: number }>, status: number) {
-    const started = process.hrtime.bigint();
-    const response = await send();
-    expect(response.status).toBe(status);
-    return Number(process.hrtime.bigint() - started) / 1e6;
-  }
 
   it('takes as long to answer a sign-up for an existing address as for a new one', async () => {
     const register = (email: string) => () =>

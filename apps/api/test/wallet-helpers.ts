@@ -73,6 +73,27 @@ export async function createOffer(t: TestApp, token: string, body: { same_device
   return response;
 }
 
+const PRE_AUTH = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
+
+/** The pre-authorized code inside an offer, fetched the way a wallet does. */
+export async function offerCode(offerUrl: string): Promise<string> {
+  const uri = new URL(offerUrl).searchParams.get('credential_offer_uri') as string;
+  const offer = (await (await fetch(uri)).json()) as { grants: Record<string, Record<string, string>> };
+  return offer.grants[PRE_AUTH]!['pre-authorized_code'] as string;
+}
+
+/** Redeems a pre-authorized code (and its transaction code) at the token endpoint of the issuer at `base`. */
+export async function preAuthorizedToken(base: string, code: string, txCode?: string) {
+  const body = new URLSearchParams({ grant_type: PRE_AUTH, 'pre-authorized_code': code });
+  if (txCode !== undefined) body.set('tx_code', txCode);
+  const response = await fetch(`${base}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, string> };
+}
+
 export interface ReceiveOptions {
   txCode?: string;
   /** How many credentials per configuration (one key each). */

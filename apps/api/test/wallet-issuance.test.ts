@@ -12,6 +12,8 @@ import {
   createOffer,
   databaseText,
   holderKey,
+  offerCode,
+  preAuthorizedToken,
   proveAge,
   receiveCredentials,
   sdJwtParts,
@@ -25,30 +27,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-const PRE_AUTH = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
-
 async function provenUser(minAge: number, method: 'document' | 'facial_recognition' = 'document') {
   const user = await signUp(t);
   await proveAge(t, user.user.id, { minAge, method });
   return user;
-}
-
-/** The pre-authorized code inside an offer, fetched the way a wallet does. */
-async function offerCode(offerUrl: string): Promise<string> {
-  const uri = new URL(offerUrl).searchParams.get('credential_offer_uri') as string;
-  const offer = (await (await fetch(uri)).json()) as { grants: Record<string, Record<string, string>> };
-  return offer.grants[PRE_AUTH]!['pre-authorized_code'] as string;
-}
-
-async function token(base: string, code: string, txCode?: string) {
-  const body = new URLSearchParams({ grant_type: PRE_AUTH, 'pre-authorized_code': code });
-  if (txCode !== undefined) body.set('tx_code', txCode);
-  const response = await fetch(`${base}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body,
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
 async function nonce(): Promise<string> {
@@ -78,7 +60,7 @@ async function accessTokenFor(minAge = 20, method: 'document' | 'facial_recognit
   const user = await provenUser(minAge, method);
   const offer = await createOffer(t, user.token, { same_device: true });
   expect(offer.status, JSON.stringify(offer.body)).toBe(200);
-  const answer = await token(t.baseUrl, await offerCode(offer.body.offer_url));
+  const answer = await preAuthorizedToken(t.baseUrl, await offerCode(offer.body.offer_url));
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return { user, accessToken: answer.body.access_token as string };
 }
@@ -264,8 +246,8 @@ describe('refusals at the token and credential endpoints', () => {
   it('redeems a pre-authorized code once', async () => {
     const user = await provenUser(20);
     const code = await offerCode((await createOffer(t, user.token, { same_device: true })).body.offer_url);
-    expect((await token(t.baseUrl, code)).status).toBe(200);
-    const again = await token(t.baseUrl, code);
+    expect((await preAuthorizedToken(t.baseUrl, code)).status).toBe(200);
+    const again = await preAuthorizedToken(t.baseUrl, code);
     expect(again).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
@@ -282,10 +264,10 @@ describe('refusals at the token and credential endpoints', () => {
           (await createOffer(t, user.token, { same_device: true })).body.offer_url,
         );
         const answers = await Promise.all([
-          token(t.baseUrl, code),
-          token(other, code),
-          token(t.baseUrl, code),
-          token(other, code),
+          preAuthorizedToken(t.baseUrl, code),
+          preAuthorizedToken(other, code),
+          preAuthorizedToken(t.baseUrl, code),
+          preAuthorizedToken(other, code),
         ]);
         // A code presented twice is a replay (RFC 6749 §4.1.2): the losers revoke the grant before they answer. The
         // winner may have loaded the grant before that (200) or after it (invalid_grant, too), so at most one 200,
@@ -313,12 +295,12 @@ describe('refusals at the token and credential endpoints', () => {
     const offer = await createOffer(t, user.token);
     const code = await offerCode(offer.body.offer_url);
     const wrong = String((Number(offer.body.tx_code) + 1) % 1_000_000).padStart(6, '0');
-    expect(await token(t.baseUrl, code, wrong)).toMatchObject({
+    expect(await preAuthorizedToken(t.baseUrl, code, wrong)).toMatchObject({
       status: 400,
       body: { error: 'invalid_grant' },
     });
-    expect((await token(t.baseUrl, code, offer.body.tx_code)).status).toBe(400);
-    expect((await token(t.baseUrl, code)).status).toBe(400);
+    expect((await preAuthorizedToken(t.baseUrl, code, offer.body.tx_code)).status).toBe(400);
+    expect((await preAuthorizedToken(t.baseUrl, code)).status).toBe(400);
   });
 
   it('refuses a stale nonce, a nonce of another issuer, and a proof for another audience', async () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, randomClientIp, signUp, type TestApp } from './helpers';
-import { registerPartner } from './oidc-helpers';
 import { startReceiver } from './webhook-receiver';
+import { deliveriesOf, partnerWithWebhook } from './webhooks-helpers';
 import { emitExpiredTokens } from '../src/modules/partners/webhooks/events';
 import { backoffMs } from '../src/modules/partners/webhooks/worker';
 
@@ -36,17 +36,6 @@ async function signIn(partner: { email: string; password: string }): Promise<str
   return login.body.access_token as string;
 }
 
-async function partnerWithWebhook(events = ['token.revoked', 'token.expired', 'verification.completed']) {
-  const partner = await registerPartner(t);
-  const created = await t.request
-    .post('/api/v1/partners/webhooks')
-    .set(auth(partner.token))
-    .send({ url: receiver.url, events })
-    .expect(201);
-  receiver.state.secret = created.body.secret as string;
-  return { partner, webhook: created.body as { id: string; secret: string } };
-}
-
 /** A grant (a user's "token" for a partner site) as the OIDC layer records it. */
 async function grant(partnerId: string, userId: string, expiresAt: Date) {
   const now = t.clock.now();
@@ -68,178 +57,9 @@ async function grant(partnerId: string, userId: string, expiresAt: Date) {
   } as never);
 }
 
-async function deliveriesOf(token: string, webhookId: string) {
-  const response = await t.request
-    .get(`/api/v1/partners/webhooks/${webhookId}/deliveries`)
-    .set(auth(token))
-    .expect(200);
-  return response.body as {
-    deliveries: Array<{
-      id: string;
-      event_id: string;
-      event: string;
-      status: string;
-      attempts: number;
-      attempt_log: Array<{
-        attempt: number;
-        status_code: number | null;
-        latency_ms: number;
-        response_excerpt: string | null;
-      }>;
-    }>;
-    total_count: number;
-  };
-}
-
-describe('webhook endpoints', () => {
-  it('registers a webhook with a generated secret shown once, lists, updates, rotates and deletes it', async () => {
-    const partner = await registerPartner(t);
-    const created = await t.request
-      .post('/api/v1/partners/webhooks')
-      .set(auth(partner.token))
-      .send({ url: receiver.url, events: ['token.revoked', 'verification.completed'] })
-      .expect(201);
-    expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(created.body).toMatchObject({
-      url: receiver.url,
-      events: ['verification.completed', 'token.revoked'],
-      active: true,
-      secret_hint: created.body.secret.slice(-4),
-    });
-    const listed = await t.request.get('/api/v1/partners/webhooks').set(auth(partner.token)).expect(200);
-    expect(listed.body.total_count).toBe(1);
-    expect(listed.body.webhooks[0].secret).toBeUndefined();
-    const one = await t.request
-      .get(`/api/v1/partners/webhooks/${created.body.id}`)
-      .set(auth(partner.token))
-      .expect(200);
-    expect(one.body.secret).toBeUndefined();
-
-    const updated = await t.request
-      .put(`/api/v1/partners/webhooks/${created.body.id}`)
-      .set(auth(partner.token))
-      .send({ events: ['token.expired'], active: false })
-      .expect(200);
-    expect(updated.body).toMatchObject({ events: ['token.expired'], active: false });
-    expect(updated.body.secret).toBeUndefined();
-    const rotated = await t.request
-      .put(`/api/v1/partners/webhooks/${created.body.id}`)
-      .set(auth(partner.token))
-      .send({ rotate_secret: true })
-      .expect(200);
-    expect(rotated.body.secret).toMatch(/^whsec_/);
-    expect(rotated.body.secret).not.toBe(created.body.secret);
-
-    // Another partner sees nothing of it.
-    const other = await registerPartner(t);
-    await t.request.get(`/api/v1/partners/webhooks/${created.body.id}`).set(auth(other.token)).expect(404);
-    await t.request.delete(`/api/v1/partners/webhooks/${created.body.id}`).set(auth(other.token)).expect(404);
-    await t.request.get('/api/v1/partners/webhooks/not-a-uuid').set(auth(partner.token)).expect(404);
-
-    await t.request
-      .delete(`/api/v1/partners/webhooks/${created.body.id}`)
-      .set(auth(partner.token))
-      .expect(204);
-    await t.request.get(`/api/v1/partners/webhooks/${created.body.id}`).set(auth(partner.token)).expect(404);
-    const audit = await t.db.models.AuditLog.findAll({ where: { partner_id: partner.partner.id } });
-    expect(audit.map((row) => row.event_type)).toEqual(
-      expect.arrayContaining([
-        'partner.webhook_created',
-        'partner.webhook_updated',
-        'partner.webhook_secret_rotated',
-        'partner.webhook_deleted',
-      ]),
-    );
-  });
-
-  it('keeps a secret the partner chose, and refuses bad URLs, unknown events and missing sign-in', async () => {
-    const partner = await registerPartner(t);
-    const chosen = await t.request
-      .post('/api/v1/partners/webhooks')
-      .set(auth(partner.token))
-      .send({ url: receiver.url, events: ['token.revoked'], secret: 'my-own-secret-0123456789' })
-      .expect(201);
-    expect(chosen.body.secret).toBe('my-own-secret-0123456789');
-
-    const bad = async (body: Record<string, unknown>, message: unknown) => {
-      const response = await t.request
-        .post('/api/v1/partners/webhooks')
-        .set(auth(partner.token))
-        .send({ events: ['token.revoked'], ...body })
-        .expect(422);
-      expect(response.body.detail).toEqual(message);
-    };
-    await bad({ url: 'not a url' }, 'Webhook URL must be a valid URL');
-    await bad({ url: 'ftp://hooks.example.com/x' }, 'Webhook URL must use https');
-    await bad({ url: 'http://hooks.example.com/x' }, 'Webhook URL must use https');
-    await bad({ url: 'https://user:pw@hooks.example.com/x' }, 'Webhook URL must not contain credentials');
-    for (const url of [
-      'https://10.0.0.5/x',
-      'https://169.254.169.254/latest/meta-data',
-      'https://192.168.1.1/',
-      'https://[::1]/',
-      'https://[::ffff:10.0.0.1]/',
-      'https://0.0.0.0/',
-      'https://localhost/x',
-      'https://metadata.google.internal/',
-    ]) {
-      await bad({ url }, 'Webhook URL must not point at a private, loopback or link-local address');
-    }
-    await bad(
-      { url: 'https://hooks.example.com/x', events: ['user.created'] },
-      expect.stringContaining('Unknown event: use verification.completed'),
-    );
-    await bad({ url: 'https://hooks.example.com/x', events: [] }, 'Choose at least one event');
-    await bad(
-      { url: 'https://hooks.example.com/x', secret: 'short' },
-      'Secret must be at least 16 characters',
-    );
-    await t.request
-      .post('/api/v1/partners/webhooks')
-      .send({ url: receiver.url, events: ['token.revoked'] })
-      .expect(401);
-    expect(await t.db.models.WebhookEndpoint.count({ where: { partner_id: partner.partner.id } })).toBe(1);
-  });
-
-  it('sends a signed ping at once from the test call and logs it', async () => {
-    const { partner, webhook } = await partnerWithWebhook();
-    const response = await t.request
-      .post(`/api/v1/partners/webhooks/${webhook.id}/test`)
-      .set(auth(partner.token))
-      .expect(200);
-    // The receiver is on this machine (allowlisted, not public): its answer is not echoed back.
-    expect(response.body).toMatchObject({
-      success: true,
-      status_code: 200,
-      error: null,
-      response_excerpt: null,
-    });
-    expect(receiver.received).toHaveLength(1);
-    const [ping] = receiver.received;
-    expect(ping?.verified).toBe(true);
-    expect(ping?.contentType).toBe('application/json');
-    expect(ping?.payload).toMatchObject({ event: 'ping', type: 'ping', id: ping?.eventId });
-    const log = await deliveriesOf(partner.token, webhook.id);
-    expect(log.deliveries[0]).toMatchObject({ event: 'ping', status: 'succeeded', attempts: 1 });
-    expect(log.deliveries[0]?.attempt_log[0]).toMatchObject({ attempt: 1, status_code: 200 });
-
-    receiver.state.respond = () => 503;
-    const failed = await t.request
-      .post(`/api/v1/partners/webhooks/${webhook.id}/test`)
-      .set(auth(partner.token))
-      .expect(200);
-    expect(failed.body).toMatchObject({
-      success: false,
-      status_code: 503,
-      error: 'failed: HTTP 503',
-      response_excerpt: null,
-    });
-  });
-});
-
 describe('webhook delivery', () => {
   it('delivers token.revoked with the pairwise subject only, signed, once', async () => {
-    const { partner, webhook } = await partnerWithWebhook();
+    const { partner, webhook } = await partnerWithWebhook(t, receiver);
     const user = await signUp(t);
     const row = await grant(partner.partner.id, user.user.id, new Date(t.clock.now().getTime() + 86400_000));
     expect(await t.services.grants.revoke(row.id, 'user_revoked')).toBe(true);
@@ -257,12 +77,12 @@ describe('webhook delivery', () => {
     expect(delivery?.body).not.toContain(user.email);
     // Nothing is due any more.
     expect(await t.services.webhooks.deliverDueOnce()).toBe(0);
-    const log = await deliveriesOf(partner.token, webhook.id);
+    const log = await deliveriesOf(t, partner.token, webhook.id);
     expect(log.deliveries[0]).toMatchObject({ event: 'token.revoked', status: 'succeeded', attempts: 1 });
   });
 
   it('retries failures with backoff under the clock, then succeeds with the same event id', async () => {
-    const { partner, webhook } = await partnerWithWebhook();
+    const { partner, webhook } = await partnerWithWebhook(t, receiver);
     receiver.state.respond = (_delivery, count) => (count <= 2 ? 500 : 200);
     const user = await signUp(t);
     const row = await grant(partner.partner.id, user.user.id, new Date(t.clock.now().getTime() + 86400_000));
@@ -280,7 +100,7 @@ describe('webhook delivery', () => {
     expect(receiver.received).toHaveLength(3);
     expect(receiver.received.every((delivery) => delivery.verified)).toBe(true);
     expect(new Set(receiver.received.map((delivery) => delivery.eventId)).size).toBe(1);
-    const log = await deliveriesOf(partner.token, webhook.id);
+    const log = await deliveriesOf(t, partner.token, webhook.id);
     expect(log.deliveries[0]).toMatchObject({ status: 'succeeded', attempts: 3 });
     expect(log.deliveries[0]?.attempt_log.map((attempt) => attempt.status_code)).toEqual([500, 500, 200]);
     expect(log.deliveries[0]?.attempt_log[0]).toMatchObject({
@@ -298,7 +118,7 @@ describe('webhook delivery', () => {
   });
 
   it('gives up after 24 hours of failures and marks the delivery failed', async () => {
-    const { partner, webhook } = await partnerWithWebhook();
+    const { partner, webhook } = await partnerWithWebhook(t, receiver);
     receiver.state.respond = () => 500;
     const user = await signUp(t);
     const row = await grant(partner.partner.id, user.user.id, new Date(t.clock.now().getTime() + 86400_000));
@@ -308,7 +128,7 @@ describe('webhook delivery', () => {
       await t.services.webhooks.deliverDueOnce();
       t.clock.advance(3600_000);
     }
-    const log = await deliveriesOf(await signIn(partner), webhook.id);
+    const log = await deliveriesOf(t, await signIn(partner), webhook.id);
     const delivery = log.deliveries[0];
     expect(delivery?.status).toBe('failed');
     expect(delivery?.attempts).toBeGreaterThan(5);
@@ -322,7 +142,7 @@ describe('webhook delivery', () => {
   });
 
   it('disables the endpoint when the receiver answers 410 Gone', async () => {
-    const { partner, webhook } = await partnerWithWebhook();
+    const { partner, webhook } = await partnerWithWebhook(t, receiver);
     receiver.state.respond = () => 410;
     const user = await signUp(t);
     const first = await grant(
@@ -337,7 +157,7 @@ describe('webhook delivery', () => {
       .set(auth(partner.token))
       .expect(200);
     expect(shown.body).toMatchObject({ active: false, disabled_reason: 'The receiver answered 410 Gone' });
-    const log = await deliveriesOf(partner.token, webhook.id);
+    const log = await deliveriesOf(t, partner.token, webhook.id);
     expect(log.deliveries[0]).toMatchObject({ status: 'failed', attempts: 1 });
     // Later events are not queued for a disabled endpoint.
     const second = await grant(
@@ -346,7 +166,7 @@ describe('webhook delivery', () => {
       new Date(t.clock.now().getTime() + 86400_000),
     );
     await t.services.grants.revoke(second.id, 'user_revoked');
-    expect((await deliveriesOf(partner.token, webhook.id)).total_count).toBe(1);
+    expect((await deliveriesOf(t, partner.token, webhook.id)).total_count).toBe(1);
     const audit = await t.db.models.AuditLog.findOne({
       where: { partner_id: partner.partner.id, event_type: 'partner.webhook_disabled' },
     });
@@ -360,7 +180,7 @@ describe('webhook delivery', () => {
   });
 
   it('redelivers a failed delivery on request, with the same event id', async () => {
-    const { partner, webhook } = await partnerWithWebhook();
+    const { partner, webhook } = await partnerWithWebhook(t, receiver);
     receiver.state.respond = () => 500;
     const user = await signUp(t);
     const row = await grant(partner.partner.id, user.user.id, new Date(t.clock.now().getTime() + 86400_000));
@@ -370,7 +190,7 @@ describe('webhook delivery', () => {
       t.clock.advance(3600_000);
     }
     partner.token = await signIn(partner);
-    const failed = (await deliveriesOf(partner.token, webhook.id)).deliveries[0];
+    const failed = (await deliveriesOf(t, partner.token, webhook.id)).deliveries[0];
     expect(failed?.status).toBe('failed');
     receiver.state.respond = () => 200;
     receiver.received.length = 0;
@@ -382,7 +202,7 @@ describe('webhook delivery', () => {
     await t.services.webhooks.deliverDueOnce();
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]?.eventId).toBe(failed?.event_id);
-    expect((await deliveriesOf(partner.token, webhook.id)).deliveries[0]?.status).toBe('succeeded');
+    expect((await deliveriesOf(t, partner.token, webhook.id)).deliveries[0]?.status).toBe('succeeded');
     await t.request
       .post(`/api/v1/partners/webhooks/${webhook.id}/deliveries/${randomUUID()}/redeliver`)
       .set(auth(partner.token))
@@ -390,7 +210,7 @@ describe('webhook delivery', () => {
   });
 
   it('announces an expired grant once (token.expired), even when the job runs twice', async () => {
-    const { partner } = await partnerWithWebhook();
+    const { partner } = await partnerWithWebhook(t, receiver);
     const user = await signUp(t);
     const row = await grant(partner.partner.id, user.user.id, new Date(t.clock.now().getTime() + 60_000));
     expect(await emitExpiredTokens(t.services)).toBe(0);
@@ -417,7 +237,10 @@ describe('webhook delivery', () => {
   });
 
   it('announces a reviewed verification made for a partner (verification.completed), without personal data', async () => {
-    const { partner } = await partnerWithWebhook(['verification.completed', 'verification.failed']);
+    const { partner } = await partnerWithWebhook(t, receiver, [
+      'verification.completed',
+      'verification.failed',
+    ]);
     const user = await signUp(t);
     const now = t.clock.now();
     const pending = await t.db.models.Verification.create({
@@ -464,7 +287,7 @@ describe('webhook delivery', () => {
   });
 
   it('prunes settled events after the retention period, keeping pending ones', async () => {
-    const { partner } = await partnerWithWebhook();
+    const { partner } = await partnerWithWebhook(t, receiver);
     const user = await signUp(t);
     const done = await grant(partner.partner.id, user.user.id, new Date(t.clock.now().getTime() + 86400_000));
     await t.services.grants.revoke(done.id, 'user_revoked');

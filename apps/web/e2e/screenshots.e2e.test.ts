@@ -1,10 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { generateSync } from 'otplib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
@@ -15,7 +12,9 @@ import { createLogger } from '../../api/src/logger';
 import { createOidc, type Oidc } from '../../api/src/oidc';
 import { createTestDatabase, startSmtpCapture } from '../../api/test/helpers';
 import { launchChromium } from './chromium';
-import { MOBILE, screenshot, uniqueEmail } from './support';
+import { capture, DESKTOP, watch } from './screenshot-checks';
+import { EXCLUDED, pageVisits, routeIds, routeTreePages, WEB } from './screenshot-visits';
+import { uniqueEmail } from './support';
 
 /**
  * Every page of the SPA at 1280 px and 360 px (issue 16): the list of pages comes from the route tree, so a new
@@ -28,14 +27,10 @@ import { MOBILE, screenshot, uniqueEmail } from './support';
  * The back office needs an administrator, which only the admins service (`attestly admin create`) makes; so, like
  * backoffice.e2e.test.ts, this file starts its own server on a fresh database (SQLite, or PostgreSQL when
  * TEST_DATABASE_URL names one) with the OpenID Connect provider and a mail capture, as global-setup.ts does.
+ * The pages and how a person reaches each are in screenshot-visits.ts; what every page must hold, in
+ * screenshot-checks.ts.
  */
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const WEB = path.resolve(here, '..');
-const ROUTES_DIR = path.join(WEB, 'src/routes');
-const ROUTE_TREE = path.join(WEB, 'src/routeTree.gen.ts');
-const DESKTOP = { width: 1280, height: 800 };
-const NARROW = { width: MOBILE.width, height: MOBILE.height };
 /** Per page, both widths: the long pages (the API reference) take a while to lay out and capture on a busy machine. */
 const VISIT_TIMEOUT_MS = 120_000;
 
@@ -43,69 +38,6 @@ const USER_PASSWORD = 'correct horse battery';
 const PARTNER_PASSWORD = 'partner password 1';
 const ADMIN_PASSWORD = 'staple battery horse correct';
 const PARTNER_NAME = 'Acme Games';
-
-/**
- * Routes of the tree that are not screenshotted, each with its reason. Layout routes (a route with children, such
- * as /partner and /backoffice) are not pages and are left out by the route tree reading below.
- */
-const EXCLUDED: Record<string, string> = {
-  '/partner/demo-callback':
-    'popup return page of the portal demo: it hands its address to the opener window and closes itself; ' +
-    'it has no content of its own (one line of text) — partner.e2e.test.ts drives it through the real demo',
-};
-
-/**
- * Console errors that are expected, each with its pattern and reason (Chromium logs every failed HTTP response as
- * a console error). None today: no page in the states visited here logs one, so any console error fails.
- */
-const EXPECTED_CONSOLE_ERRORS: Array<{ pattern: RegExp; reason: string }> = [];
-
-// ---------------------------------------------------------------------------------------------------------------
-// The route tree.
-
-/** Full paths of the generated route tree, without layout routes (those with children). */
-function routeTreePages(): string[] {
-  const tree = readFileSync(ROUTE_TREE, 'utf8');
-  const block = /export interface FileRoutesByFullPath \{([^}]*)\}/.exec(tree)?.[1];
-  if (!block) throw new Error(`no FileRoutesByFullPath in ${ROUTE_TREE}`);
-  const entries = [...block.matchAll(/^\s*'([^']+)': typeof (\w+)$/gm)].map(([, fullPath, type]) => ({
-    fullPath: fullPath as string,
-    layout: (type as string).endsWith('WithChildren'),
-  }));
-  expect(entries.length).toBeGreaterThan(0);
-  return entries.filter((entry) => !entry.layout).map((entry) => entry.fullPath);
-}
-
-/** The ids the generated tree knows, against the route files on disk: a stale tree would hide a new page. */
-function routeIds(): { onDisk: string[]; inTree: string[] } {
-  const onDisk: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (
-        /\.tsx?$/.test(entry.name) &&
-        !/\.(test|spec)\.tsx?$/.test(entry.name) &&
-        // The router's routeFileIgnorePrefix.
-        !entry.name.startsWith('-')
-      ) {
-        const id = /createFileRoute\('([^']+)'\)/.exec(readFileSync(full, 'utf8'))?.[1];
-        if (id) onDisk.push(id);
-        else if (entry.name !== '__root.tsx') throw new Error(`no createFileRoute in ${full}`);
-      }
-    }
-  };
-  walk(ROUTES_DIR);
-  const tree = readFileSync(ROUTE_TREE, 'utf8');
-  const block = /export interface FileRoutesById \{([^}]*)\}/.exec(tree)?.[1] ?? '';
-  const inTree = [...block.matchAll(/^\s*'([^']+)': typeof \w+$/gm)]
-    .map(([, id]) => id as string)
-    .filter((id) => id !== '__root__');
-  return { onDisk: onDisk.sort(), inTree: inTree.sort() };
-}
-
-/** The address of a parameterless full path: '/docs/' is served at /docs. */
-const concrete = (fullPath: string) => (fullPath === '/' ? '/' : fullPath.replace(/\/$/, ''));
 
 // ---------------------------------------------------------------------------------------------------------------
 // The server, its mail, and the people.
@@ -154,17 +86,6 @@ async function mailTo(to: string, subject: RegExp): Promise<string> {
   }
 }
 
-/** The app's link in a mail, relative to the server (`/path?token=…` or `/path/<token>`). */
-function linkIn(text: string, prefix: string): string {
-  const match = new RegExp(`https?://[^\\s/]+(${prefix.replace(/\//g, '\\/')}[?/][^\\s]+)`).exec(text);
-  if (!match?.[1]) throw new Error(`no ${prefix} link in ${text}`);
-  return match[1];
-}
-
-/** A TOTP code `stepsAhead` 30-second steps from now (the server accepts one step of drift either way). */
-const totp = (secret: string, stepsAhead = 0) =>
-  generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + stepsAhead * 30 });
-
 /** An authorization request of the partner's site, as its server would send the browser (PKCE, state). */
 function authorizeUrl(clientId = site.client_id): string {
   const verifier = randomBytes(32).toString('base64url');
@@ -179,6 +100,18 @@ function authorizeUrl(clientId = site.client_id): string {
   });
   return `/oauth2/authorize?${query.toString()}`;
 }
+
+const VISITS = pageVisits({
+  user,
+  partner,
+  newsletterEmail,
+  adminEmail,
+  adminPassword: ADMIN_PASSWORD,
+  partnerName: PARTNER_NAME,
+  partnerId: () => partnerId,
+  mailTo,
+  authorizeUrl,
+});
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -253,333 +186,7 @@ afterAll(async () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// Visits.
-
-type Role = 'guest' | 'user' | 'partner' | 'admin';
-
-interface Visit {
-  /** The full path in the route tree this visit shows. */
-  route: string;
-  /** The page's h1 once its content is there. */
-  heading: string | RegExp;
-  /** How a person gets there; by default the route's address. */
-  open?: (page: Page) => Promise<void>;
-  /** The address the page ends on; by default the route's address. */
-  path?: string | RegExp;
-  /** Routes passed through on the way (pure redirects), covered by this visit. */
-  via?: string[];
-  /** Artifact name; by default from the route. */
-  name?: string;
-}
-
-const pathOf = (page: Page) => new URL(page.url()).pathname;
-
-const VISITS: Record<Role, Visit[]> = {
-  guest: [
-    { route: '/', heading: /./, name: 'landing' },
-    { route: '/news/', heading: 'News & Insights' },
-    {
-      route: '/news/$id',
-      heading: /./,
-      // A real article: the first card of the news list.
-      open: async (page) => {
-        await page.goto('/news');
-        const href = await page.locator('article a[href^="/news/"]').first().getAttribute('href');
-        expect(href).toMatch(/^\/news\/\d+$/);
-        await page.goto(href as string);
-      },
-      path: /^\/news\/\d+$/,
-      name: 'news-article',
-    },
-    { route: '/docs/', heading: 'Documentation' },
-    { route: '/docs/api', heading: 'API reference' },
-    { route: '/docs/guide', heading: 'Integration guide' },
-    { route: '/docs/sdk', heading: 'SDKs and client libraries' },
-    { route: '/privacy', heading: 'Privacy Policy' },
-    { route: '/terms', heading: 'Terms of Service' },
-    { route: '/status', heading: 'Status' },
-    { route: '/login', heading: /./ },
-    { route: '/register', heading: /./ },
-    { route: '/forgot-password', heading: 'Reset your password' },
-    {
-      route: '/reset-password',
-      heading: 'Choose a new password',
-      open: async (page) => {
-        await page.goto(linkIn(await mailTo(user.email, /Reset your Attestly password/), '/reset-password'));
-        await page.getByLabel('Confirm new password').waitFor();
-      },
-    },
-    {
-      // The mail's short link redirects to /verify-email?token=…, which verifies the address.
-      route: '/verify-email',
-      via: ['/confirm-email/$token'],
-      heading: 'Verify your email',
-      open: async (page) => {
-        await page.goto(linkIn(await mailTo(user.email, /Confirm your e-mail address/), '/confirm-email'));
-        await page.getByText('Your email address is verified.').waitFor();
-      },
-    },
-    {
-      route: '/newsletter/confirm',
-      heading: 'Confirm your subscription',
-      open: async (page) => {
-        await page.goto(
-          linkIn(await mailTo(newsletterEmail, /Confirm your subscription/), '/newsletter/confirm'),
-        );
-        await page.getByText('Your subscription is confirmed.').waitFor();
-      },
-    },
-    {
-      route: '/newsletter/unsubscribe',
-      heading: 'Unsubscribe',
-      open: async (page) => {
-        await page.goto(
-          linkIn(await mailTo(newsletterEmail, /Confirm your subscription/), '/newsletter/unsubscribe'),
-        );
-        await page.getByText('You have been unsubscribed.').waitFor();
-      },
-    },
-    // Opened by hand, not as the end of a sign-in: the explanation the page gives then.
-    {
-      // A real authorization request for a client the server does not know.
-      route: '/oauth/error',
-      heading: 'This sign-in link does not work',
-      open: async (page) => {
-        await page.goto(authorizeUrl('no-such-client'));
-      },
-    },
-    { route: '/partner/login', heading: 'Partner sign in' },
-    { route: '/partner/register', heading: 'Register your company' },
-    // The page a registration ends on, opened as the registration leaves it (with the address it names).
-    {
-      route: '/partner/registered',
-      heading: 'Check your inbox',
-      open: async (page) => {
-        await page.goto('/partner/registered?email=new.partner%40example.com');
-      },
-      path: '/partner/registered',
-    },
-    { route: '/partner/forgot-password', heading: 'Reset your partner password' },
-    {
-      route: '/partner/reset-password',
-      heading: 'Choose a new password',
-      open: async (page) => {
-        await page.goto(
-          linkIn(
-            await mailTo(partner.email, /Reset the password of your Attestly partner account/),
-            '/partner/reset-password',
-          ),
-        );
-      },
-    },
-    {
-      // The partner's sign-up mail: opening it makes the pending partner active (its site may then sign people in).
-      route: '/partner/verify-email',
-      heading: 'Verify your email',
-      open: async (page) => {
-        await page.goto(
-          linkIn(await mailTo(partner.email, /Confirm your e-mail address/), '/partner/verify-email'),
-        );
-        await page.getByText(/Your email address is verified/).waitFor();
-      },
-    },
-    {
-      // The partner's site sends a visitor to Attestly: the sign-in step of that request.
-      route: '/oauth/login',
-      heading: 'Sign in to continue',
-      open: async (page) => {
-        await page.goto(authorizeUrl());
-        await page.getByText('Acme Partner Shop').first().waitFor();
-      },
-    },
-    { route: '/backoffice/login', heading: 'Back office sign in' },
-  ],
-  user: [
-    { route: '/dashboard', heading: /Welcome back, Ada/ },
-    { route: '/profile', heading: 'Profile settings' },
-    { route: '/security', heading: 'Security' },
-    { route: '/verification', heading: 'Verification' },
-    { route: '/tokens', heading: 'Connected sites' },
-    {
-      // The partner's site asks again; the signed-in user continues and reaches the consent step.
-      route: '/oauth/consent',
-      heading: 'Share your verification',
-      open: async (page) => {
-        await page.goto(authorizeUrl());
-        await page.getByRole('button', { name: `Continue as ${user.email}` }).click();
-        await page.getByText('Acme Partner Shop asks for:').waitFor();
-      },
-    },
-  ],
-  partner: [
-    { route: '/partner/dashboard', heading: 'Dashboard' },
-    { route: '/partner/sites', heading: 'Sites' },
-    { route: '/partner/api-keys', heading: 'API keys' },
-    { route: '/partner/management', heading: 'Site management' },
-    { route: '/partner/integration', heading: 'Integration' },
-    { route: '/partner/demo', heading: 'Integration demo' },
-    { route: '/partner/webhooks', heading: 'Webhooks' },
-    { route: '/partner/audit-logs', heading: 'Audit logs' },
-    { route: '/partner/plans', heading: 'Plans' },
-    { route: '/partner/subscription', heading: 'Subscription' },
-    // Opened without a checkout session (a real one needs Stripe, then redirects after 2 s): the page's message.
-    { route: '/partner/subscription-success', heading: 'Subscription' },
-  ],
-  admin: [
-    {
-      // First sign-in: the mandatory two-factor setup, with the QR code and backup codes shown.
-      route: '/backoffice/setup-2fa',
-      heading: /./,
-      open: async (page) => {
-        await page.goto('/backoffice/login');
-        await page.getByLabel('Email').fill(adminEmail);
-        await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-        await page.getByRole('button', { name: 'Sign in' }).click();
-        await expect.poll(() => pathOf(page)).toBe('/backoffice/setup-2fa');
-        await page.getByLabel('Current password').fill(ADMIN_PASSWORD);
-        await page.getByRole('button', { name: 'Continue' }).click();
-        await page.getByTestId('totp-secret').waitFor();
-        await expect
-          .poll(() =>
-            page
-              .getByRole('img', { name: 'QR code for your authenticator app' })
-              .evaluate((img) => (img as HTMLImageElement).naturalWidth),
-          )
-          .toBeGreaterThan(0);
-      },
-    },
-    {
-      route: '/backoffice/',
-      heading: 'Dashboard',
-      open: async (page) => {
-        const secret = (await page.getByTestId('totp-secret').innerText()).trim();
-        await page.getByLabel('Verification code').fill(totp(secret));
-        await page.getByRole('button', { name: 'Enable two-factor authentication' }).click();
-        // The setup page sends the now signed-in administrator on to the dashboard.
-        await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe('/backoffice');
-        await page.getByRole('heading', { name: 'System health' }).waitFor();
-      },
-    },
-    { route: '/backoffice/verifications', heading: 'Verifications' },
-    { route: '/backoffice/users', heading: 'Users Management' },
-    { route: '/backoffice/partners/', heading: 'Partners' },
-    {
-      route: '/backoffice/partners/$partnerId',
-      heading: PARTNER_NAME,
-      open: async (page) => {
-        await page.goto(`/backoffice/partners/${partnerId}`);
-      },
-      path: /^\/backoffice\/partners\/[\w-]+$/,
-      name: 'backoffice-partner-detail',
-    },
-    { route: '/backoffice/tokens', heading: 'Tokens & OAuth' },
-    { route: '/backoffice/audit', heading: 'Audit Logs' },
-  ],
-};
-
-// ---------------------------------------------------------------------------------------------------------------
-// What every page must hold at every width.
-
-interface Problems {
-  pageErrors: string[];
-  consoleErrors: string[];
-}
-
-const watched = new WeakMap<Page, Problems>();
-
-function watch(page: Page): Problems {
-  const problems: Problems = { pageErrors: [], consoleErrors: [] };
-  page.on('pageerror', (error) => problems.pageErrors.push(`${error.name}: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    const text = `${message.text()} (${message.location().url})`;
-    if (!EXPECTED_CONSOLE_ERRORS.some((expected) => expected.pattern.test(text))) {
-      problems.consoleErrors.push(text);
-    }
-  });
-  watched.set(page, problems);
-  return problems;
-}
-
-const artifactName = (visit: Visit) =>
-  visit.name ?? (concrete(visit.route).replace(/^\//, '').replace(/\//g, '-') || 'landing');
-
-/**
- * What makes the page wider than the window, for the failure message: the innermost elements past the right edge
- * that no scrolling or clipping box inside the window holds.
- */
-function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const describe = (element: Element) =>
-      `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}` +
-      `${typeof element.className === 'string' && element.className ? `.${element.className.trim().split(/\s+/).join('.')}` : ''}` +
-      ` "${(element.textContent ?? '').trim().slice(0, 60)}"`;
-    const past = (element: Element) => element.getBoundingClientRect().right > window.innerWidth + 0.5;
-    const held = (element: Element) => {
-      // An absolutely positioned element is clipped only by a box at or above its containing block.
-      let positioned = ['absolute', 'fixed'].includes(getComputedStyle(element).position);
-      for (let box = element.parentElement; box && box !== document.body; box = box.parentElement) {
-        const style = getComputedStyle(box);
-        if (positioned && style.position === 'static') continue;
-        if (style.overflowX !== 'visible' && !past(box)) return true;
-        positioned = ['absolute', 'fixed'].includes(style.position);
-      }
-      return false;
-    };
-    const sticking = [...document.body.querySelectorAll('*')].filter(
-      (element) => past(element) && !held(element),
-    );
-    return sticking
-      .filter((element) => !sticking.some((other) => other !== element && element.contains(other)))
-      .slice(0, 5)
-      .map(describe);
-  });
-}
-
-async function checkAndCapture(page: Page, visit: Visit, width: number): Promise<void> {
-  const label = `${visit.route} at ${width} px`;
-  const heading = page.locator('h1').filter({ hasText: visit.heading });
-  await heading.first().waitFor();
-  // The page's data is in: no loading spinner, no request in flight.
-  await page.waitForFunction(() => document.querySelector('.animate-spin') === null);
-  if (width === DESKTOP.width) await page.waitForLoadState('networkidle');
-  const expectedPath = visit.path ?? concrete(visit.route);
-  if (typeof expectedPath === 'string') expect(pathOf(page), label).toBe(expectedPath);
-  else expect(pathOf(page), label).toMatch(expectedPath);
-
-  const layout = await page.evaluate(() => ({
-    scrollWidth: (document.scrollingElement ?? document.documentElement).scrollWidth,
-    innerWidth: window.innerWidth,
-    h1: document.querySelectorAll('h1').length,
-    main: document.querySelectorAll('main, [role="main"]').length,
-  }));
-  expect(layout.innerWidth, label).toBe(width);
-  if (layout.scrollWidth > layout.innerWidth) {
-    expect(
-      layout.scrollWidth,
-      `horizontal scrolling on ${label}; past the right edge: ${(await overflowing(page)).join(' | ')}`,
-    ).toBeLessThanOrEqual(layout.innerWidth);
-  }
-  expect(layout.h1, `h1 elements on ${label}`).toBe(1);
-  expect(layout.main, `main landmarks on ${label}`).toBe(1);
-
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, `pages/${artifactName(visit)}-${width}`);
-}
-
-/** Opens the page at 1280 px, then narrows the same page to 360 px (one-time links cannot be opened twice). */
-async function capture(page: Page, visit: Visit): Promise<void> {
-  const problems = watched.get(page) as Problems;
-  problems.pageErrors.length = 0;
-  problems.consoleErrors.length = 0;
-  await page.setViewportSize(DESKTOP);
-  await (visit.open ?? ((target: Page) => target.goto(concrete(visit.route)).then(() => undefined)))(page);
-  await checkAndCapture(page, visit, DESKTOP.width);
-  await page.setViewportSize(NARROW);
-  await checkAndCapture(page, visit, NARROW.width);
-  expect(problems.pageErrors, `uncaught errors on ${visit.route}`).toEqual([]);
-  expect(problems.consoleErrors, `console errors on ${visit.route}`).toEqual([]);
-}
+// A browser context per role.
 
 async function newRoleContext(): Promise<{ context: BrowserContext; page: Page }> {
   const bytes = randomBytes(3);

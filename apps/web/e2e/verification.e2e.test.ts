@@ -7,13 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVisionEngine, ffmpegPath, type VisionEngine } from '@attestly/models';
-import {
-  ageVerificationResultSchema,
-  documentAnswerSchema,
-  livenessChallengeSchema,
-  type AgeVerificationResult,
-  type LivenessChallenge,
-} from '@attestly/contracts';
+import { documentAnswerSchema, type AgeVerificationResult } from '@attestly/contracts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +19,17 @@ import { createLogger } from '../../api/src/logger';
 import { photoPolicyMessage } from '../../api/src/modules/users/verification/facial';
 import { passportImage, stillVideo, td3, yymmdd } from '../../api/test/verification-media';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
-import { MOBILE, expectAccessible, horizontalOverflow, screenshot, uniqueEmail } from './support';
+import { MOBILE, expectAccessible, horizontalOverflow, uniqueEmail } from './support';
+import {
+  challengeIssued,
+  dashboardSummary,
+  overlayTexts,
+  pathOf,
+  resultPanel,
+  shot,
+  verifyAndRead,
+  watchOverlay,
+} from './verification-screen';
 
 /**
  * The /verification screen end to end: Chromium's fake camera plays a FairFace still (CC BY 4.0, attribution in
@@ -103,14 +107,6 @@ afterAll(async () => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
-const pathOf = (page: Page) => new URL(page.url()).pathname;
-
-/** A full-page screenshot from the top, so the sticky header is drawn where it belongs. */
-async function shot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, name);
-}
-
 /** A new account, signed in through the login screen, on /verification. Each client has its own address. */
 async function signedInOnVerification(name: string): Promise<{ context: BrowserContext; page: Page }> {
   const bytes = randomBytes(3);
@@ -134,70 +130,6 @@ async function signedInOnVerification(name: string): Promise<{ context: BrowserC
   await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Verification' }).click();
   await page.getByRole('heading', { name: 'Verification', level: 1 }).waitFor();
   return { context, page };
-}
-
-/**
- * Records every text the camera overlay shows (countdown digits, challenge prompts) from inside the page, so a
- * slow test process cannot miss a one-second state.
- */
-async function watchOverlay(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const state = window as unknown as { overlayTexts: string[]; overlayObserver?: MutationObserver };
-    state.overlayObserver?.disconnect();
-    state.overlayTexts = [];
-    const note = () => {
-      for (const element of document.querySelectorAll('p[aria-live]')) {
-        const text = (element.textContent ?? '').trim();
-        if (text && state.overlayTexts[state.overlayTexts.length - 1] !== text) state.overlayTexts.push(text);
-      }
-    };
-    state.overlayObserver = new MutationObserver(note);
-    state.overlayObserver.observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
-}
-
-const overlayTexts = (page: Page) =>
-  page.evaluate(() => (window as unknown as { overlayTexts: string[] }).overlayTexts);
-
-/** The liveness challenge the server issues for the next recording (issue 23). */
-async function challengeIssued(page: Page): Promise<LivenessChallenge> {
-  const response = await page.waitForResponse((r) => r.url().endsWith('/api/v1/age-verification/challenges'));
-  expect(response.status()).toBe(201);
-  const body = (await response.json()) as LivenessChallenge;
-  expect(v.safeParse(livenessChallengeSchema, body).issues).toBeUndefined();
-  return body;
-}
-
-/** Clicks "Verify my age" and returns what the server answered, for comparing with what the screen shows. */
-async function verifyAndRead(page: Page): Promise<AgeVerificationResult> {
-  const answer = page.waitForResponse(
-    (response) => response.url().endsWith('/api/v1/age-verification/verify-age'),
-    { timeout: 45_000 },
-  );
-  await page.getByRole('button', { name: 'Verify my age' }).click();
-  const response = await answer;
-  expect(response.status()).toBe(200);
-  const body = (await response.json()) as AgeVerificationResult;
-  // The API reference describes this answer; it must be what the server really sends.
-  expect(v.safeParse(ageVerificationResultSchema, body).issues).toBeUndefined();
-  return body;
-}
-
-const resultPanel = (page: Page) =>
-  page.getByRole('status').filter({ hasText: /Age verified|Age not confirmed|Not verified/ });
-
-/** The dashboard's view of the user's verification: banner, stat card, overall label and the age row. */
-async function dashboardSummary(page: Page) {
-  await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Dashboard' }).click();
-  await page.getByRole('heading', { name: /Welcome back/ }).waitFor();
-  const facts = page.locator('dt', { hasText: 'Verified facts' }).locator('..');
-  const ageRow = page.getByRole('listitem').filter({ has: page.getByText('Age', { exact: true }) });
-  return {
-    banner: await page.getByText('Complete your verification').isVisible(),
-    verifyNowHref: await page.getByRole('link', { name: 'Verify now' }).getAttribute('href'),
-    facts: (await facts.locator('dd').allInnerTexts()).join(' | '),
-    age: (await ageRow.innerText()).replace(/\s+/g, ' '),
-  };
 }
 
 describe('verification screen with the real vision engine', () => {

@@ -1,0 +1,145 @@
+import type supertest from 'supertest';
+import { expect } from 'vitest';
+import {
+  checkChallenge,
+  createVisionEngine,
+  defaultChallengeCheckOptions,
+  type VisionEngine,
+} from '@attestly/models';
+import { drawChallengeSteps } from '../src/modules/users/verification/challenge';
+import { createTestApp, type TestApp } from './helpers';
+import { SeededRandom } from './seeded-random';
+import {
+  bearer,
+  genuineRecording,
+  haveFaceFixtures,
+  newChallenge,
+  passportWithPortrait,
+  td3,
+  yymmdd,
+} from './verification-media';
+
+export const clip = genuineRecording?.clip as Buffer;
+/** Her portrait: a frame of the recording. */
+export const holderFace = genuineRecording?.portrait as Buffer;
+export const withHolder = haveFaceFixtures && genuineRecording !== null;
+
+/**
+ * The app and engine verification-document.test.ts shares across its tests (start() in beforeAll, close() in
+ * afterAll), and the documents and uploads its tests make on it.
+ */
+export function documentFile() {
+  let engine: VisionEngine;
+  let t: TestApp;
+  const random = new SeededRandom(1);
+  let clipSeed = 0;
+  /** When the file started: what the holder passports are dated from (holderPassport). */
+  let filedAt: Date;
+
+  async function start(): Promise<TestApp> {
+    engine = createVisionEngine({ workers: 2 });
+    t = await createTestApp({ vision: engine, env: { ATTESTLY_TRUST_PROXY: 'true' }, random });
+    await engine.ready;
+    filedAt = t.clock.now();
+    if (withHolder) {
+      const { track = [] } = await engine.analyzeVideo(clip, { thresholds: [18] });
+      clipSeed =
+        Array.from({ length: 20_000 }, (_, i) => i + 1).find(
+          (seed) =>
+            checkChallenge(track, drawChallengeSteps(new SeededRandom(seed)), defaultChallengeCheckOptions)
+              .passed,
+        ) ?? 0;
+      expect(clipSeed).toBeGreaterThan(0);
+    }
+    return t;
+  }
+  async function close() {
+    await t?.close();
+    await engine?.close();
+  }
+
+  const passport = (birthYearsAgo: number, expiryYears = 5) => {
+    const now = t.clock.now();
+    return td3({
+      state: 'GBR',
+      surname: 'HOLMES',
+      given: 'SARAH JANE',
+      number: 'GB1234567',
+      birth: yymmdd(now, -birthYearsAgo, -10),
+      sex: 'F',
+      expiry: yymmdd(now, expiryYears),
+    });
+  };
+
+  type Fields = Record<string, string>;
+  /** POST /users/verify/document: a document alone, or with a live video answering a fresh challenge. */
+  function upload(token: string, file: Buffer, name: string, fields?: Fields): supertest.Test;
+  function upload(
+    token: string,
+    file: Buffer,
+    name: string,
+    fields: Fields | undefined,
+    video: Buffer,
+  ): { expect(status: number): Promise<supertest.Response> };
+  function upload(
+    token: string,
+    file: Buffer,
+    name: string,
+    fields: Fields = { document_type: 'passport' },
+    video?: Buffer,
+  ) {
+    const send = (challengeId: string | null) => {
+      let request = t.request.post('/api/v1/users/verify/document').set(bearer(token));
+      for (const [key, value] of Object.entries(fields)) request = request.field(key, value);
+      if (challengeId) request = request.field('challenge_id', challengeId);
+      request = request.attach('file', file, name);
+      return video ? request.attach('selfie_video', video, 'selfie.webm') : request;
+    };
+    if (!video) return send(null);
+    return { expect: async (status: number) => send(await clipChallenge(token)).expect(status) };
+  }
+
+  /**
+   * A fresh challenge of this user, the one the synthetic clip's motions answer. Challenges are fetched one at a time
+   * (uploads may race), so each draw starts from the reseeded source.
+   */
+  let challenges: Promise<unknown> = Promise.resolve();
+  function clipChallenge(token: string): Promise<string> {
+    const next = challenges.then(async () => {
+      random.reseed(clipSeed);
+      return (await newChallenge(t, token)).id;
+    });
+    challenges = next.catch(() => undefined);
+    return next;
+  }
+
+  /** A passport of the woman in the genuine recording (or another face, or none), with a document number of its own. */
+  const holderPassport = (
+    portrait: Buffer | null,
+    options: { number?: string; years?: number; printedBirth?: string } = {},
+  ) => {
+    // Dated from the file's start, not the app clock (the purge test moves it 30 days): the MRZ OCR misreads some
+    // date strings on these rendered pages, so a page must read the same whichever tests ran before it.
+    const now = filedAt;
+    const years = options.years ?? 30;
+    const lines = td3({
+      state: 'GBR',
+      surname: 'HOLMES',
+      given: 'SARAH JANE',
+      number: options.number ?? 'GB2345678',
+      birth: yymmdd(now, -years, -10),
+      sex: 'F',
+      expiry: yymmdd(now, 5),
+    });
+    const birth = new Date(Date.UTC(now.getUTCFullYear() - years, now.getUTCMonth(), now.getUTCDate() - 10));
+    const printed = (d: Date) =>
+      `${String(d.getUTCDate()).padStart(2, '0')}.${String(d.getUTCMonth() + 1).padStart(2, '0')}.${d.getUTCFullYear()}`;
+    return passportWithPortrait(lines, portrait, [
+      'HOLMES',
+      'SARAH JANE',
+      `Date of birth ${options.printedBirth ?? printed(birth)}`,
+    ]);
+  };
+
+  return { start, close, passport, upload, holderPassport };
+}
