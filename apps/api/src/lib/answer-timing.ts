@@ -13,7 +13,9 @@ const MAX_HOLD_MS = 2000;
  * slow branch reports how long it took, and the quick branch waits until it has taken as long as a recent slow answer
  * picked at random. The quick branch's times then follow the slow branch's own distribution, under whatever load
  * the appliance is, without a fixed floor that would be too long when quiet and too short when busy. Per process:
- * each replica learns from its own answers.
+ * each replica learns from its own answers. Start the clock where the branches part, after the work both do (the
+ * password hash): a quick answer ends at the later of its own work and the drawn time, so the less of its own work
+ * the clock covers, the less that skews it slower than the slow branch.
  */
 export function createAnswerTiming(size = 32) {
   const recent: number[] = [];

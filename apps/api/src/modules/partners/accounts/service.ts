@@ -40,13 +40,14 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
     body: v.InferOutput<typeof partnerRegisterBody>,
     origin: RequestOrigin,
   ): Promise<void> {
-    const started = registrationTiming.start();
     const existing = await Partner.findOne({ where: { email: body.email } });
+    // Hashed for a taken address too: the cached decoy verified here before answered in microseconds and gave the
+    // address away.
+    const passwordHash = await hashPassword(body.password, config.passwordCost);
+    // From here the two answers do different writes: a taken address's is held to a new one's (answer-timing.ts).
+    const started = registrationTiming.start();
     if (existing) {
-      // Same answer as a new registration, after the same hashing work (the cached decoy answered in microseconds
-      // and gave the address away) and held to a new registration's time (answer-timing.ts); the owner of the
-      // address hears about the attempt by mail instead.
-      await hashPassword(body.password, config.passwordCost);
+      // Same answer as a new registration; the owner of the address hears about the attempt by mail instead.
       // Queued in the mail outbox before the answer (sent right after, retried by the job runner).
       await mailOutboxFor(deps)
         .enqueue({
@@ -64,7 +65,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
     try {
       const partner = await Partner.create({
         email: body.email,
-        password_hash: await hashPassword(body.password, config.passwordCost),
+        password_hash: passwordHash,
         company_name: body.company_name,
         contact_name: body.contact_name,
         phone: body.phone,

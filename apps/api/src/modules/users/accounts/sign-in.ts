@@ -21,14 +21,14 @@ export function createSignIn(
 
   async function register(body: v.InferOutput<typeof registerBody>, origin: RequestOrigin): Promise<void> {
     // Every sign-up mails the address (a link, or a notice to its owner): capped per recipient, for both alike.
-    const started = signUpTiming.start();
     await spendRecipientBudget(body.email);
     const existing = await User.findOne({ where: { email: body.email } });
+    // Hashed for a taken address too: a cached decoy would answer faster and give the address away.
+    const passwordHash = await hashPassword(body.password, config.passwordCost);
+    // From here the two answers do different writes: a taken address's is held to a new sign-up's (answer-timing.ts).
+    const started = signUpTiming.start();
     if (existing) {
-      // Same answer as a new sign-up, after the same hashing work (a cached decoy would answer faster and give
-      // the address away) and held to a new sign-up's time (answer-timing.ts); the owner of the address learns
-      // about the attempt by mail instead.
-      await hashPassword(body.password, config.passwordCost);
+      // Same answer as a new sign-up; the owner of the address learns about the attempt by mail instead.
       await sendLater(
         existing.email,
         'Someone tried to create an Attestly account with your e-mail address',
@@ -49,7 +49,7 @@ export function createSignIn(
     try {
       const user = await User.create({
         email: body.email,
-        password_hash: await hashPassword(body.password, config.passwordCost),
+        password_hash: passwordHash,
         full_name: body.full_name,
         phone: body.phone,
         created_at: now,
