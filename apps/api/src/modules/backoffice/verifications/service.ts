@@ -191,9 +191,7 @@ export function createAdminVerificationService(
       event: 'verification_approved',
       userId: row.user_id,
       partnerId: row.partner_id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: {
         verification_id: row.id,
         verification_type: row.verification_type,
@@ -233,9 +231,7 @@ export function createAdminVerificationService(
       severity: 'warning',
       userId: row.user_id,
       partnerId: row.partner_id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: {
         verification_id: row.id,
         verification_type: row.verification_type,
@@ -263,9 +259,7 @@ export function createAdminVerificationService(
       event: 'verification_media_viewed',
       userId: row.user_id,
       partnerId: row.partner_id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { verification_id: id, media_id: mediaId, content_type: found.contentType },
     });
     return found;
