@@ -72,8 +72,7 @@ export function createAdminSignIn(deps: AdminSignInDeps) {
     await audit.recordSafely({
       event: 'admin_login',
       adminUserId: admin.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { session_id: issued.session.id },
     });
     return {
@@ -186,8 +185,7 @@ export function createAdminSignIn(deps: AdminSignInDeps) {
         event: 'admin_backup_code_used',
         severity: 'warning',
         adminUserId: admin.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
         details: { backup_codes_left: left },
       });
     }
@@ -222,8 +220,7 @@ export function createAdminSignIn(deps: AdminSignInDeps) {
     await audit.recordSafely({
       event: 'admin_logout',
       adminUserId: session.subject_id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
     });
   }
 

@@ -92,8 +92,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
       await audit.recordSafely({
         event: 'partner.registered',
         partnerId: partner.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
         details: { status: partner.status },
       });
       // Spec 01 §8: 'Registration successful! Please check your email to verify your account.'
@@ -125,8 +124,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
     await audit.recordSafely({
       event: 'partner.login_succeeded',
       partnerId: partner.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { session_id: issued.session.id },
     });
     return { partner, ...issued };
@@ -142,8 +140,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
     await audit.recordSafely({
       event: 'partner.profile_updated',
       partnerId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { fields: Object.keys(body) },
     });
     return partner;
@@ -160,8 +157,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
       await audit.recordSafely({
         event: 'partner.logged_out',
         partnerId: session.subject_id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
       });
     },
   };

@@ -113,8 +113,7 @@ export function createPasswordCheck<A extends SignInAccount>(
       event,
       severity,
       [audience.subject]: account?.id ?? null,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details,
     });
   }

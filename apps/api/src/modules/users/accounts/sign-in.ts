@@ -51,8 +51,7 @@ export function createSignIn(
       await audit.recordSafely({
         event: 'user.registration_duplicate',
         userId: existing.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
       });
       await signUpTiming.quick(started);
       return;
@@ -72,8 +71,7 @@ export function createSignIn(
       await audit.recordSafely({
         event: 'user.registered',
         userId: user.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
       });
       await sendEmailVerification(user, origin);
       signUpTiming.slow(started);
@@ -105,8 +103,7 @@ export function createSignIn(
     await audit.recordSafely({
       event: 'user.login_succeeded',
       userId: user.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { remember: body.rememberMe, session_id: issued.session.id },
     });
     return { user, ...issued };
