@@ -6,6 +6,7 @@ import { AppError } from '../../../errors';
 import { randomToken, sha256 } from '../../../lib/crypto';
 import type { AuditEntry } from '../../shared/audit/service';
 import {
+  bearerAnswer,
   IDLE_LIMIT_MS,
   type RequestOrigin,
   type SessionRecord,
@@ -76,9 +77,7 @@ export function createAdminSignIn(deps: AdminSignInDeps) {
       details: { session_id: issued.session.id },
     });
     return {
-      access_token: issued.token,
-      token_type: 'Bearer',
-      expires_at: issued.session.expires_at.toISOString(),
+      ...bearerAnswer(issued),
       idle_timeout_seconds: (IDLE_LIMIT_MS.admin ?? 0) / 1000,
       admin: presentAdmin(admin),
     };

@@ -20,6 +20,7 @@ import { rateLimit } from '../../../middleware/rate-limit';
 import { ok } from '../../../middleware/describe';
 import { confirms, routes } from '../../../middleware/route';
 import type { RateLimiter } from '../../shared/rate-limit/service';
+import { bearerAnswer } from '../../shared/sessions/service';
 import type { SiteService } from '../sites/service';
 import type { PartnerService } from './service';
 import { origin } from '../../../lib/request-origin';
@@ -78,13 +79,8 @@ export function partnerRoutes(services: PartnerRoutesServices): Router {
     ],
     input: { body: partnerLoginBody },
     handler: async ({ body, ctx }) => {
-      const { partner, token, session } = await partners.login(body, origin(ctx));
-      return {
-        partner: presentPartner(partner),
-        access_token: token,
-        token_type: 'Bearer',
-        expires_at: session.expires_at.toISOString(),
-      };
+      const signedIn = await partners.login(body, origin(ctx));
+      return { partner: presentPartner(signedIn.partner), ...bearerAnswer(signedIn) };
     },
   });
 

@@ -16,6 +16,13 @@ export interface IssuedSession {
   session: Session;
 }
 
+/** How a new session is answered: its bearer token (RFC 6750) and when it expires. */
+export const bearerAnswer = ({ token, session }: IssuedSession) => ({
+  access_token: token,
+  token_type: 'Bearer' as const,
+  expires_at: session.expires_at.toISOString(),
+});
+
 /** What an authenticated request knows about its session. */
 export interface SessionRecord {
   id: string;

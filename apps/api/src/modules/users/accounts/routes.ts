@@ -28,7 +28,7 @@ import { ok } from '../../../middleware/describe';
 import { confirms, routes } from '../../../middleware/route';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { readMultipart } from '../../../middleware/multipart';
-import type { SessionRecord } from '../../shared/sessions/service';
+import { bearerAnswer, type SessionRecord } from '../../shared/sessions/service';
 import { reencodeImage } from '../../../lib/images';
 import { createUserExport } from './export';
 import type { Deps } from '../../../core/deps';
@@ -63,9 +63,7 @@ export function userRoutes(services: UserRoutesServices): Router {
     rateLimit(limiter, { name: `${name}:ip`, limit, windowMs }, (ctx) => ctx.ip, message);
   const signedIn = async (answer: Awaited<ReturnType<UserService['login']>>) => ({
     user: await users.profileOf(answer.user),
-    access_token: answer.token,
-    token_type: 'Bearer',
-    expires_at: answer.session.expires_at.toISOString(),
+    ...bearerAnswer(answer),
   });
 
   account.post('/users/register', {
