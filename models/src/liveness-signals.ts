@@ -37,6 +37,15 @@ export function percentile(values: readonly number[], p: number): number {
   return s[lo]! + (s[hi]! - s[lo]!) * (pos - lo);
 }
 
+/** The reference frame of the 2-D warp tests (parallax.ts, photometric.ts): the one nearest the median yaw. */
+export function medianYawFrame<F extends { yawDeg: number }>(frames: readonly F[]): F {
+  const medianYaw = percentile(
+    frames.map((f) => f.yawDeg),
+    0.5,
+  );
+  return frames.reduce((a, b) => (Math.abs(b.yawDeg - medianYaw) < Math.abs(a.yawDeg - medianYaw) ? b : a));
+}
+
 export interface BlinkOptions {
   /** A frame is "closed" when its EAR falls below this share of the open-eye baseline. */
   closedRatio: number;

@@ -1,4 +1,4 @@
-import { percentile } from './liveness-signals';
+import { medianYawFrame, percentile } from './liveness-signals';
 import { TRACK_LANDMARKS } from './track-features';
 import type { FrameObservation } from './types';
 import { WARP_MODELS, normalise, rotated, warpResiduals, type WarpModel } from './warp-fit';
@@ -49,13 +49,7 @@ export function parallaxConsistency(
       f.landmarks.every((p) => p.length >= 3 && p.every(Number.isFinite)),
   );
   if (usable.length < minFrames + 1) return null;
-  const medianYaw = percentile(
-    usable.map((f) => f.yawDeg),
-    0.5,
-  );
-  const ref = usable.reduce((a, b) =>
-    Math.abs(b.yawDeg - medianYaw) < Math.abs(a.yawDeg - medianYaw) ? b : a,
-  );
+  const ref = medianYawFrame(usable);
   const unit = Math.hypot(
     ref.landmarks[FACE_RIGHT]![0]! - ref.landmarks[FACE_LEFT]![0]!,
     ref.landmarks[FACE_RIGHT]![1]! - ref.landmarks[FACE_LEFT]![1]!,

@@ -1,4 +1,4 @@
-import { percentile } from './liveness-signals';
+import { medianYawFrame, percentile } from './liveness-signals';
 import { THUMB_SIZE, decodeGrey } from './track-features';
 import type { FrameObservation } from './types';
 
@@ -72,13 +72,7 @@ export function photometricConsistency(
       f.faces === 1 && !!f.faceThumb && f.yawDeg !== null,
   );
   if (usable.length < minFrames + 1) return null;
-  const medianYaw = percentile(
-    usable.map((f) => f.yawDeg),
-    0.5,
-  );
-  const ref = usable.reduce((a, b) =>
-    Math.abs(b.yawDeg - medianYaw) < Math.abs(a.yawDeg - medianYaw) ? b : a,
-  );
+  const ref = medianYawFrame(usable);
   const refThumb = decodeGrey(ref.faceThumb);
   const out: PhotometricResult['frames'] = [];
   for (const f of usable) {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { commaList } from './lib/comma-list';
 import { allowlistEntryProblem } from './modules/partners/webhooks/outbound-guard';
 import { walletEnvEntries } from './modules/users/wallet/config';
 
@@ -139,13 +140,7 @@ export const envSchema = v.object({
     'support@attestly.local',
   ),
   ATTESTLY_CORS_ORIGINS: v.pipe(
-    v.optional(v.string(), ''),
-    v.transform((value) =>
-      value
-        .split(',')
-        .map((origin) => origin.trim())
-        .filter(Boolean),
-    ),
+    commaList(),
     // Browsers send a bare origin (RFC 6454); an entry with a path or a wildcard would silently never match.
     v.check(
       (origins) => origins.every(isOrigin),
@@ -216,13 +211,7 @@ export const envSchema = v.object({
   ),
   // Webhooks and billing (DESIGN.md §6).
   ATTESTLY_WEBHOOK_ALLOWLIST: v.pipe(
-    v.optional(v.string(), ''),
-    v.transform((value) =>
-      value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    ),
+    commaList(),
     v.check(
       (entries) => entries.every((entry) => allowlistEntryProblem(entry) === null),
       (issue) =>
@@ -253,13 +242,8 @@ export const envSchema = v.object({
     'https://js.stripe.com/v3/',
   ),
   ATTESTLY_CARD_COUNTRIES: v.pipe(
-    v.optional(v.string(), ''),
-    v.transform((value) =>
-      value
-        .split(',')
-        .map((entry) => entry.trim().toUpperCase())
-        .filter(Boolean),
-    ),
+    commaList(),
+    v.transform((entries) => entries.map((entry) => entry.toUpperCase())),
     v.check(
       (entries) => entries.every((entry) => /^[A-Z]{2}$/.test(entry)),
       'ATTESTLY_CARD_COUNTRIES must be comma-separated two-letter country codes such as GB,IE',

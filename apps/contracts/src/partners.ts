@@ -237,7 +237,8 @@ export interface PartnerProfile {
   last_login: string | null;
 }
 
-export interface SiteView {
+/** What every view of a site starts with, the partner's own (SiteView) and the back office's (AdminSite). */
+export interface SiteBasics {
   id: string;
   site_name: string;
   domain: string;
@@ -245,6 +246,9 @@ export interface SiteView {
   redirect_uris: string[];
   allowed_scopes: Scope[];
   client_id: string;
+}
+
+export interface SiteView extends SiteBasics {
   client_type: ClientType;
   /** Present only in the answer that created the site or rotated its secret; never stored in clear. */
   client_secret?: string;

@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { ffmpegPath } from '../../src/video-decode';
+import { mulberry32 } from './linear-models';
 
 export interface Rgb {
   data: Uint8Array;
@@ -63,18 +64,6 @@ export interface AttackSpec {
   oneWay?: boolean;
   /** When the eyes are painted or pasted shut (seconds; default: seeded between 1.5 and 3.5 s). */
   blinkAt?: number;
-}
-
-/** Deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -221,7 +210,7 @@ export function renderAttack(
 ): Rgb[] {
   const fps = spec.fps ?? 10;
   const seconds = spec.seconds ?? 5;
-  const r = rng(spec.seed);
+  const r = mulberry32(spec.seed);
   const { image: base, geometry: g } = photos[0]!;
   const W = base.width;
   const H = base.height;

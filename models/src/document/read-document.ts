@@ -7,19 +7,11 @@ import { normaliseMrzText, parseMrzLines, type MrzReading } from './mrz-parse';
 import { largestPdfJpeg, sniffDocument } from './pdf-image';
 import { comparePrinted, type PrintedCheck } from './printed-text';
 
-export interface DocumentReading {
-  format_valid: boolean;
-  check_digits_valid: boolean;
-  document_type: string | null;
-  document_number_last4: string | null;
-  issuing_state: string | null;
-  nationality: string | null;
-  date_of_birth: string | null;
-  expiry_date: string | null;
-  not_expired: boolean;
-  calculated_age: number | null;
-  sex: 'male' | 'female' | 'unspecified' | null;
-  mrz_format: 'TD1' | 'TD2' | 'TD3' | null;
+/** What the MRZ reading passes on as it is (mrz-parse.ts); the whole document number only as `document_key`. */
+type MrzFields = Omit<MrzReading, 'format' | 'document_number' | 'problems' | 'lines'>;
+
+export interface DocumentReading extends MrzFields {
+  mrz_format: MrzReading['format'];
   confidence: number;
   needs_manual_review: boolean;
   reasons: string[];
@@ -29,9 +21,6 @@ export interface DocumentReading {
    * document on two accounts). Never store or show it; null when the MRZ did not read cleanly.
    */
   document_key: string | null;
-  /** Holder's names as the MRZ spells them; null when unread. */
-  surname: string | null;
-  given_names: string | null;
   /** The printed dates and name compared with the MRZ (null when the MRZ did not read cleanly). */
   printed: PrintedCheck | null;
 }
@@ -42,21 +31,24 @@ const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 
 let workerPromise: Promise<TesseractWorker> | null = null;
 
-/** One Tesseract worker for the process, created on first use; its language model is read from npm, never fetched. */
+/** A Tesseract worker for English text set up with `parameters`; its language model is read from npm, never fetched. */
+async function englishWorker(parameters: Parameters<TesseractWorker['setParameters']>[0]) {
+  const worker = await createWorker('eng', OEM.LSTM_ONLY, {
+    langPath: path.join(packageDir('@tesseract.js-data/eng'), '4.0.0'),
+    cacheMethod: 'none',
+    gzip: true,
+  });
+  await worker.setParameters(parameters);
+  return worker;
+}
+
+/** One Tesseract worker for the process, created on first use. */
 function tesseract(): Promise<TesseractWorker> {
-  workerPromise ??= (async () => {
-    const worker = await createWorker('eng', OEM.LSTM_ONLY, {
-      langPath: path.join(packageDir('@tesseract.js-data/eng'), '4.0.0'),
-      cacheMethod: 'none',
-      gzip: true,
-    });
-    await worker.setParameters({
-      tessedit_char_whitelist: MRZ_ALPHABET,
-      tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
-      preserve_interword_spaces: '0',
-    });
-    return worker;
-  })();
+  workerPromise ??= englishWorker({
+    tessedit_char_whitelist: MRZ_ALPHABET,
+    tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
+    preserve_interword_spaces: '0',
+  });
   return workerPromise;
 }
 
@@ -64,15 +56,7 @@ let printedWorkerPromise: Promise<TesseractWorker> | null = null;
 
 /** A second worker for the printed fields: its own page layout and no character whitelist. */
 function printedTesseract(): Promise<TesseractWorker> {
-  printedWorkerPromise ??= (async () => {
-    const worker = await createWorker('eng', OEM.LSTM_ONLY, {
-      langPath: path.join(packageDir('@tesseract.js-data/eng'), '4.0.0'),
-      cacheMethod: 'none',
-      gzip: true,
-    });
-    await worker.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT });
-    return worker;
-  })();
+  printedWorkerPromise ??= englishWorker({ tessedit_pageseg_mode: PSM.SPARSE_TEXT });
   return printedWorkerPromise;
 }
 

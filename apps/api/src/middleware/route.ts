@@ -98,3 +98,17 @@ export function routes(
     delete: declare('delete'),
   };
 }
+
+/**
+ * The handler of a route that answers a fixed confirmation (`{ message }`, the words the screens show) once its work
+ * is done; a failure answers with its own error instead.
+ */
+export function confirms<R>(
+  message: string,
+  work: (request: R) => Promise<unknown>,
+): (request: R) => Promise<{ message: string }> {
+  return async (request) => {
+    await work(request);
+    return { message };
+  };
+}

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { SCOPES, type Scope } from '../constants';
 import { email, optionalPhone, optionalText, requiredText } from '../fields';
-import { allowedScopes, redirectUris, siteDomain } from '../partners';
+import { allowedScopes, redirectUris, siteDomain, type SiteBasics } from '../partners';
 import { type VerificationMethod } from '../verification';
 import {
   ADMIN_PARTNER_PLANS,
@@ -118,14 +118,7 @@ export interface AdminPartnerStatistics {
   active_oauth_auths: number;
 }
 
-export interface AdminSite {
-  id: string;
-  site_name: string;
-  domain: string;
-  description: string | null;
-  redirect_uris: string[];
-  allowed_scopes: Scope[];
-  client_id: string;
+export interface AdminSite extends SiteBasics {
   is_active: boolean;
   total_verifications: number;
   oauth_authorizations: number;

@@ -3,17 +3,8 @@ import { Box, Text } from 'ink';
 import { defineCommand, examples } from '../../lib/command';
 import { UserError } from '../../lib/errors';
 import { ask, askNewPassword, closePrompts, readStdin } from '../../lib/prompt';
-import {
-  applySetup,
-  nextSteps,
-  checkDatabase,
-  checkPublicUrl,
-  checkSmtp,
-  checkStripeKey,
-  checkStripeWebhookSecret,
-  type SetupAnswers,
-} from './steps';
-import { SetupWizard } from './wizard';
+import { applySetup, nextSteps, type SetupAnswers } from './steps';
+import { SETUP_STEPS, SetupWizard } from './wizard';
 
 interface SetupOptions {
   yes?: boolean;
@@ -80,13 +71,12 @@ export const setupCommand = defineCommand<SetupOptions>(
     let answers: SetupAnswers;
     if (options.yes) {
       answers = defaults as SetupAnswers;
-      const problems = [
-        await checkDatabase(answers.databaseUrl),
-        checkPublicUrl(answers.publicUrl),
-        await checkSmtp(answers.smtpUrl),
-        checkStripeKey(answers.stripeSecretKey),
-        checkStripeWebhookSecret(answers.stripeWebhookSecret),
-      ].filter((problem): problem is string => !!problem);
+      // The wizard's checks, in its order, on the flags' values (the data directory comes from a global flag).
+      const problems: string[] = [];
+      for (const step of SETUP_STEPS(defaults).filter((each) => each.key !== 'dataDir')) {
+        const problem = await step.check(answers[step.key]);
+        if (problem) problems.push(problem);
+      }
       if (problems.length)
         throw new UserError(problems.join('; '), 'Fix the flags and run `attestly setup --yes` again.');
     } else if (process.stdin.isTTY && !io.json) {

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { counter, required, signInColumns, stampedTable, uuidKey } from './columns';
 
 /** A back-office administrator (spec 02 §6): password plus mandatory TOTP. */
 export class Admin extends Model<InferAttributes<Admin>, InferCreationAttributes<Admin>> {
@@ -30,9 +31,9 @@ export class Admin extends Model<InferAttributes<Admin>, InferCreationAttributes
   static initModel(sequelize: Sequelize): typeof Admin {
     Admin.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        email: { type: DataTypes.STRING(254), allowNull: false },
-        password_hash: { type: DataTypes.STRING(200), allowNull: false },
+        id: uuidKey(),
+        email: required(DataTypes.STRING(254)),
+        password_hash: required(DataTypes.STRING(200)),
         full_name: DataTypes.STRING(120),
         status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'active' },
         totp_secret: DataTypes.TEXT,
@@ -46,16 +47,14 @@ export class Admin extends Model<InferAttributes<Admin>, InferCreationAttributes
             return Number(this.getDataValue('totp_last_step'));
           },
         },
-        totp_failures: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        totp_failures: counter(),
         pending_2fa_hash: DataTypes.STRING(64),
         pending_2fa_expires_at: DataTypes.DATE,
-        login_attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-        locked_until: DataTypes.DATE,
-        last_login_at: DataTypes.DATE,
+        ...signInColumns(),
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },
-      { sequelize, tableName: 'admins', underscored: true, createdAt: 'created_at', updatedAt: 'updated_at' },
+      stampedTable(sequelize, 'admins'),
     );
     return Admin;
   }

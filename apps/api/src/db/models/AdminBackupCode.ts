@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, stampedTable, uuidKey } from './columns';
 
 /** One single-use backup code of an administrator; only a keyed hash is stored. */
 export class AdminBackupCode extends Model<
@@ -21,19 +22,13 @@ export class AdminBackupCode extends Model<
   static initModel(sequelize: Sequelize): typeof AdminBackupCode {
     AdminBackupCode.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        admin_id: { type: DataTypes.UUID, allowNull: false },
-        code_hash: { type: DataTypes.STRING(64), allowNull: false },
+        id: uuidKey(),
+        admin_id: required(DataTypes.UUID),
+        code_hash: required(DataTypes.STRING(64)),
         used_at: DataTypes.DATE,
         created_at: DataTypes.DATE,
       },
-      {
-        sequelize,
-        tableName: 'admin_backup_codes',
-        underscored: true,
-        createdAt: 'created_at',
-        updatedAt: false,
-      },
+      stampedTable(sequelize, 'admin_backup_codes', { updatedAt: false }),
     );
     return AdminBackupCode;
   }

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, stampedTable, uuidKey } from './columns';
 import type { ApiKeyEnvironment } from '@attestly/contracts';
 
 /** A partner API key (DESIGN.md §3). Only the SHA-256 of the key is stored; `prefix` is what screens show. */
@@ -22,16 +23,16 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
   static initModel(sequelize: Sequelize): typeof ApiKey {
     ApiKey.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        partner_id: { type: DataTypes.UUID, allowNull: false },
-        environment: { type: DataTypes.STRING(8), allowNull: false },
-        prefix: { type: DataTypes.STRING(24), allowNull: false },
+        id: uuidKey(),
+        partner_id: required(DataTypes.UUID),
+        environment: required(DataTypes.STRING(8)),
+        prefix: required(DataTypes.STRING(24)),
         key_hash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
         last_used_at: DataTypes.DATE,
         revoked_at: DataTypes.DATE,
         created_at: DataTypes.DATE,
       },
-      { sequelize, tableName: 'api_keys', underscored: true, createdAt: 'created_at', updatedAt: false },
+      stampedTable(sequelize, 'api_keys', { updatedAt: false }),
     );
     return ApiKey;
   }

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { plainTable, required } from './columns';
 
 /** Append-only and hash-chained: `hash = SHA-256(prev_hash ‖ canonical row)`; see modules/shared/audit. */
 export class AuditLog extends Model<InferAttributes<AuditLog>, InferCreationAttributes<AuditLog>> {
@@ -26,19 +27,19 @@ export class AuditLog extends Model<InferAttributes<AuditLog>, InferCreationAttr
     AuditLog.init(
       {
         id: { type: DataTypes.BIGINT, autoIncrement: true, primaryKey: true },
-        event_type: { type: DataTypes.STRING(64), allowNull: false },
-        severity: { type: DataTypes.STRING(16), allowNull: false },
+        event_type: required(DataTypes.STRING(64)),
+        severity: required(DataTypes.STRING(16)),
         user_id: DataTypes.STRING(64),
         partner_id: DataTypes.STRING(64),
         admin_user_id: DataTypes.STRING(64),
         ip_address: DataTypes.STRING(64),
         user_agent: DataTypes.STRING(512),
-        details: { type: DataTypes.TEXT, allowNull: false },
-        created_at: { type: DataTypes.DATE, allowNull: false },
-        prev_hash: { type: DataTypes.STRING(64), allowNull: false },
-        hash: { type: DataTypes.STRING(64), allowNull: false },
+        details: required(DataTypes.TEXT),
+        created_at: required(DataTypes.DATE),
+        prev_hash: required(DataTypes.STRING(64)),
+        hash: required(DataTypes.STRING(64)),
       },
-      { sequelize, tableName: 'audit_logs', timestamps: false },
+      plainTable(sequelize, 'audit_logs'),
     );
     return AuditLog;
   }

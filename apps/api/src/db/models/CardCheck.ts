@@ -5,6 +5,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { plainTable, required } from './columns';
 
 /** A Stripe SetupIntent created for a user's credit-card age check (modules/users/verification/credit-card.ts). */
 export class CardCheck extends Model<InferAttributes<CardCheck>, InferCreationAttributes<CardCheck>> {
@@ -19,12 +20,12 @@ export class CardCheck extends Model<InferAttributes<CardCheck>, InferCreationAt
     CardCheck.init(
       {
         setup_intent_id: { type: DataTypes.STRING(255), primaryKey: true },
-        user_id: { type: DataTypes.UUID, allowNull: false },
+        user_id: required(DataTypes.UUID),
         verification_id: DataTypes.UUID,
-        created_at: { type: DataTypes.DATE, allowNull: false },
+        created_at: required(DataTypes.DATE),
         decided_at: DataTypes.DATE,
       },
-      { sequelize, tableName: 'card_checks', timestamps: false },
+      plainTable(sequelize, 'card_checks'),
     );
     return CardCheck;
   }

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { counter, plainTable, required, uuidKey } from './columns';
 
 /**
  * Events partners receive by webhook (spec 01 §7: token.revoked, …), written in the same unit of work as the change
@@ -29,18 +30,18 @@ export class EventOutbox extends Model<InferAttributes<EventOutbox>, InferCreati
   static initModel(sequelize: Sequelize): typeof EventOutbox {
     EventOutbox.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        partner_id: { type: DataTypes.UUID, allowNull: false },
-        event: { type: DataTypes.STRING(64), allowNull: false },
-        payload: { type: DataTypes.TEXT, allowNull: false },
-        created_at: { type: DataTypes.DATE, allowNull: false },
-        available_at: { type: DataTypes.DATE, allowNull: false },
-        attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        id: uuidKey(),
+        partner_id: required(DataTypes.UUID),
+        event: required(DataTypes.STRING(64)),
+        payload: required(DataTypes.TEXT),
+        created_at: required(DataTypes.DATE),
+        available_at: required(DataTypes.DATE),
+        attempts: counter(),
         locked_until: DataTypes.DATE,
         delivered_at: DataTypes.DATE,
         last_error: DataTypes.TEXT,
       },
-      { sequelize, tableName: 'event_outbox', timestamps: false },
+      plainTable(sequelize, 'event_outbox'),
     );
     return EventOutbox;
   }

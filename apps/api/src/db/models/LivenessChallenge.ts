@@ -5,6 +5,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { plainTable, required } from './columns';
 import type { ChallengeAction } from '@attestly/contracts';
 
 export interface StoredChallengeStep {
@@ -30,13 +31,13 @@ export class LivenessChallenge extends Model<
     LivenessChallenge.init(
       {
         id: { type: DataTypes.UUID, primaryKey: true },
-        user_id: { type: DataTypes.UUID, allowNull: false },
-        steps: { type: DataTypes.JSON, allowNull: false },
-        created_at: { type: DataTypes.DATE, allowNull: false },
-        expires_at: { type: DataTypes.DATE, allowNull: false },
+        user_id: required(DataTypes.UUID),
+        steps: required(DataTypes.JSON),
+        created_at: required(DataTypes.DATE),
+        expires_at: required(DataTypes.DATE),
         consumed_at: DataTypes.DATE,
       },
-      { sequelize, tableName: 'liveness_challenges', timestamps: false },
+      plainTable(sequelize, 'liveness_challenges'),
     );
     return LivenessChallenge;
   }

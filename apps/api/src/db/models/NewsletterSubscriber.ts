@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, stampedTable, uuidKey } from './columns';
 
 /** Double opt-in: `confirmed_at` is set only from the link in the confirmation mail. */
 export class NewsletterSubscriber extends Model<
@@ -24,21 +25,15 @@ export class NewsletterSubscriber extends Model<
   static initModel(sequelize: Sequelize): typeof NewsletterSubscriber {
     NewsletterSubscriber.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
+        id: uuidKey(),
         email: { type: DataTypes.STRING(254), allowNull: false, unique: true },
-        unsubscribe_hash: { type: DataTypes.STRING(64), allowNull: false },
+        unsubscribe_hash: required(DataTypes.STRING(64)),
         confirmed_at: DataTypes.DATE,
         unsubscribed_at: DataTypes.DATE,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },
-      {
-        sequelize,
-        tableName: 'newsletter_subscribers',
-        underscored: true,
-        createdAt: 'created_at',
-        updatedAt: 'updated_at',
-      },
+      stampedTable(sequelize, 'newsletter_subscribers'),
     );
     return NewsletterSubscriber;
   }

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, stampedTable } from './columns';
 import type { Scope } from '@attestly/contracts';
 
 /**
@@ -36,10 +37,10 @@ export class OAuthAuthorization extends Model<
     OAuthAuthorization.init(
       {
         id: { type: DataTypes.STRING(128), primaryKey: true },
-        user_id: { type: DataTypes.UUID, allowNull: false },
-        partner_id: { type: DataTypes.UUID, allowNull: false },
-        site_id: { type: DataTypes.UUID, allowNull: false },
-        client_id: { type: DataTypes.STRING(64), allowNull: false },
+        user_id: required(DataTypes.UUID),
+        partner_id: required(DataTypes.UUID),
+        site_id: required(DataTypes.UUID),
+        client_id: required(DataTypes.STRING(64)),
         scopes: {
           type: DataTypes.TEXT,
           allowNull: false,
@@ -55,18 +56,12 @@ export class OAuthAuthorization extends Model<
         jurisdiction: DataTypes.STRING(120),
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
-        expires_at: { type: DataTypes.DATE, allowNull: false },
+        expires_at: required(DataTypes.DATE),
         last_used_at: DataTypes.DATE,
         revoked_at: DataTypes.DATE,
         revoked_reason: DataTypes.STRING(64),
       },
-      {
-        sequelize,
-        tableName: 'oauth_authorizations',
-        underscored: true,
-        createdAt: 'created_at',
-        updatedAt: 'updated_at',
-      },
+      stampedTable(sequelize, 'oauth_authorizations'),
     );
     return OAuthAuthorization;
   }

@@ -5,6 +5,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { plainTable, required } from './columns';
 
 /** One row per oidc-provider model instance (sessions, interactions, codes, tokens, grants…); see oidc/adapter.ts. */
 export class OidcPayload extends Model<InferAttributes<OidcPayload>, InferCreationAttributes<OidcPayload>> {
@@ -23,14 +24,14 @@ export class OidcPayload extends Model<InferAttributes<OidcPayload>, InferCreati
       {
         model: { type: DataTypes.STRING(40), primaryKey: true },
         id: { type: DataTypes.STRING(128), primaryKey: true },
-        payload: { type: DataTypes.TEXT, allowNull: false },
+        payload: required(DataTypes.TEXT),
         grant_id: DataTypes.STRING(128),
         user_code: DataTypes.STRING(128),
         uid: DataTypes.STRING(128),
         expires_at: DataTypes.DATE,
         consumed_at: DataTypes.DATE,
       },
-      { sequelize, tableName: 'oidc_payloads', timestamps: false },
+      plainTable(sequelize, 'oidc_payloads'),
     );
     return OidcPayload;
   }

@@ -5,6 +5,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { plainTable, required } from './columns';
 
 /** A token signing key, encrypted at rest with a key derived from the master key (oidc/keys.ts). */
 export class OidcSigningKey extends Model<
@@ -23,13 +24,13 @@ export class OidcSigningKey extends Model<
     OidcSigningKey.init(
       {
         kid: { type: DataTypes.STRING(64), primaryKey: true },
-        alg: { type: DataTypes.STRING(16), allowNull: false },
-        encrypted_jwk: { type: DataTypes.TEXT, allowNull: false },
-        created_at: { type: DataTypes.DATE, allowNull: false },
+        alg: required(DataTypes.STRING(16)),
+        encrypted_jwk: required(DataTypes.TEXT),
+        created_at: required(DataTypes.DATE),
         retired_at: DataTypes.DATE,
         unpublish_after: DataTypes.DATE,
       },
-      { sequelize, tableName: 'oidc_signing_keys', timestamps: false },
+      plainTable(sequelize, 'oidc_signing_keys'),
     );
     return OidcSigningKey;
   }

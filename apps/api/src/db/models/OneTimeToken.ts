@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { counter, required, stampedTable, uuidKey } from './columns';
 
 export type OneTimeTokenPurpose =
   | 'password_reset'
@@ -36,23 +37,17 @@ export class OneTimeToken extends Model<
   static initModel(sequelize: Sequelize): typeof OneTimeToken {
     OneTimeToken.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        purpose: { type: DataTypes.STRING(32), allowNull: false },
-        subject_id: { type: DataTypes.STRING(64), allowNull: false },
-        token_hash: { type: DataTypes.STRING(64), allowNull: false },
+        id: uuidKey(),
+        purpose: required(DataTypes.STRING(32)),
+        subject_id: required(DataTypes.STRING(64)),
+        token_hash: required(DataTypes.STRING(64)),
         target: DataTypes.STRING(254),
-        attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-        expires_at: { type: DataTypes.DATE, allowNull: false },
+        attempts: counter(),
+        expires_at: required(DataTypes.DATE),
         used_at: DataTypes.DATE,
         created_at: DataTypes.DATE,
       },
-      {
-        sequelize,
-        tableName: 'one_time_tokens',
-        underscored: true,
-        createdAt: 'created_at',
-        updatedAt: false,
-      },
+      stampedTable(sequelize, 'one_time_tokens', { updatedAt: false }),
     );
     return OneTimeToken;
   }

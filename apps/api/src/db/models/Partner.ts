@@ -7,6 +7,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, signInColumns, stampedTable, uuidKey } from './columns';
 
 /** A partner business account (spec 01 §1, §3); separate credentials from end users (spec 01 §6). */
 export class Partner extends Model<InferAttributes<Partner>, InferCreationAttributes<Partner>> {
@@ -33,30 +34,22 @@ export class Partner extends Model<InferAttributes<Partner>, InferCreationAttrib
   static initModel(sequelize: Sequelize): typeof Partner {
     Partner.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        email: { type: DataTypes.STRING(254), allowNull: false },
-        password_hash: { type: DataTypes.STRING(200), allowNull: false },
-        company_name: { type: DataTypes.STRING(200), allowNull: false },
+        id: uuidKey(),
+        email: required(DataTypes.STRING(254)),
+        password_hash: required(DataTypes.STRING(200)),
+        company_name: required(DataTypes.STRING(200)),
         contact_name: DataTypes.STRING(120),
         phone: DataTypes.STRING(32),
         website: DataTypes.STRING(300),
         business_type: DataTypes.STRING(40),
         status: { type: DataTypes.STRING(32), allowNull: false, defaultValue: 'active' },
         plan: { type: DataTypes.STRING(32), allowNull: false, defaultValue: DEFAULT_PLAN },
-        login_attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-        locked_until: DataTypes.DATE,
-        last_login_at: DataTypes.DATE,
+        ...signInColumns(),
         email_verified_at: DataTypes.DATE,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },
-      {
-        sequelize,
-        tableName: 'partners',
-        underscored: true,
-        createdAt: 'created_at',
-        updatedAt: 'updated_at',
-      },
+      stampedTable(sequelize, 'partners'),
     );
     return Partner;
   }

@@ -5,6 +5,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { plainTable, required } from './columns';
 
 /**
  * A partner's subscription state beside `partners.plan` (the plan itself): status and, with Stripe, the customer,
@@ -25,13 +26,13 @@ export class PartnerSubscription extends Model<
     PartnerSubscription.init(
       {
         partner_id: { type: DataTypes.UUID, primaryKey: true },
-        status: { type: DataTypes.STRING(16), allowNull: false },
+        status: required(DataTypes.STRING(16)),
         stripe_customer_id: DataTypes.STRING(255),
         stripe_subscription_id: DataTypes.STRING(255),
         current_period_end: DataTypes.DATE,
-        updated_at: { type: DataTypes.DATE, allowNull: false },
+        updated_at: required(DataTypes.DATE),
       },
-      { sequelize, tableName: 'partner_subscriptions', timestamps: false },
+      plainTable(sequelize, 'partner_subscriptions'),
     );
     return PartnerSubscription;
   }

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { flag, required, stampedTable, uuidKey } from './columns';
 import type { AccountKind } from '@attestly/contracts';
 
 /** A bearer session of any account kind (DESIGN.md §3). Only the SHA-256 of the token is stored. */
@@ -24,18 +25,18 @@ export class Session extends Model<InferAttributes<Session>, InferCreationAttrib
   static initModel(sequelize: Sequelize): typeof Session {
     Session.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        kind: { type: DataTypes.STRING(16), allowNull: false },
-        subject_id: { type: DataTypes.STRING(64), allowNull: false },
+        id: uuidKey(),
+        kind: required(DataTypes.STRING(16)),
+        subject_id: required(DataTypes.STRING(64)),
         token_hash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
-        remember: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        remember: flag(false),
         ip_address: DataTypes.STRING(64),
         user_agent: DataTypes.STRING(512),
         created_at: DataTypes.DATE,
         last_used_at: DataTypes.DATE,
-        expires_at: { type: DataTypes.DATE, allowNull: false },
+        expires_at: required(DataTypes.DATE),
       },
-      { sequelize, tableName: 'sessions', underscored: true, createdAt: 'created_at', updatedAt: false },
+      stampedTable(sequelize, 'sessions', { updatedAt: false }),
     );
     return Session;
   }

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { flag, required, stampedTable, uuidKey } from './columns';
 import type { ClientType, Scope } from '@attestly/contracts';
 
 const jsonList = <T>(column: string) => ({
@@ -47,24 +48,24 @@ export class Site extends Model<InferAttributes<Site>, InferCreationAttributes<S
   static initModel(sequelize: Sequelize): typeof Site {
     Site.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        partner_id: { type: DataTypes.UUID, allowNull: false },
+        id: uuidKey(),
+        partner_id: required(DataTypes.UUID),
         client_id: { type: DataTypes.STRING(64), allowNull: false, unique: true },
-        client_type: { type: DataTypes.STRING(16), allowNull: false },
+        client_type: required(DataTypes.STRING(16)),
         client_secret_hash: DataTypes.STRING(64),
-        site_name: { type: DataTypes.STRING(120), allowNull: false },
-        domain: { type: DataTypes.STRING(253), allowNull: false },
+        site_name: required(DataTypes.STRING(120)),
+        domain: required(DataTypes.STRING(253)),
         description: DataTypes.TEXT,
         redirect_uris: jsonList<string>('redirect_uris'),
         allowed_scopes: jsonList<Scope>('allowed_scopes'),
         icon_key: DataTypes.STRING(64),
-        is_active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
-        sandbox: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        is_active: flag(true),
+        sandbox: flag(false),
         deleted_at: DataTypes.DATE,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },
-      { sequelize, tableName: 'sites', underscored: true, createdAt: 'created_at', updatedAt: 'updated_at' },
+      stampedTable(sequelize, 'sites'),
     );
     return Site;
   }

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, stampedTable } from './columns';
 
 /** A site's icon, shown on the consent screen; served at an unguessable URL (`key`) like profile photos. */
 export class SiteIcon extends Model<InferAttributes<SiteIcon>, InferCreationAttributes<SiteIcon>> {
@@ -20,11 +21,11 @@ export class SiteIcon extends Model<InferAttributes<SiteIcon>, InferCreationAttr
       {
         site_id: { type: DataTypes.UUID, primaryKey: true },
         key: { type: DataTypes.STRING(64), allowNull: false, unique: true },
-        content_type: { type: DataTypes.STRING(32), allowNull: false },
-        bytes: { type: DataTypes.BLOB, allowNull: false },
+        content_type: required(DataTypes.STRING(32)),
+        bytes: required(DataTypes.BLOB),
         updated_at: DataTypes.DATE,
       },
-      { sequelize, tableName: 'site_icons', underscored: true, createdAt: false, updatedAt: 'updated_at' },
+      stampedTable(sequelize, 'site_icons', { createdAt: false }),
     );
     return SiteIcon;
   }

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { flag, required, signInColumns, stampedTable, uuidKey } from './columns';
 
 export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
   declare id: CreationOptional<string>;
@@ -45,10 +46,10 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   static initModel(sequelize: Sequelize): typeof User {
     User.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        email: { type: DataTypes.STRING(254), allowNull: false },
-        password_hash: { type: DataTypes.STRING(200), allowNull: false },
-        full_name: { type: DataTypes.STRING(120), allowNull: false },
+        id: uuidKey(),
+        email: required(DataTypes.STRING(254)),
+        password_hash: required(DataTypes.STRING(200)),
+        full_name: required(DataTypes.STRING(120)),
         phone: DataTypes.STRING(32),
         country: DataTypes.STRING(2),
         state: DataTypes.STRING(100),
@@ -66,16 +67,14 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
         location_verified_until: DataTypes.DATE,
         identity_verified_at: DataTypes.DATE,
         identity_verified_until: DataTypes.DATE,
-        is_active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
-        is_partner: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-        login_attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-        locked_until: DataTypes.DATE,
-        last_login_at: DataTypes.DATE,
+        is_active: flag(true),
+        is_partner: flag(false),
+        ...signInColumns(),
         deleted_at: DataTypes.DATE,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },
-      { sequelize, tableName: 'users', underscored: true, createdAt: 'created_at', updatedAt: 'updated_at' },
+      stampedTable(sequelize, 'users'),
     );
     return User;
   }

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, stampedTable, uuidKey } from './columns';
 
 /** An administrator's flag on a user (spec 02 "Flag request"); open while `resolved_at` is null. */
 export class UserFlag extends Model<InferAttributes<UserFlag>, InferCreationAttributes<UserFlag>> {
@@ -23,10 +24,10 @@ export class UserFlag extends Model<InferAttributes<UserFlag>, InferCreationAttr
   static initModel(sequelize: Sequelize): typeof UserFlag {
     UserFlag.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        user_id: { type: DataTypes.UUID, allowNull: false },
-        reason: { type: DataTypes.STRING(500), allowNull: false },
-        priority: { type: DataTypes.STRING(16), allowNull: false },
+        id: uuidKey(),
+        user_id: required(DataTypes.UUID),
+        reason: required(DataTypes.STRING(500)),
+        priority: required(DataTypes.STRING(16)),
         reviewer_notes: DataTypes.TEXT,
         flagged_by: DataTypes.STRING(64),
         created_at: DataTypes.DATE,
@@ -34,7 +35,7 @@ export class UserFlag extends Model<InferAttributes<UserFlag>, InferCreationAttr
         resolved_by: DataTypes.STRING(64),
         resolution_notes: DataTypes.TEXT,
       },
-      { sequelize, tableName: 'user_flags', underscored: true, createdAt: 'created_at', updatedAt: false },
+      stampedTable(sequelize, 'user_flags', { updatedAt: false }),
     );
     return UserFlag;
   }

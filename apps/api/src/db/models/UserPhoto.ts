@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, stampedTable } from './columns';
 
 /**
  * Profile photos live in the database, not on local disk, so any replica can serve them. They are served at an
@@ -23,11 +24,11 @@ export class UserPhoto extends Model<InferAttributes<UserPhoto>, InferCreationAt
       {
         user_id: { type: DataTypes.UUID, primaryKey: true },
         key: { type: DataTypes.STRING(64), allowNull: false, unique: true },
-        content_type: { type: DataTypes.STRING(32), allowNull: false },
-        bytes: { type: DataTypes.BLOB, allowNull: false },
+        content_type: required(DataTypes.STRING(32)),
+        bytes: required(DataTypes.BLOB),
         updated_at: DataTypes.DATE,
       },
-      { sequelize, tableName: 'user_photos', underscored: true, createdAt: false, updatedAt: 'updated_at' },
+      stampedTable(sequelize, 'user_photos', { createdAt: false }),
     );
     return UserPhoto;
   }

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { flag, required, stampedTable, uuidKey } from './columns';
 import type {
   ReviewerDocumentAnalysis,
   VerificationMethod,
@@ -58,14 +59,14 @@ export class Verification extends Model<
   static initModel(sequelize: Sequelize): typeof Verification {
     Verification.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        user_id: { type: DataTypes.UUID, allowNull: false },
-        verification_type: { type: DataTypes.STRING(16), allowNull: false },
-        verification_method: { type: DataTypes.STRING(32), allowNull: false },
-        status: { type: DataTypes.STRING(16), allowNull: false },
+        id: uuidKey(),
+        user_id: required(DataTypes.UUID),
+        verification_type: required(DataTypes.STRING(16)),
+        verification_method: required(DataTypes.STRING(32)),
+        status: required(DataTypes.STRING(16)),
         confidence_score: DataTypes.DOUBLE,
         age_threshold: DataTypes.INTEGER,
-        needs_manual_review: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        needs_manual_review: flag(false),
         message: DataTypes.STRING(500),
         result_details: { type: DataTypes.JSON, allowNull: false, defaultValue: {} },
         document_analysis: DataTypes.JSON,
@@ -73,20 +74,14 @@ export class Verification extends Model<
         subject_fingerprint: DataTypes.STRING(64),
         partner_id: DataTypes.STRING(64),
         site_id: DataTypes.STRING(64),
-        sandbox: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        sandbox: flag(false),
         reviewed_at: DataTypes.DATE,
         reviewed_by: DataTypes.STRING(64),
         expires_at: DataTypes.DATE,
         created_at: DataTypes.DATE,
         updated_at: DataTypes.DATE,
       },
-      {
-        sequelize,
-        tableName: 'verifications',
-        underscored: true,
-        createdAt: 'created_at',
-        updatedAt: 'updated_at',
-      },
+      stampedTable(sequelize, 'verifications'),
     );
     return Verification;
   }

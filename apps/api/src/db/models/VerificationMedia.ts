@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, stampedTable, uuidKey } from './columns';
 
 /**
  * Media kept for a manual review, encrypted with AES-256-GCM under a key derived from the master key
@@ -29,23 +30,17 @@ export class VerificationMedia extends Model<
   static initModel(sequelize: Sequelize): typeof VerificationMedia {
     VerificationMedia.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        verification_id: { type: DataTypes.UUID, allowNull: false },
-        content_type: { type: DataTypes.STRING(64), allowNull: false },
-        byte_length: { type: DataTypes.INTEGER, allowNull: false },
-        iv: { type: DataTypes.BLOB, allowNull: false },
-        auth_tag: { type: DataTypes.BLOB, allowNull: false },
-        ciphertext: { type: DataTypes.BLOB, allowNull: false },
-        purge_after: { type: DataTypes.DATE, allowNull: false },
+        id: uuidKey(),
+        verification_id: required(DataTypes.UUID),
+        content_type: required(DataTypes.STRING(64)),
+        byte_length: required(DataTypes.INTEGER),
+        iv: required(DataTypes.BLOB),
+        auth_tag: required(DataTypes.BLOB),
+        ciphertext: required(DataTypes.BLOB),
+        purge_after: required(DataTypes.DATE),
         created_at: DataTypes.DATE,
       },
-      {
-        sequelize,
-        tableName: 'verification_media',
-        underscored: true,
-        createdAt: 'created_at',
-        updatedAt: false,
-      },
+      stampedTable(sequelize, 'verification_media', { updatedAt: false }),
     );
     return VerificationMedia;
   }

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { plainTable, required, uuidKey } from './columns';
 
 /** The delivery log: one row per HTTP attempt (status, latency, the start of the receiver's answer). */
 export class WebhookAttempt extends Model<
@@ -24,16 +25,16 @@ export class WebhookAttempt extends Model<
   static initModel(sequelize: Sequelize): typeof WebhookAttempt {
     WebhookAttempt.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        delivery_id: { type: DataTypes.UUID, allowNull: false },
-        attempt: { type: DataTypes.INTEGER, allowNull: false },
+        id: uuidKey(),
+        delivery_id: required(DataTypes.UUID),
+        attempt: required(DataTypes.INTEGER),
         status_code: DataTypes.INTEGER,
         error: DataTypes.STRING(300),
-        latency_ms: { type: DataTypes.INTEGER, allowNull: false },
+        latency_ms: required(DataTypes.INTEGER),
         response_excerpt: DataTypes.TEXT,
-        created_at: { type: DataTypes.DATE, allowNull: false },
+        created_at: required(DataTypes.DATE),
       },
-      { sequelize, tableName: 'webhook_attempts', timestamps: false },
+      plainTable(sequelize, 'webhook_attempts'),
     );
     return WebhookAttempt;
   }

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { counter, plainTable, required, uuidKey } from './columns';
 
 /**
  * One event on its way to one endpoint: the delivery queue (claimed by replicas through `locked_until`) and the
@@ -35,23 +36,23 @@ export class WebhookDelivery extends Model<
   static initModel(sequelize: Sequelize): typeof WebhookDelivery {
     WebhookDelivery.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        event_id: { type: DataTypes.UUID, allowNull: false },
-        endpoint_id: { type: DataTypes.UUID, allowNull: false },
-        partner_id: { type: DataTypes.UUID, allowNull: false },
-        event: { type: DataTypes.STRING(64), allowNull: false },
-        status: { type: DataTypes.STRING(16), allowNull: false },
-        attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        id: uuidKey(),
+        event_id: required(DataTypes.UUID),
+        endpoint_id: required(DataTypes.UUID),
+        partner_id: required(DataTypes.UUID),
+        event: required(DataTypes.STRING(64)),
+        status: required(DataTypes.STRING(16)),
+        attempts: counter(),
         next_attempt_at: DataTypes.DATE,
-        give_up_at: { type: DataTypes.DATE, allowNull: false },
+        give_up_at: required(DataTypes.DATE),
         locked_until: DataTypes.DATE,
         locked_by: DataTypes.STRING(64),
         last_status_code: DataTypes.INTEGER,
-        created_at: { type: DataTypes.DATE, allowNull: false },
+        created_at: required(DataTypes.DATE),
         delivered_at: DataTypes.DATE,
-        updated_at: { type: DataTypes.DATE, allowNull: false },
+        updated_at: required(DataTypes.DATE),
       },
-      { sequelize, tableName: 'webhook_deliveries', timestamps: false },
+      plainTable(sequelize, 'webhook_deliveries'),
     );
     return WebhookDelivery;
   }

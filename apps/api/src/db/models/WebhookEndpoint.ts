@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { flag, plainTable, required, uuidKey } from './columns';
 
 /** A partner's webhook receiver (DESIGN.md §6): where events go, which ones, and the sealed signing secret. */
 export class WebhookEndpoint extends Model<
@@ -27,18 +28,18 @@ export class WebhookEndpoint extends Model<
   static initModel(sequelize: Sequelize): typeof WebhookEndpoint {
     WebhookEndpoint.init(
       {
-        id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
-        partner_id: { type: DataTypes.UUID, allowNull: false },
-        url: { type: DataTypes.STRING(2000), allowNull: false },
-        events: { type: DataTypes.TEXT, allowNull: false },
-        secret_sealed: { type: DataTypes.TEXT, allowNull: false },
-        secret_hint: { type: DataTypes.STRING(8), allowNull: false },
-        active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+        id: uuidKey(),
+        partner_id: required(DataTypes.UUID),
+        url: required(DataTypes.STRING(2000)),
+        events: required(DataTypes.TEXT),
+        secret_sealed: required(DataTypes.TEXT),
+        secret_hint: required(DataTypes.STRING(8)),
+        active: flag(true),
         disabled_reason: DataTypes.STRING(200),
-        created_at: { type: DataTypes.DATE, allowNull: false },
-        updated_at: { type: DataTypes.DATE, allowNull: false },
+        created_at: required(DataTypes.DATE),
+        updated_at: required(DataTypes.DATE),
       },
-      { sequelize, tableName: 'webhook_endpoints', timestamps: false },
+      plainTable(sequelize, 'webhook_endpoints'),
     );
     return WebhookEndpoint;
   }

@@ -1,4 +1,6 @@
 import type { Context } from 'koa';
+import type * as v from 'valibot';
+import type { RouteRequest } from '../../middleware/route';
 import type { Deps } from '../../core/deps';
 import type { RequestOrigin, SessionRecord } from '../shared/sessions/service';
 import { origin } from '../../lib/request-origin';
@@ -38,4 +40,22 @@ export async function countsBy(
     { ...values, ...params },
   );
   return new Map(rows.map((row) => [String(row.k), num(row.n)]));
+}
+
+type IdParams = v.GenericSchema<unknown, { id: string }>;
+
+/**
+ * The input and handler of an administrator's action on one record (`/things/:id/…` with a body): the service is
+ * given the record's id, the validated body and who acts, which its audit entry names.
+ */
+export function actionOn<B extends v.GenericSchema, R>(
+  params: IdParams,
+  body: B,
+  act: (id: string, body: v.InferOutput<B>, who: AdminActor) => R,
+) {
+  return {
+    input: { params, body },
+    handler: (request: RouteRequest<{ params: IdParams; body: B }>) =>
+      act(request.params.id, request.body, actor(request.ctx)),
+  };
 }

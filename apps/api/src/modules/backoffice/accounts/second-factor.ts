@@ -136,8 +136,7 @@ export function createSecondFactor({ db, clock, masterKey, audit }: SecondFactor
         event: 'admin_locked_out',
         severity: 'error',
         adminUserId: admin.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
         details: { reason: 'second_factor', locked_for_seconds: ADMIN_LOCK_MS / 1000 },
       });
     }
@@ -162,8 +161,7 @@ export function createSecondFactor({ db, clock, masterKey, audit }: SecondFactor
         event: 'admin_2fa_failed',
         severity: 'warning',
         adminUserId: admin.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
         details: { context, attempts: attempt },
       });
       if (attempt >= ADMIN_MAX_FAILURES) await lock(admin, origin);

@@ -146,8 +146,7 @@ export function createAdminService(deps: Deps, { sessions, audit }: Services) {
     await audit.recordSafely({
       event: 'admin_2fa_enabled',
       adminUserId: admin.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
     });
     return findAdmin(adminId);
   }

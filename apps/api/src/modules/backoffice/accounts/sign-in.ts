@@ -2,17 +2,18 @@ import type { AdminLoginResponse, AdminTokenResponse } from '@attestly/contracts
 import type { Database } from '../../../db/database';
 import type { Admin } from '../../../db/models/index';
 import type { Clock } from '../../../lib/clock';
-import { AppError, tooManyRequests } from '../../../errors';
+import { AppError } from '../../../errors';
 import { randomToken, sha256 } from '../../../lib/crypto';
-import { decoyHash, verifyPassword } from '../../../lib/passwords';
 import type { AuditEntry } from '../../shared/audit/service';
 import {
+  bearerAnswer,
   IDLE_LIMIT_MS,
   type RequestOrigin,
   type SessionRecord,
   type SessionService,
 } from '../../shared/sessions/service';
 import type { LoginLockout } from '../../users/accounts/lockout';
+import { createPasswordCheck } from '../../users/accounts/password-check';
 import { presentAdmin } from './presenters';
 import { ADMIN_LOCKED, type SecondFactor } from './second-factor';
 import type { TotpSetup } from './totp';
@@ -24,7 +25,6 @@ export const ADMIN_SETUP_TTL_MS = 15 * 60_000;
 /** The temp_token between the password and the code. */
 export const ADMIN_TEMP_TOKEN_TTL_MS = 5 * 60_000;
 
-const INVALID_CREDENTIALS = 'Invalid email or password';
 const SIGN_IN_AGAIN = 'Your sign-in has expired. Please sign in again.';
 const signInAgain = () => new AppError(401, 'auth.invalid_temp_token', SIGN_IN_AGAIN);
 
@@ -73,79 +73,33 @@ export function createAdminSignIn(deps: AdminSignInDeps) {
     await audit.recordSafely({
       event: 'admin_login',
       adminUserId: admin.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { session_id: issued.session.id },
     });
     return {
-      access_token: issued.token,
-      token_type: 'Bearer',
-      expires_at: issued.session.expires_at.toISOString(),
+      ...bearerAnswer(issued),
       idle_timeout_seconds: (IDLE_LIMIT_MS.admin ?? 0) / 1000,
       admin: presentAdmin(admin),
     };
   }
 
-  /**
-   * Checks a password against the lockout: the attempt claims its place first, the password (or a decoy) is always
-   * verified, and a failure is counted and audited. Throws the answer for a refused or wrong attempt.
-   */
-  async function checkPassword(
-    email: string,
-    admin: Admin | null,
-    password: string,
-    origin: RequestOrigin,
-    wrong: () => AppError,
-  ): Promise<Admin> {
-    const attempt = await lockout.claim(email, origin.ip);
-    // Same work whether or not the account exists (a decoy hash), so the timing tells nothing either.
-    const passwordOk = admin
-      ? await verifyPassword(password, admin.password_hash)
-      : (await verifyPassword(password, await decoyHash(deps.passwordCost))) && false;
-    if (attempt.refusedFor > 0) throw tooManyRequests(ADMIN_LOCKED, attempt.refusedFor);
-    if (admin && passwordOk) {
-      await lockout.succeeded(email, origin.ip);
-      return admin;
-    }
-    const outcome = await lockout.failed(email, origin.ip, attempt);
-    await audit.recordSafely({
-      event: 'admin_login_failed',
-      severity: 'warning',
-      adminUserId: admin?.id ?? null,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
-      details: {
-        reason: admin ? 'wrong_password' : 'unknown_email',
-        attempts: attempt.failures.pair,
-        account_attempts: attempt.failures.account,
-      },
-    });
-    if (outcome.lockedFor > 0) {
-      await audit.recordSafely({
-        event: 'admin_locked_out',
-        severity: 'error',
-        adminUserId: admin?.id ?? null,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
-        details: { reason: 'password', scope: outcome.locked, locked_for_seconds: outcome.lockedFor },
-      });
-      throw tooManyRequests(ADMIN_LOCKED, outcome.lockedFor);
-    }
-    throw wrong();
-  }
+  // The users' and partners' password step and lockout (users/accounts/password-check.ts), under the `admin` kind.
+  const checkPassword = createPasswordCheck<Admin>(
+    { clock, passwordCost: deps.passwordCost, lockout, audit },
+    {
+      events: { failed: 'admin_login_failed', lockedOut: 'admin_locked_out' },
+      subject: 'adminUserId',
+      lockedMessage: ADMIN_LOCKED,
+      lockedOutDetails: () => ({ reason: 'password' }),
+    },
+  );
 
   async function login(
     body: { email: string; password: string },
     origin: RequestOrigin,
   ): Promise<AdminLoginResponse> {
     const email = body.email.toLowerCase();
-    const admin = await checkPassword(
-      email,
-      await deps.findByEmail(email),
-      body.password,
-      origin,
-      () => new AppError(401, 'auth.invalid_credentials', INVALID_CREDENTIALS),
-    );
+    const admin = await checkPassword(email, await deps.findByEmail(email), body.password, origin);
     // Said only after the password proved ownership: the second factor's lock, and a disabled account.
     await secondFactor.refuseWhileLocked(admin);
     if (admin.status !== 'active') {
@@ -230,8 +184,7 @@ export function createAdminSignIn(deps: AdminSignInDeps) {
         event: 'admin_backup_code_used',
         severity: 'warning',
         adminUserId: admin.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
         details: { backup_codes_left: left },
       });
     }
@@ -266,8 +219,7 @@ export function createAdminSignIn(deps: AdminSignInDeps) {
     await audit.recordSafely({
       event: 'admin_logout',
       adminUserId: session.subject_id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
     });
   }
 

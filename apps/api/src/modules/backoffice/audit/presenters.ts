@@ -1,16 +1,10 @@
 import { canonicalAuditEvent, type AdminAuditLog, type AuditSeverity } from '@attestly/contracts';
 import { toDate } from '../../../db/rows';
+import type { ChainedFields } from '../../shared/audit/service';
 
-export interface AuditRow {
+/** An audit_logs row as read back: the chained fields (shared/audit/service.ts), its id and its place in the chain. */
+export interface AuditRow extends Omit<ChainedFields, 'created_at'> {
   id: number | string;
-  event_type: string;
-  severity: string;
-  user_id: string | null;
-  partner_id: string | null;
-  admin_user_id: string | null;
-  ip_address: string | null;
-  user_agent: string | null;
-  details: string;
   created_at: unknown;
   prev_hash: string;
   hash: string;

@@ -1,11 +1,6 @@
-import {
-  PLANS,
-  type AdminPartner,
-  type AdminSite,
-  type Scope,
-  type VerificationMethod,
-} from '@attestly/contracts';
+import { PLANS, type AdminPartner, type AdminSite, type VerificationMethod } from '@attestly/contracts';
 import type { Partner, Site } from '../../../db/models/index';
+import { siteBasics } from '../../partners/sites/presenters';
 import { iso } from '../common';
 
 export interface PartnerExtras {
@@ -86,13 +81,7 @@ export function presentAdminSite(
   counts: { verifications: number; authorizations: number },
 ): AdminSite {
   return {
-    id: site.id,
-    site_name: site.site_name,
-    domain: site.domain,
-    description: site.description ?? null,
-    redirect_uris: site.redirect_uris,
-    allowed_scopes: site.allowed_scopes as Scope[],
-    client_id: site.client_id,
+    ...siteBasics(site),
     is_active: site.is_active,
     total_verifications: counts.verifications,
     oauth_authorizations: counts.authorizations,

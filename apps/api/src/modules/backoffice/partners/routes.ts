@@ -16,7 +16,7 @@ import {
 } from '@attestly/contracts';
 import { ok } from '../../../middleware/describe';
 import { NO_STORE, routes } from '../../../middleware/route';
-import { actor } from '../common';
+import { actionOn, actor } from '../common';
 import type { AdminPartnerService } from './service';
 
 const idParams = adminIdParams.partner;
@@ -62,30 +62,26 @@ export function mountPartnerRoutes(router: Router, service: AdminPartnerService)
   route.put('/partners/:id', {
     summary: 'Update a partner',
     responses: updated,
-    input: { params: idParams, body: adminUpdatePartnerBody },
-    handler: ({ params, body, ctx }) => service.update(params.id, body, actor(ctx)),
+    ...actionOn(idParams, adminUpdatePartnerBody, service.update),
   });
 
   route.post('/partners/:id/deactivate', {
     summary: 'Deactivate a partner',
     responses: updated,
-    input: { params: idParams, body: adminDeactivatePartnerBody },
-    handler: ({ params, body, ctx }) => service.deactivate(params.id, body, actor(ctx)),
+    ...actionOn(idParams, adminDeactivatePartnerBody, service.deactivate),
   });
 
   route.post('/partners/:id/approve', {
     summary: 'Approve (activate) a partner',
     responses: updated,
-    input: { params: idParams, body: adminPartnerActionBody },
-    handler: ({ params, body, ctx }) => service.approve(params.id, body, actor(ctx)),
+    ...actionOn(idParams, adminPartnerActionBody, service.approve),
   });
 
   route.post('/partners/:id/suspend', {
     summary: 'Suspend a partner',
     description: 'A suspended partner can neither sign in nor call the API.',
     responses: updated,
-    input: { params: idParams, body: adminPartnerActionBody },
-    handler: ({ params, body, ctx }) => service.suspend(params.id, body, actor(ctx)),
+    ...actionOn(idParams, adminPartnerActionBody, service.suspend),
   });
 
   route.delete('/partners/:id', {

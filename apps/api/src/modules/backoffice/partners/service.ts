@@ -89,9 +89,7 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
     await audit.recordSafely({
       event: 'partner_created',
       partnerId: partner.id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: {
         partner_name: body.partner_name,
         plan: body.plan,
@@ -176,9 +174,7 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
     await audit.recordSafely({
       event: 'partner_updated',
       partnerId: id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { changes },
     });
     return detail(id);
@@ -210,9 +206,7 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
       event,
       severity: target === 'suspended' ? 'warning' : 'info',
       partnerId: id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { reason: body.reason, from: partner.status, to: target, notified: body.notify_partner },
     });
     if (body.notify_partner) {
@@ -283,9 +277,7 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
       event: 'partner_deleted',
       severity: 'warning',
       partnerId: id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { partner_name: partner.company_name, contact_email: partner.email },
     });
   }
@@ -303,9 +295,7 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
       event: 'api_key_regenerated',
       severity: 'warning',
       partnerId: id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: {
         api_key_id: created.key.id,
         replaced_api_key_id: current?.id ?? null,
@@ -335,9 +325,7 @@ export function createAdminPartnerService(deps: Deps, services: Services) {
     await audit.recordSafely({
       event: 'site_created',
       partnerId,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { site_id: site.id, site_name: site.site_name, domain: site.domain },
     });
     return {

@@ -10,7 +10,7 @@ import {
 } from '@attestly/contracts';
 import { ok } from '../../../middleware/describe';
 import { routes } from '../../../middleware/route';
-import { actor } from '../common';
+import { actionOn } from '../common';
 import type { AdminTokenService } from './service';
 
 /** spec 02 §7 tokens and OAuth authorizations. */
@@ -28,8 +28,7 @@ export function mountTokenRoutes(router: Router, service: AdminTokenService): vo
     summary: 'Revoke an OAuth token',
     description: 'Optionally tells the user and the partner by mail.',
     responses: { 200: ok('The revoked token', adminRevokedTokenSchema), 404: ok('No such token') },
-    input: { params: adminIdParams.token, body: adminRevokeTokenBody },
-    handler: ({ params, body, ctx }) => service.revokeToken(params.id, body, actor(ctx)),
+    ...actionOn(adminIdParams.token, adminRevokeTokenBody, service.revokeToken),
   });
 
   route.get('/oauth-authorizations', {
@@ -47,7 +46,6 @@ export function mountTokenRoutes(router: Router, service: AdminTokenService): vo
       200: ok('The revoked authorization', adminAuthorizationSchema),
       404: ok('No such authorization'),
     },
-    input: { params: adminIdParams.authorization, body: adminRevokeTokenBody },
-    handler: ({ params, body, ctx }) => service.revokeAuthorization(params.id, body, actor(ctx)),
+    ...actionOn(adminIdParams.authorization, adminRevokeTokenBody, service.revokeAuthorization),
   });
 }

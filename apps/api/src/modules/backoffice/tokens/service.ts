@@ -146,9 +146,7 @@ export function createAdminTokenService(
       severity: 'warning',
       userId: view.user_id,
       partnerId: view.partner_id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { kind: view.kind, token_id: id, client_id: view.client_id, reason },
     });
     if (body.notify_user) {
@@ -234,9 +232,7 @@ export function createAdminTokenService(
       severity: 'warning',
       userId: row.user_id,
       partnerId: row.partner_id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { kind: 'oauth_authorization', authorization_id: id, site_id: row.site_id, reason },
     });
     if (body.notify_user) {

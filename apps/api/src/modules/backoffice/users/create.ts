@@ -62,9 +62,7 @@ export function createUserCreation(
     await audit.recordSafely({
       event: 'user_created',
       userId: user.id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { sign_in: body.sign_in },
     });
     if (body.sign_in === 'show_password')

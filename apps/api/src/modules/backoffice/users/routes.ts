@@ -17,7 +17,7 @@ import {
 } from '@attestly/contracts';
 import { ok } from '../../../middleware/describe';
 import { NO_STORE, routes } from '../../../middleware/route';
-import { actor } from '../common';
+import { actionOn, actor } from '../common';
 import type { AdminVerificationService } from '../verifications/service';
 import type { AdminUserService } from './service';
 
@@ -79,30 +79,26 @@ export function mountUserRoutes(
     summary: 'Flag a user for attention',
     description: 'One open flag per user: flagging again updates it.',
     responses: updated,
-    input: { params: idParams, body: adminFlagUserBody },
-    handler: ({ params, body, ctx }) => service.flag(params.id, body, actor(ctx)),
+    ...actionOn(idParams, adminFlagUserBody, service.flag),
   });
 
   route.post('/users/:id/unflag', {
     summary: "Resolve a user's flag",
     responses: updated,
-    input: { params: idParams, body: adminUnflagUserBody },
-    handler: ({ params, body, ctx }) => service.unflag(params.id, body, actor(ctx)),
+    ...actionOn(idParams, adminUnflagUserBody, service.unflag),
   });
 
   route.put('/users/:id', {
     summary: 'Edit a user',
     responses: updated,
-    input: { params: idParams, body: adminEditUserBody },
-    handler: ({ params, body, ctx }) => service.edit(params.id, body, actor(ctx)),
+    ...actionOn(idParams, adminEditUserBody, service.edit),
   });
 
   route.post('/users/:id/lock', {
     summary: 'Lock a user out',
     description: 'For a number of hours or until unlocked; ends every sign-in of the user.',
     responses: updated,
-    input: { params: idParams, body: adminLockUserBody },
-    handler: ({ params, body, ctx }) => service.lock(params.id, body, actor(ctx)),
+    ...actionOn(idParams, adminLockUserBody, service.lock),
   });
 
   route.post('/users/:id/unlock', {

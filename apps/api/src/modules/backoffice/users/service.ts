@@ -142,9 +142,7 @@ export function createAdminUserService(
       event: 'user_flagged',
       severity: body.priority === 'critical' || body.priority === 'high' ? 'warning' : 'info',
       userId: id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { reason: body.reason, priority: body.priority, reviewer_notes: body.reviewer_notes },
     });
     return detail(id);
@@ -161,9 +159,7 @@ export function createAdminUserService(
     await audit.recordSafely({
       event: 'user_unflagged',
       userId: id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { resolution_notes: notes },
     });
     return detail(id);
@@ -191,9 +187,7 @@ export function createAdminUserService(
     await audit.recordSafely({
       event: 'user_updated',
       userId: id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { fields: Object.keys(body).filter((key) => body[key as keyof typeof body] !== undefined) },
     });
     return detail(id);
@@ -243,9 +237,7 @@ export function createAdminUserService(
       event: 'user_locked',
       severity: 'warning',
       userId: id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { reason: body.reason, locked_until: until.toISOString() },
     });
     return detail(id);
@@ -257,9 +249,7 @@ export function createAdminUserService(
     await audit.recordSafely({
       event: 'user_unlocked',
       userId: id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
     });
     return detail(id);
   }
@@ -277,9 +267,7 @@ export function createAdminUserService(
       event: 'user_deleted',
       severity: 'warning',
       userId: id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { reason, withdrawn_cases: withdrawn },
     });
   }

@@ -187,9 +187,7 @@ export function createRetrigger<Detail>(
       event: 'verification_retriggered',
       userId: row.user_id,
       partnerId: row.partner_id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { verification_id: row.id, force_reprocess: body.force_reprocess, outcome: outcome.status },
     });
     if (outcome.status === 'approved') {

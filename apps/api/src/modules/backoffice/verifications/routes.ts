@@ -12,7 +12,7 @@ import {
 } from '@attestly/contracts';
 import { ok } from '../../../middleware/describe';
 import { routes } from '../../../middleware/route';
-import { actor } from '../common';
+import { actionOn, actor } from '../common';
 import type { AdminVerificationService } from './service';
 
 const idParams = adminIdParams.verification;
@@ -49,16 +49,14 @@ export function mountVerificationRoutes(router: Router, service: AdminVerificati
     summary: 'Approve a verification',
     description: 'The user is told of the decision by mail.',
     responses: decided,
-    input: { params: idParams, body: adminApproveVerificationBody },
-    handler: ({ params, body, ctx }) => service.approve(params.id, body, actor(ctx)),
+    ...actionOn(idParams, adminApproveVerificationBody, service.approve),
   });
 
   route.post('/verifications/:id/reject', {
     summary: 'Reject a verification',
     description: 'The user is told of the decision by mail.',
     responses: decided,
-    input: { params: idParams, body: adminRejectVerificationBody },
-    handler: ({ params, body, ctx }) => service.reject(params.id, body, actor(ctx)),
+    ...actionOn(idParams, adminRejectVerificationBody, service.reject),
   });
 
   route.post('/verifications/:id/retrigger', {
@@ -70,8 +68,7 @@ export function mountVerificationRoutes(router: Router, service: AdminVerificati
         'The case cannot be analysed again (decided, media gone, changed meanwhile, or withdrawn when its account was deleted)',
       ),
     },
-    input: { params: idParams, body: adminRetriggerVerificationBody },
-    handler: ({ params, body, ctx }) => service.retrigger(params.id, body, actor(ctx)),
+    ...actionOn(idParams, adminRetriggerVerificationBody, service.retrigger),
   });
 
   // The kept photo, video or document, decrypted for this response only: never cached, never sniffed. The headers

@@ -6,7 +6,7 @@ import type {
 } from '@attestly/contracts';
 import type { Deps } from '../../../core/deps';
 import { notFound } from '../../../errors';
-import type { AuditService } from '../../shared/audit/service';
+import type { AuditService, Severity } from '../../shared/audit/service';
 import type { VerificationModule } from '../../users/verification/index';
 import { type AdminActor } from '../common';
 import { Where, page, probeRows, type PageQuery } from '../../shared/paging/page';
@@ -172,6 +172,24 @@ export function createAdminVerificationService(
     location: 'location verification',
   };
 
+  /** A reviewer's decision, audited on the case's user and partner. */
+  function recordDecision(
+    row: { id: string; user_id: string; partner_id: string | null; verification_type: string },
+    who: AdminActor,
+    event: 'verification_approved' | 'verification_rejected',
+    details: Record<string, unknown>,
+    severity?: Severity,
+  ): Promise<void> {
+    return audit.recordSafely({
+      event,
+      severity,
+      userId: row.user_id,
+      partnerId: row.partner_id,
+      ...who,
+      details: { verification_id: row.id, verification_type: row.verification_type, ...details },
+    });
+  }
+
   async function approve(
     id: string,
     body: v.InferOutput<typeof adminApproveVerificationBody>,
@@ -187,18 +205,8 @@ export function createAdminVerificationService(
       },
       who,
     );
-    await audit.recordSafely({
-      event: 'verification_approved',
-      userId: row.user_id,
-      partnerId: row.partner_id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
-      details: {
-        verification_id: row.id,
-        verification_type: row.verification_type,
-        confidence_override: body.confidence_override ?? null,
-      },
+    await recordDecision(row, who, 'verification_approved', {
+      confidence_override: body.confidence_override ?? null,
     });
     await tellUser(
       row.user_id,
@@ -228,20 +236,13 @@ export function createAdminVerificationService(
       { message: `Rejected by a reviewer: ${body.rejection_reason}`.slice(0, 500) },
       { where: { id: row.id } },
     );
-    await audit.recordSafely({
-      event: 'verification_rejected',
-      severity: 'warning',
-      userId: row.user_id,
-      partnerId: row.partner_id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
-      details: {
-        verification_id: row.id,
-        verification_type: row.verification_type,
-        rejection_reason: body.rejection_reason,
-      },
-    });
+    await recordDecision(
+      row,
+      who,
+      'verification_rejected',
+      { rejection_reason: body.rejection_reason },
+      'warning',
+    );
     await tellUser(
       row.user_id,
       'Your verification was not approved',
@@ -263,9 +264,7 @@ export function createAdminVerificationService(
       event: 'verification_media_viewed',
       userId: row.user_id,
       partnerId: row.partner_id,
-      adminUserId: who.adminUserId,
-      ip: who.ip,
-      userAgent: who.userAgent,
+      ...who,
       details: { verification_id: id, media_id: mediaId, content_type: found.contentType },
     });
     return found;

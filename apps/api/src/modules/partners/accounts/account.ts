@@ -60,8 +60,7 @@ export function createPartnerAccount(
     await audit.recordSafely({
       event: 'partner.email_verification_sent',
       partnerId: partner.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
     });
   }
 
@@ -103,8 +102,7 @@ export function createPartnerAccount(
       await audit.recordSafely({
         event: 'partner.email_verified',
         partnerId: partner.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
         details: { activated: activated === 1 },
       });
       await partner.reload();
@@ -136,8 +134,7 @@ export function createPartnerAccount(
       await audit.recordSafely({
         event: 'partner.password_reset_requested',
         partnerId: partner.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
       });
     },
 
@@ -169,8 +166,7 @@ export function createPartnerAccount(
         event: 'partner.password_reset',
         severity: 'warning',
         partnerId: partner.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
         details: { sessions_ended: ended },
       });
     },

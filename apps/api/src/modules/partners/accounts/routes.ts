@@ -18,8 +18,9 @@ import type { Session } from '../../../db/models/index';
 import { sandboxOnly, type PartnerPrincipal } from '../api-keys/middleware';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { confirms, routes } from '../../../middleware/route';
 import type { RateLimiter } from '../../shared/rate-limit/service';
+import { bearerAnswer } from '../../shared/sessions/service';
 import type { SiteService } from '../sites/service';
 import type { PartnerService } from './service';
 import { origin } from '../../../lib/request-origin';
@@ -63,10 +64,9 @@ export function partnerRoutes(services: PartnerRoutesServices): Router {
     ],
     input: { body: partnerRegisterBody },
     status: 201,
-    handler: async ({ body, ctx }) => {
-      await partners.register(body, origin(ctx));
-      return { message: 'Registration successful! Please sign in.' };
-    },
+    handler: confirms('Registration successful! Please sign in.', ({ body, ctx }) =>
+      partners.register(body, origin(ctx)),
+    ),
   });
 
   route.post('/partners/login', {
@@ -79,13 +79,8 @@ export function partnerRoutes(services: PartnerRoutesServices): Router {
     ],
     input: { body: partnerLoginBody },
     handler: async ({ body, ctx }) => {
-      const { partner, token, session } = await partners.login(body, origin(ctx));
-      return {
-        partner: presentPartner(partner),
-        access_token: token,
-        token_type: 'Bearer',
-        expires_at: session.expires_at.toISOString(),
-      };
+      const signedIn = await partners.login(body, origin(ctx));
+      return { partner: presentPartner(signedIn.partner), ...bearerAnswer(signedIn) };
     },
   });
 
@@ -153,10 +148,7 @@ export function partnerRoutes(services: PartnerRoutesServices): Router {
     guards: [perAddress('forgot-password', 20, 60 * minute)],
     input: { body: forgotPasswordBody },
     status: 202,
-    handler: async ({ body, ctx }) => {
-      await partners.forgotPassword(body.email, origin(ctx));
-      return { message: RESET_REQUESTED };
-    },
+    handler: confirms(RESET_REQUESTED, ({ body, ctx }) => partners.forgotPassword(body.email, origin(ctx))),
   });
 
   route.post('/partners/reset-password', {
@@ -165,10 +157,9 @@ export function partnerRoutes(services: PartnerRoutesServices): Router {
     responses: { 200: ok('Password reset', messageSchema) },
     guards: [perAddress('reset-password', 30, 60 * minute)],
     input: { body: resetPasswordBody },
-    handler: async ({ body, ctx }) => {
-      await partners.resetPassword(body.token, body.new_password, origin(ctx));
-      return { message: 'Your password has been reset. Please sign in.' };
-    },
+    handler: confirms('Your password has been reset. Please sign in.', ({ body, ctx }) =>
+      partners.resetPassword(body.token, body.new_password, origin(ctx)),
+    ),
   });
 
   route.post('/partners/validate-token', {

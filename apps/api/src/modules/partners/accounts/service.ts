@@ -3,13 +3,14 @@ import type * as v from 'valibot';
 import type { partnerLoginBody, partnerProfileBody, partnerRegisterBody } from '@attestly/contracts';
 import type { Deps } from '../../../core/deps';
 import type { Partner, Session } from '../../../db/models/index';
-import { AppError, tooManyRequests } from '../../../errors';
+import { AppError } from '../../../errors';
 import { createAnswerTiming } from '../../../lib/answer-timing';
-import { decoyHash, hashPassword, verifyPassword } from '../../../lib/passwords';
+import { hashPassword } from '../../../lib/passwords';
 import type { AuditService } from '../../shared/audit/service';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { RequestOrigin, SessionService } from '../../shared/sessions/service';
-import { INVALID_CREDENTIALS, LOCKED_OUT } from '../../users/accounts/service';
+import { LOCKED_OUT } from '../../users/accounts/limits';
+import { createPasswordCheck } from '../../users/accounts/password-check';
 import { createLoginLockout } from '../../users/accounts/lockout';
 import { mailOutboxFor } from '../../shared/notifications/outbox';
 import { createPartnerAccount } from './account';
@@ -27,6 +28,17 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
   const lockout = createLoginLockout(deps, 'partner');
   const account = createPartnerAccount(deps, { audit, sessions, limiter });
   const registrationTiming = createAnswerTiming();
+  // The users' password step and lockout (users/accounts/password-check.ts), counted separately for partners.
+  const checkPassword = createPasswordCheck<Partner>(
+    { clock, passwordCost: config.passwordCost, lockout, audit },
+    {
+      events: { failed: 'partner.login_failed', lockedOut: 'partner.locked_out' },
+      subject: 'partnerId',
+      lockedMessage: LOCKED_OUT,
+      lockedOutDetails: () => ({}),
+      recordFailures: (partner, figures) => Partner.update(figures, { where: { id: partner.id } }),
+    },
+  );
 
   async function findActive(id: string): Promise<Partner> {
     const partner = await Partner.findByPk(id);
@@ -81,8 +93,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
       await audit.recordSafely({
         event: 'partner.registered',
         partnerId: partner.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
         details: { status: partner.status },
       });
       // Spec 01 §8: 'Registration successful! Please check your email to verify your account.'
@@ -95,56 +106,8 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
   }
 
   async function login(body: v.InferOutput<typeof partnerLoginBody>, origin: RequestOrigin) {
-    // The users' lockout (users/lockout.ts), counted separately for partner accounts: per (account, address), per
-    // address and per account, claimed before the password is checked, keyed by the address typed in so that unknown
-    // addresses get the same answers as real accounts.
-    const attempt = await lockout.claim(body.email, origin.ip);
-    const partner = await Partner.findOne({ where: { email: body.email } });
-    const passwordOk = partner
-      ? await verifyPassword(body.password, partner.password_hash)
-      : (await verifyPassword(body.password, await decoyHash(config.passwordCost))) && false;
-    if (attempt.refusedFor > 0) throw tooManyRequests(LOCKED_OUT, attempt.refusedFor);
-    const now = clock.now();
-    if (partner?.locked_until && partner.locked_until > now) {
-      throw tooManyRequests(LOCKED_OUT, (partner.locked_until.getTime() - now.getTime()) / 1000);
-    }
-    if (!partner || !passwordOk) {
-      const outcome = await lockout.failed(body.email, origin.ip, attempt);
-      if (partner) {
-        await Partner.update(
-          {
-            login_attempts: outcome.accountFailures,
-            ...(outcome.accountLockedUntil ? { locked_until: outcome.accountLockedUntil } : {}),
-          },
-          { where: { id: partner.id } },
-        );
-      }
-      await audit.recordSafely({
-        event: 'partner.login_failed',
-        severity: 'warning',
-        partnerId: partner?.id ?? null,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
-        details: {
-          reason: partner ? 'wrong_password' : 'unknown_email',
-          attempts: attempt.failures.pair,
-          account_attempts: attempt.failures.account,
-        },
-      });
-      if (outcome.lockedFor > 0) {
-        await audit.recordSafely({
-          event: 'partner.locked_out',
-          severity: 'error',
-          partnerId: partner?.id ?? null,
-          ip: origin.ip,
-          userAgent: origin.userAgent,
-          details: { scope: outcome.locked, locked_for_seconds: outcome.lockedFor },
-        });
-        throw tooManyRequests(LOCKED_OUT, outcome.lockedFor);
-      }
-      throw new AppError(401, 'auth.invalid_credentials', INVALID_CREDENTIALS);
-    }
-    await lockout.succeeded(body.email, origin.ip);
+    const found = await Partner.findOne({ where: { email: body.email } });
+    const partner = await checkPassword(body.email, found, body.password, origin);
     if (partner.status === 'suspended') {
       throw new AppError(
         403,
@@ -152,6 +115,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
         'This partner account has been suspended. Please contact support.',
       );
     }
+    const now = clock.now();
     await Partner.update(
       { login_attempts: 0, locked_until: null, last_login_at: now },
       { where: { id: partner.id } },
@@ -161,8 +125,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
     await audit.recordSafely({
       event: 'partner.login_succeeded',
       partnerId: partner.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { session_id: issued.session.id },
     });
     return { partner, ...issued };
@@ -178,8 +141,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
     await audit.recordSafely({
       event: 'partner.profile_updated',
       partnerId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { fields: Object.keys(body) },
     });
     return partner;
@@ -196,8 +158,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
       await audit.recordSafely({
         event: 'partner.logged_out',
         partnerId: session.subject_id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
       });
     },
   };

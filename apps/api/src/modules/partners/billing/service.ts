@@ -161,8 +161,7 @@ export function createBillingService(deps: Deps, { audit }: { audit: AuditServic
     await audit.recordSafely({
       event: 'partner.checkout_started',
       partnerId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { plan: plan.id, session_id: session.id },
     });
     return { checkout_url: session.url, session_id: session.id };

@@ -139,8 +139,7 @@ export function createSiteService(
       event,
       severity: event === 'partner.site_deleted' ? 'warning' : 'info',
       partnerId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { site_id: site.id, client_id: site.client_id, site_name: site.site_name, ...details },
     });
   }

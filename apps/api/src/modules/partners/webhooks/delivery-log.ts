@@ -99,8 +99,7 @@ export function createDeliveryLog(
     await audit.recordSafely({
       event: 'partner.webhook_redelivered',
       partnerId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { webhook_id: endpoint.id, delivery_id: deliveryId },
     });
     kick();

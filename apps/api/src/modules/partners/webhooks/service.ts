@@ -105,8 +105,7 @@ export function createWebhookService(deps: Deps, options: WebhookServiceOptions)
     await audit.recordSafely({
       event: 'partner.webhook_created',
       partnerId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { webhook_id: row.id, url: row.url, events: input.events },
     });
     return presentWebhook(row, secret);
@@ -134,8 +133,7 @@ export function createWebhookService(deps: Deps, options: WebhookServiceOptions)
     await audit.recordSafely({
       event: secret ? 'partner.webhook_secret_rotated' : 'partner.webhook_updated',
       partnerId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { webhook_id: row.id, url: row.url, events: JSON.parse(row.events), active: row.active },
     });
     return presentWebhook(row, secret);
@@ -159,8 +157,7 @@ export function createWebhookService(deps: Deps, options: WebhookServiceOptions)
     await audit.recordSafely({
       event: 'partner.webhook_deleted',
       partnerId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { webhook_id: row.id, url: row.url },
     });
   }

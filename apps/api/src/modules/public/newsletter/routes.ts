@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { messageSchema, newsletterSubscribeBody, newsletterTokenBody } from '@attestly/contracts';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { confirms, routes } from '../../../middleware/route';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { NewsletterService } from './service';
 import { origin } from '../../../lib/request-origin';
@@ -24,30 +24,27 @@ export function newsletterRoutes({ newsletter, limiter }: NewsletterRoutesServic
     responses: { 202: ok('Confirmation mail sent', messageSchema) },
     input: { body: newsletterSubscribeBody },
     status: 202,
-    handler: async ({ body, ctx }) => {
-      await newsletter.subscribe(body.email, origin(ctx));
-      return { message: 'Almost done: check your inbox to confirm your subscription.' };
-    },
+    handler: confirms('Almost done: check your inbox to confirm your subscription.', ({ body, ctx }) =>
+      newsletter.subscribe(body.email, origin(ctx)),
+    ),
   });
   route.post('/newsletter/confirm', {
     summary: 'Confirm a subscription',
     limited: true,
     responses: { 200: ok('Confirmed', messageSchema) },
     input: { body: newsletterTokenBody },
-    handler: async ({ body, ctx }) => {
-      await newsletter.confirm(body.token, origin(ctx));
-      return { message: 'Your subscription is confirmed.' };
-    },
+    handler: confirms('Your subscription is confirmed.', ({ body, ctx }) =>
+      newsletter.confirm(body.token, origin(ctx)),
+    ),
   });
   route.post('/newsletter/unsubscribe', {
     summary: 'Unsubscribe',
     limited: true,
     responses: { 200: ok('Unsubscribed', messageSchema) },
     input: { body: newsletterTokenBody },
-    handler: async ({ body, ctx }) => {
-      await newsletter.unsubscribe(body.token, origin(ctx));
-      return { message: 'You have been unsubscribed.' };
-    },
+    handler: confirms('You have been unsubscribed.', ({ body, ctx }) =>
+      newsletter.unsubscribe(body.token, origin(ctx)),
+    ),
   });
   return router;
 }

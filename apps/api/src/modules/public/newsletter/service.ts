@@ -76,8 +76,7 @@ export function createNewsletterService(
         .catch((error: unknown) => logger.error({ err: error }, 'newsletter mail failed'));
       await audit.recordSafely({
         event: 'newsletter.subscribed',
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
         details: { subscriber_id: subscriber.id },
       });
     },
@@ -107,8 +106,7 @@ export function createNewsletterService(
       );
       await audit.recordSafely({
         event: 'newsletter.confirmed',
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
         details: { subscriber_id: row.subject_id },
       });
     },
@@ -120,8 +118,7 @@ export function createNewsletterService(
       if (!subscriber.unsubscribed_at) await subscriber.update({ unsubscribed_at: clock.now() });
       await audit.recordSafely({
         event: 'newsletter.unsubscribed',
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
         details: { subscriber_id: subscriber.id },
       });
     },

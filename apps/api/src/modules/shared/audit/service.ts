@@ -12,7 +12,8 @@ import { pgLiteral } from '../../../db/database';
  */
 export const GENESIS_HASH = '0'.repeat(64);
 const PG_AUDIT_LOCK_KEY = 7212540002;
-const AUDIT_COLUMNS = [
+/** The columns the hash covers, in the order it covers them: every column but the chain itself. */
+const CHAINED_COLUMNS = [
   'event_type',
   'severity',
   'user_id',
@@ -22,9 +23,8 @@ const AUDIT_COLUMNS = [
   'user_agent',
   'details',
   'created_at',
-  'prev_hash',
-  'hash',
 ] as const;
+const AUDIT_COLUMNS = [...CHAINED_COLUMNS, 'prev_hash', 'hash'] as const;
 /** One row, `:column` placeholders (SQLite's append). */
 const INSERT_AUDIT_ROW = `INSERT INTO audit_logs (${AUDIT_COLUMNS.join(', ')})
   VALUES (${AUDIT_COLUMNS.map((column) => `:${column}`).join(', ')})`;
@@ -44,7 +44,7 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
-interface ChainedFields {
+export interface ChainedFields {
   event_type: string;
   severity: string;
   user_id: string | null;
@@ -56,19 +56,11 @@ interface ChainedFields {
   created_at: string;
 }
 
+const chainedValues = (fields: ChainedFields) => CHAINED_COLUMNS.map((column) => fields[column]);
+
 /** The row's fields as its hash covers them (everything but the chain itself). */
 function canonicalFields(fields: ChainedFields): string {
-  return JSON.stringify([
-    fields.event_type,
-    fields.severity,
-    fields.user_id,
-    fields.partner_id,
-    fields.admin_user_id,
-    fields.ip_address,
-    fields.user_agent,
-    fields.details,
-    fields.created_at,
-  ]);
+  return JSON.stringify(chainedValues(fields));
 }
 
 function rowHash(prevHash: string, fields: ChainedFields): string {
@@ -88,18 +80,7 @@ function pgAppendScript(batch: ChainedFields[]): string {
   const entries = batch
     .map(
       (fields, index) =>
-        `(${index + 1}, ${[
-          fields.event_type,
-          fields.severity,
-          fields.user_id,
-          fields.partner_id,
-          fields.admin_user_id,
-          fields.ip_address,
-          fields.user_agent,
-          fields.details,
-          fields.created_at,
-          canonicalFields(fields),
-        ]
+        `(${index + 1}, ${[...chainedValues(fields), canonicalFields(fields)]
           .map((value) => pgLiteral(value))
           .join(', ')})`,
     )

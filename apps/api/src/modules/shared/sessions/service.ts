@@ -16,6 +16,13 @@ export interface IssuedSession {
   session: Session;
 }
 
+/** How a new session is answered: its bearer token (RFC 6750) and when it expires. */
+export const bearerAnswer = ({ token, session }: IssuedSession) => ({
+  access_token: token,
+  token_type: 'Bearer' as const,
+  expires_at: session.expires_at.toISOString(),
+});
+
 /** What an authenticated request knows about its session. */
 export interface SessionRecord {
   id: string;
@@ -96,26 +103,38 @@ export function createSessionService({ db, config, clock }: Pick<Deps, 'db' | 'c
     return null;
   }
 
+  /** A new session's token and row: the token is answered once, only its hash is stored (DESIGN.md §3). */
+  function newSession(
+    kind: AccountKind,
+    subjectId: string,
+    remember: boolean,
+    origin: RequestOrigin,
+    ttlMs: number,
+  ) {
+    const token = TOKEN_PREFIX[kind] + randomToken(32);
+    const now = clock.now();
+    const row = {
+      kind,
+      subject_id: subjectId,
+      token_hash: sha256(token),
+      remember,
+      ip_address: origin.ip?.slice(0, 64) ?? null,
+      user_agent: origin.userAgent?.slice(0, 512) ?? null,
+      created_at: now,
+      last_used_at: now,
+      expires_at: new Date(now.getTime() + ttlMs),
+    };
+    return { token, row };
+  }
+
   async function issue(
     kind: AccountKind,
     subjectId: string,
     options: { remember: boolean; ttlMs?: number } & RequestOrigin,
   ): Promise<IssuedSession> {
-    const token = TOKEN_PREFIX[kind] + randomToken(32);
-    const now = clock.now();
     const ttl = options.ttlMs ?? (options.remember ? config.rememberTtlMs : config.sessionTtlMs);
-    const session = await Session.create({
-      kind,
-      subject_id: subjectId,
-      token_hash: sha256(token),
-      remember: options.remember,
-      ip_address: options.ip?.slice(0, 64) ?? null,
-      user_agent: options.userAgent?.slice(0, 512) ?? null,
-      created_at: now,
-      last_used_at: now,
-      expires_at: new Date(now.getTime() + ttl),
-    });
-    return { token, session };
+    const { token, row } = newSession(kind, subjectId, options.remember, options, ttl);
+    return { token, session: await Session.create(row) };
   }
 
   /**
@@ -166,25 +185,9 @@ export function createSessionService({ db, config, clock }: Pick<Deps, 'db' | 'c
       // Two refreshes raced with one token: the loser's token is already spent, as if it had been revoked.
       if (deleted === 0)
         throw new AppError(401, 'auth.invalid_token', 'Your session has expired. Please sign in again.');
-      const token = TOKEN_PREFIX[session.kind] + randomToken(32);
-      const now = clock.now();
-      const fresh = await Session.create(
-        {
-          kind: session.kind,
-          subject_id: session.subject_id,
-          token_hash: sha256(token),
-          remember: session.remember,
-          ip_address: origin.ip?.slice(0, 64) ?? null,
-          user_agent: origin.userAgent?.slice(0, 512) ?? null,
-          created_at: now,
-          last_used_at: now,
-          expires_at: new Date(
-            now.getTime() + (session.remember ? config.rememberTtlMs : config.sessionTtlMs),
-          ),
-        },
-        { transaction },
-      );
-      return { token, session: fresh };
+      const ttl = session.remember ? config.rememberTtlMs : config.sessionTtlMs;
+      const { token, row } = newSession(session.kind, session.subject_id, session.remember, origin, ttl);
+      return { token, session: await Session.create(row, { transaction }) };
     });
   }
 

@@ -35,8 +35,7 @@ export function createContactVerification(ctx: AccountContext) {
     await audit.recordSafely({
       event: 'user.email_verification_sent',
       userId: user.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
     });
   }
 
@@ -79,8 +78,7 @@ export function createContactVerification(ctx: AccountContext) {
     await audit.recordSafely({
       event: 'user.email_changed',
       userId: user.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
     });
     return user;
   }
@@ -98,8 +96,7 @@ export function createContactVerification(ctx: AccountContext) {
     await audit.recordSafely({
       event: 'user.email_verified',
       userId: user.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
     });
     return user;
   }
@@ -124,8 +121,7 @@ export function createContactVerification(ctx: AccountContext) {
     await audit.recordSafely({
       event: 'user.phone_verification_sent',
       userId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
     });
   }
 
@@ -145,8 +141,7 @@ export function createContactVerification(ctx: AccountContext) {
     await audit.recordSafely({
       event: 'user.phone_verified',
       userId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
     });
     return user;
   }

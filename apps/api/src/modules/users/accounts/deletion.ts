@@ -24,8 +24,7 @@ export function createAccountDeletion(ctx: AccountContext) {
     await audit.recordSafely({
       event: 'user.account_deleted',
       userId: user.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { withdrawn_cases: withdrawn },
     });
     // The confirmation goes to the address the account had (issue 25 item 12): the person learns it is done, and

@@ -38,8 +38,7 @@ export function createPasswords(ctx: AccountContext) {
     await audit.recordSafely({
       event: 'user.password_changed',
       userId: user.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: {
         other_sessions_revoked: ended.sessions,
         sign_out_everywhere: !!body.sign_out_everywhere,
@@ -106,8 +105,7 @@ export function createPasswords(ctx: AccountContext) {
     await audit.recordSafely({
       event: 'user.password_reset',
       userId: user.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
     });
   }
 

@@ -87,8 +87,7 @@ export function createProfile(ctx: AccountContext) {
     await audit.recordSafely({
       event: 'user.profile_updated',
       userId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: {
         fields: Object.keys(changes).filter(
           (key) => key !== 'email_verified_at' && key !== 'phone_verified_at',
@@ -135,8 +134,7 @@ export function createProfile(ctx: AccountContext) {
     await audit.recordSafely({
       event: 'user.email_change_requested',
       userId: user.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
     });
   }
 
@@ -155,8 +153,7 @@ export function createProfile(ctx: AccountContext) {
     await audit.recordSafely({
       event: 'user.profile_photo_updated',
       userId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { content_type: file.mime, bytes: file.bytes.length },
     });
     return user;

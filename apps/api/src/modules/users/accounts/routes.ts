@@ -25,10 +25,10 @@ import {
 } from '@attestly/contracts';
 import { assert, notFound } from '../../../errors';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { confirms, routes } from '../../../middleware/route';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { readMultipart } from '../../../middleware/multipart';
-import type { SessionRecord } from '../../shared/sessions/service';
+import { bearerAnswer, type SessionRecord } from '../../shared/sessions/service';
 import { reencodeImage } from '../../../lib/images';
 import { createUserExport } from './export';
 import type { Deps } from '../../../core/deps';
@@ -63,9 +63,7 @@ export function userRoutes(services: UserRoutesServices): Router {
     rateLimit(limiter, { name: `${name}:ip`, limit, windowMs }, (ctx) => ctx.ip, message);
   const signedIn = async (answer: Awaited<ReturnType<UserService['login']>>) => ({
     user: await users.profileOf(answer.user),
-    access_token: answer.token,
-    token_type: 'Bearer',
-    expires_at: answer.session.expires_at.toISOString(),
+    ...bearerAnswer(answer),
   });
 
   account.post('/users/register', {
@@ -78,10 +76,9 @@ export function userRoutes(services: UserRoutesServices): Router {
     ],
     input: { body: registerBody },
     status: 201,
-    handler: async ({ body, ctx }) => {
-      await users.register(body, origin(ctx));
-      return { message: 'Account created successfully! Please sign in.' };
-    },
+    handler: confirms('Account created successfully! Please sign in.', ({ body, ctx }) =>
+      users.register(body, origin(ctx)),
+    ),
   });
 
   account.post('/users/login', {
@@ -103,10 +100,10 @@ export function userRoutes(services: UserRoutesServices): Router {
     guards: [perAddress('forgot', 10, 15 * minute)],
     input: { body: forgotPasswordBody },
     status: 202,
-    handler: async ({ body, ctx }) => {
-      await users.forgotPassword(body.email, origin(ctx));
-      return { message: 'If an account exists for that email, we have sent a link to reset the password.' };
-    },
+    handler: confirms(
+      'If an account exists for that email, we have sent a link to reset the password.',
+      ({ body, ctx }) => users.forgotPassword(body.email, origin(ctx)),
+    ),
   });
 
   security.post('/users/reset-password', {
@@ -115,10 +112,9 @@ export function userRoutes(services: UserRoutesServices): Router {
     responses: { 200: ok('Password reset', messageSchema) },
     guards: [perAddress('reset', 20, 15 * minute)],
     input: { body: resetPasswordBody },
-    handler: async ({ body, ctx }) => {
-      await users.resetPassword(body, origin(ctx));
-      return { message: 'Your password has been reset. Please sign in.' };
-    },
+    handler: confirms('Your password has been reset. Please sign in.', ({ body, ctx }) =>
+      users.resetPassword(body, origin(ctx)),
+    ),
   });
 
   profile.post('/users/verify-email', {
@@ -218,10 +214,9 @@ export function userRoutes(services: UserRoutesServices): Router {
     responses: { 200: ok('Changed', messageSchema) },
     guards: [requireUser],
     input: { body: changePasswordBody },
-    handler: async ({ body, ctx }) => {
-      await users.changePassword(session(ctx), body, origin(ctx));
-      return { message: 'Password changed. Other sessions have been signed out.' };
-    },
+    handler: confirms('Password changed. Other sessions have been signed out.', ({ body, ctx }) =>
+      users.changePassword(session(ctx), body, origin(ctx)),
+    ),
   });
 
   const exportUser = createUserExport(services);

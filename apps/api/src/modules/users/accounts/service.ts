@@ -77,8 +77,7 @@ export function createUserService(deps: Deps, services: AccountServices) {
       await audit.recordSafely({
         event: 'user.token_refreshed',
         userId: user.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
       });
       return { user, ...issued };
     },
@@ -94,8 +93,7 @@ export function createUserService(deps: Deps, services: AccountServices) {
       await audit.recordSafely({
         event: 'user.logged_out',
         userId: session.subject_id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
       });
     },
     async revokeSession(current: SessionRecord, sessionId: string, origin: RequestOrigin) {
@@ -112,8 +110,7 @@ export function createUserService(deps: Deps, services: AccountServices) {
       await audit.recordSafely({
         event: 'user.session_revoked',
         userId: current.subject_id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
         details: { session_id: target.id },
       });
     },

@@ -2,12 +2,13 @@ import { UniqueConstraintError } from 'sequelize';
 import type * as v from 'valibot';
 import type { loginBody, registerBody } from '@attestly/contracts';
 import type { User } from '../../../db/models/index';
-import { AppError, tooManyRequests } from '../../../errors';
+import { AppError } from '../../../errors';
 import { createAnswerTiming } from '../../../lib/answer-timing';
-import { decoyHash, hashPassword, verifyPassword } from '../../../lib/passwords';
+import { hashPassword } from '../../../lib/passwords';
 import type { RequestOrigin } from '../../shared/sessions/service';
 import type { AccountContext } from './account-context';
-import { INVALID_CREDENTIALS, LOCKED_OUT } from './limits';
+import { LOCKED_OUT } from './limits';
+import { createPasswordCheck } from './password-check';
 
 /** Sign-up and sign-in: an account for an address, and a session for the right password (lockout.ts). */
 export function createSignIn(
@@ -18,6 +19,17 @@ export function createSignIn(
   const { db, config, clock } = deps;
   const { User } = db.models;
   const signUpTiming = createAnswerTiming();
+  // The password step and its lockout (password-check.ts, lockout.ts), shared with partners and administrators.
+  const checkPassword = createPasswordCheck<User>(
+    { clock, passwordCost: config.passwordCost, lockout, audit },
+    {
+      events: { failed: 'user.login_failed', lockedOut: 'user.locked_out' },
+      subject: 'userId',
+      lockedMessage: LOCKED_OUT,
+      lockedOutDetails: (user) => (user ? {} : { reason: 'unknown_email' }),
+      recordFailures: (user, figures) => User.update(figures, { where: { id: user.id } }),
+    },
+  );
 
   async function register(body: v.InferOutput<typeof registerBody>, origin: RequestOrigin): Promise<void> {
     // Every sign-up mails the address (a link, or a notice to its owner): capped per recipient, for both alike.
@@ -39,8 +51,7 @@ export function createSignIn(
       await audit.recordSafely({
         event: 'user.registration_duplicate',
         userId: existing.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
       });
       await signUpTiming.quick(started);
       return;
@@ -60,8 +71,7 @@ export function createSignIn(
       await audit.recordSafely({
         event: 'user.registered',
         userId: user.id,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
+        ...origin,
       });
       await sendEmailVerification(user, origin);
       signUpTiming.slow(started);
@@ -73,61 +83,8 @@ export function createSignIn(
   }
 
   async function login(body: v.InferOutput<typeof loginBody>, origin: RequestOrigin) {
-    // Lockout (lockout.ts): the attempt claims its place in the counters before the password is checked, and the
-    // counters are keyed by the address typed in, so unknown addresses get exactly the answers real accounts get.
-    const attempt = await lockout.claim(body.email, origin.ip);
-    const user = await User.findOne({ where: { email: body.email, deleted_at: null } });
-    // Same work whether or not the account exists (a decoy hash), so timing does not tell either.
-    const passwordOk = user
-      ? await verifyPassword(body.password, user.password_hash)
-      : (await verifyPassword(body.password, await decoyHash(config.passwordCost))) && false;
-    if (attempt.refusedFor > 0) throw tooManyRequests(LOCKED_OUT, attempt.refusedFor);
-    const now = clock.now();
-    if (user?.locked_until && user.locked_until > now) {
-      throw tooManyRequests(LOCKED_OUT, (user.locked_until.getTime() - now.getTime()) / 1000);
-    }
-    if (!user || !passwordOk) {
-      const outcome = await lockout.failed(body.email, origin.ip, attempt);
-      if (user) {
-        // Shown to administrators (spec 02 login_attempts / locked_until): the account-wide figures.
-        await User.update(
-          {
-            login_attempts: outcome.accountFailures,
-            ...(outcome.accountLockedUntil ? { locked_until: outcome.accountLockedUntil } : {}),
-          },
-          { where: { id: user.id } },
-        );
-      }
-      await audit.recordSafely({
-        event: 'user.login_failed',
-        severity: 'warning',
-        userId: user?.id ?? null,
-        ip: origin.ip,
-        userAgent: origin.userAgent,
-        details: {
-          reason: user ? 'wrong_password' : 'unknown_email',
-          attempts: attempt.failures.pair,
-          account_attempts: attempt.failures.account,
-        },
-      });
-      if (outcome.lockedFor > 0) {
-        await audit.recordSafely({
-          event: 'user.locked_out',
-          severity: 'error',
-          userId: user?.id ?? null,
-          ip: origin.ip,
-          userAgent: origin.userAgent,
-          details: {
-            ...(user ? {} : { reason: 'unknown_email' }),
-            scope: outcome.locked,
-            locked_for_seconds: outcome.lockedFor,
-          },
-        });
-        throw tooManyRequests(LOCKED_OUT, outcome.lockedFor);
-      }
-      throw new AppError(401, 'auth.invalid_credentials', INVALID_CREDENTIALS);
-    }
-    await lockout.succeeded(body.email, origin.ip);
+    const found = await User.findOne({ where: { email: body.email, deleted_at: null } });
+    const user = await checkPassword(body.email, found, body.password, origin);
     if (!user.is_active) {
       // Only said after the password proved ownership, so it reveals nothing to a stranger.
       throw new AppError(
@@ -136,6 +93,7 @@ export function createSignIn(
         'This account has been disabled. Please contact support.',
       );
     }
+    const now = clock.now();
     await User.update(
       { login_attempts: 0, locked_until: null, last_login_at: now },
       { where: { id: user.id } },
@@ -145,8 +103,7 @@ export function createSignIn(
     await audit.recordSafely({
       event: 'user.login_succeeded',
       userId: user.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
+      ...origin,
       details: { remember: body.rememberMe, session_id: issued.session.id },
     });
     return { user, ...issued };

@@ -19,7 +19,7 @@ import { ok } from '../../../middleware/describe';
 import { routes } from '../../../middleware/route';
 import { AppError } from '../../../errors';
 import type { RateLimiter } from '../../shared/rate-limit/service';
-import type { RequestOrigin, SessionService } from '../../shared/sessions/service';
+import { bearerAnswer, type RequestOrigin, type SessionService } from '../../shared/sessions/service';
 import type { UserService } from '../accounts/service';
 import { origin } from '../../../lib/request-origin';
 
@@ -112,14 +112,12 @@ export function oauthInteractionRoutes(
     ],
     input: { params: interactionUidParams, body: interactionLoginBody },
     handler: async ({ params, body, ctx }) => {
-      const { user, token, session } = await users.login(body, origin(ctx));
-      const redirectTo = await interactions.login(ctx, params.uid, user.id, body.rememberMe);
+      const signedIn = await users.login(body, origin(ctx));
+      const redirectTo = await interactions.login(ctx, params.uid, signedIn.user.id, body.rememberMe);
       return {
         redirect_to: redirectTo,
-        user: await users.profileOf(user),
-        access_token: token,
-        token_type: 'Bearer',
-        expires_at: session.expires_at.toISOString(),
+        user: await users.profileOf(signedIn.user),
+        ...bearerAnswer(signedIn),
       };
     },
   });

@@ -35,6 +35,16 @@ async function pkcs8(key: CryptoKey): Promise<Buffer> {
   return Buffer.from(await crypto.subtle.exportKey('pkcs8', key));
 }
 
+/** A new certificate as it is kept: PEM, with its private key as PKCS #8. */
+async function issued(
+  certificate: x509.X509Certificate,
+  keys: CryptoKeyPair,
+  notBefore: Date,
+  notAfter: Date,
+): Promise<IssuedCertificate> {
+  return { pem: certificate.toString('pem'), privateKey: await pkcs8(keys.privateKey), notBefore, notAfter };
+}
+
 /** Certificates start a day early: a verifier whose clock runs behind must not see a credential "not yet valid". */
 const startOfDay = (time: Date) => new Date(Math.floor(time.getTime() / DAY_MS) * DAY_MS - DAY_MS);
 
@@ -60,12 +70,7 @@ export async function createRootCertificate(options: {
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
-  return {
-    pem: certificate.toString('pem'),
-    privateKey: await pkcs8(keys.privateKey),
-    notBefore,
-    notAfter,
-  } satisfies IssuedCertificate;
+  return issued(certificate, keys, notBefore, notAfter);
 }
 
 /**
@@ -110,12 +115,7 @@ export async function createSignerCertificate(options: {
       await x509.AuthorityKeyIdentifierExtension.create(rootCertificate),
     ],
   });
-  return {
-    pem: certificate.toString('pem'),
-    privateKey: await pkcs8(keys.privateKey),
-    notBefore,
-    notAfter,
-  } satisfies IssuedCertificate;
+  return issued(certificate, keys, notBefore, notAfter);
 }
 
 export const parseCertificate = (input: string | Uint8Array) =>

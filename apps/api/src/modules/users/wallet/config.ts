@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { commaList } from '../../../lib/comma-list';
 
 /**
  * Wallet credential settings (issue 24), parsed with the rest of the configuration (config.ts spreads these
@@ -16,13 +17,7 @@ export const walletEnvEntries = {
   // The EU age-verification profile does not accept age estimation behind an attestation (research §2), so faces
   // are left out unless the operator opts in.
   ATTESTLY_WALLET_ISSUING_METHODS: v.pipe(
-    v.optional(v.string(), 'document,manual_review'),
-    v.transform((value) =>
-      value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    ),
+    commaList('document,manual_review'),
     v.check(
       (entries) =>
         entries.length > 0 &&
