@@ -51,7 +51,6 @@ describe('partner sign-in with an unknown address', () => {
   });
 
   it('takes as long as a wrong password for a real account', async () => {
-    const { email: known } = await registerPartner(t);
     const [loginKnown, loginUnknown] = [client(), client()];
     const timed = async (call: () => Promise<unknown>) => {
       const started = process.hrtime.bigint();
@@ -60,13 +59,16 @@ describe('partner sign-in with an unknown address', () => {
     };
     const knownTimes: number[] = [];
     const unknownTimes: number[] = [];
-    // Three each (below the lockout), interleaved so that machine load hits both alike; medians compared.
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const unknown = `timing-${randomBytes(5).toString('hex')}@example.com`;
-      knownTimes.push(await timed(() => loginKnown(known, 'wrong password')));
-      unknownTimes.push(await timed(() => loginUnknown(unknown, 'wrong password')));
+    // Two accounts, three attempts each (below the lockout), interleaved so that machine load hits both alike;
+    // medians compared.
+    for (const { email: known } of [await registerPartner(t), await registerPartner(t)]) {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const unknown = `timing-${randomBytes(5).toString('hex')}@example.com`;
+        knownTimes.push(await timed(() => loginKnown(known, 'wrong password')));
+        unknownTimes.push(await timed(() => loginUnknown(unknown, 'wrong password')));
+      }
     }
-    const median = (values: number[]) => [...values].sort((x, y) => x - y)[1] as number;
+    const median = (values: number[]) => [...values].sort((x, y) => x - y)[values.length >> 1] as number;
     const ratio = median(unknownTimes) / median(knownTimes);
     expect(ratio).toBeGreaterThan(0.6);
     expect(ratio).toBeLessThan(1.6);
