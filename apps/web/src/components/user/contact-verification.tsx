@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/client';
 import { profileQueryOptions, userKeys, usersApi } from '../../api/users';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
+import { fieldProps } from '../forms/field-props';
 import { Button } from '../ui/button';
 import { TextField } from '../ui/field';
 import { QueryState } from '../ui/query-state';
@@ -115,8 +116,7 @@ function PhoneVerification({ phone, verified }: { phone: string | null; verified
               inputMode="numeric"
               autoComplete="one-time-code"
               maxLength={6}
-              error={form.formState.errors.code?.message}
-              {...form.register('code')}
+              {...fieldProps(form, 'code')}
             />
           </div>
           <Button type="submit" busy={confirm.isPending}>

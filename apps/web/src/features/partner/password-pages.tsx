@@ -3,8 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/client';
 import { partnerApi } from '../../api/partner';
 import { AuthCard } from '../../components/auth/auth-card';
+import { EmailField, NewPasswordFields } from '../../components/forms/fields';
 import { Button } from '../../components/ui/button';
-import { FormError, TextField } from '../../components/ui/field';
+import { FormError } from '../../components/ui/field';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 const linkClass = 'font-semibold text-indigo-700 hover:text-indigo-900';
@@ -45,12 +46,7 @@ export function PartnerForgotPasswordPage() {
       ) : (
         <form className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
           <FormError message={failure} />
-          <TextField
-            label="Email"
-            type="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
+          <EmailField value={email} onChange={(event) => setEmail(event.target.value)} />
           <Button type="submit" busy={busy} className="w-full">
             Send reset link
           </Button>
@@ -100,19 +96,9 @@ export function PartnerResetPasswordPage({ token }: { token: string }) {
           <FormError
             message={token ? failure : 'This link is incomplete. Open the link from the email again.'}
           />
-          <TextField
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-          <TextField
-            label="Confirm new password"
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(event) => setConfirm(event.target.value)}
+          <NewPasswordFields
+            password={{ value: password, onChange: (event) => setPassword(event.target.value) }}
+            confirm={{ value: confirm, onChange: (event) => setConfirm(event.target.value) }}
           />
           <Button type="submit" busy={busy} disabled={!token} className="w-full">
             Reset password
