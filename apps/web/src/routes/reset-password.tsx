@@ -1,7 +1,7 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Link, createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
+import { Link, createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { resetPasswordForm } from '@attestly/contracts';
 import { errorMessage } from '../api/client';
 import { usersApi } from '../api/users';
@@ -12,13 +12,12 @@ import { Button } from '../components/ui/button';
 import { FormError } from '../components/ui/field';
 import { pendingReturn } from '../lib/oauth-return';
 import { toast } from '../lib/toast';
+import { tokenSearch } from '../lib/token-search';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { useSubmitFailure } from '../lib/use-submit-failure';
 
 export const Route = createFileRoute('/reset-password')({
-  validateSearch: v.object({ token: v.optional(v.fallback(v.string(), ''), '') }),
-  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
-  search: { middlewares: [stripSearchParams({ token: '' })] },
+  ...tokenSearch,
   component: ResetPasswordPage,
 });
 
