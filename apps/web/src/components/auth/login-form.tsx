@@ -1,16 +1,13 @@
-import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useForm } from 'react-hook-form';
-import { loginBody, type LoginBody } from '@attestly/contracts';
+import { loginBody } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { signIn } from '../../auth/session';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { FormError } from '../ui/field';
 import { AuthCard } from './auth-card';
-import { SignInFields } from './sign-in-fields';
-import { useSubmitFailure } from '../../lib/use-submit-failure';
+import { SignInFields, useSignInForm } from './sign-in-fields';
 
 /**
  * spec 01 §2 "User sign-in": email, password, remember me; success goes to /dashboard. After sign-up the address is
@@ -20,12 +17,9 @@ export function LoginForm({ email = '', registered = false }: { email?: string; 
   useDocumentTitle('Sign in');
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const form = useForm<LoginBody>({
-    resolver: valibotResolver(loginBody),
-    defaultValues: { email, password: '', rememberMe: false },
-  });
-  const { failure, onSubmit } = useSubmitFailure(
-    form,
+  const { form, failure, onSubmit } = useSignInForm(
+    loginBody,
+    email,
     async (values) => {
       await signIn(queryClient, values);
       toast.success('Login successful!');

@@ -13,10 +13,11 @@ type Answer = 'allow' | 'deny';
  * redirect; a failure is kept for the screen to show, and both buttons wait while one answer is on its way.
  */
 export function useConsentAnswer(
-  uid: string,
+  interaction: { uid: string; verifyUrl: string | null | undefined },
   allow: () => Promise<{ redirect_to: string }>,
   failedMessage: string,
 ) {
+  const { uid, verifyUrl } = interaction;
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState<Answer | null>(null);
   async function answer(kind: Answer) {
@@ -30,10 +31,10 @@ export function useConsentAnswer(
       setFailure(errorMessage(error, failedMessage));
     }
   }
-  // Verifying first comes back to this consent screen (lib/oauth-return.ts).
-  const goVerify = (verifyUrl: string) => {
+  // Verifying first comes back to this consent screen (lib/oauth-return.ts); only offered with a verify_url.
+  const goVerify = () => {
     rememberReturn(`/oauth/consent?uid=${encodeURIComponent(uid)}`);
-    window.location.assign(verifyUrl);
+    window.location.assign(verifyUrl as string);
   };
   return { failure, setFailure, busy, answer, goVerify };
 }

@@ -18,7 +18,7 @@ export function WalletConsentForm({
   wallet: WalletAuthorizationRequest;
 }) {
   const { failure, busy, answer, goVerify } = useConsentAnswer(
-    uid,
+    { uid, verifyUrl: interaction.verify_url },
     () => oauthApi.walletConsent(uid),
     'The credentials could not be issued',
   );
@@ -59,11 +59,7 @@ export function WalletConsentForm({
         >
           <p>{refused}</p>
           {interaction.verify_url ? (
-            <Button
-              className="w-full"
-              onClick={() => goVerify(interaction.verify_url as string)}
-              disabled={busy !== null}
-            >
+            <Button className="w-full" onClick={goVerify} disabled={busy !== null}>
               Verify now
             </Button>
           ) : null}

@@ -1,5 +1,5 @@
-import { forwardRef, useId, type ReactNode, type TextareaHTMLAttributes } from 'react';
-import { FieldShell, inputClass } from '../../components/ui/field';
+import { forwardRef, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { FieldShell, inputClass, useFieldIds } from '../../components/ui/field';
 
 interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
   label: ReactNode;
@@ -12,9 +12,7 @@ export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>
   { label, error, hint, id, rows = 3, ...rest },
   ref,
 ) {
-  const generated = useId();
-  const fieldId = id ?? generated;
-  const describedBy = error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined;
+  const { fieldId, describedBy } = useFieldIds(id, error, hint);
   return (
     <FieldShell id={fieldId} label={label} error={error} hint={hint}>
       <textarea

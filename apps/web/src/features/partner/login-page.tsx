@@ -2,19 +2,13 @@ import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
-import {
-  BUSINESS_TYPES,
-  partnerLoginBody,
-  partnerRegisterBody,
-  type PartnerLoginBody,
-  type PartnerRegisterBody,
-} from '@attestly/contracts';
+import { partnerLoginBody, partnerRegisterBody, type PartnerRegisterBody } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { partnerApi } from '../../api/partner';
 import { partnerNextPath } from '../../auth/guards';
 import { signInPartner } from '../../auth/partner-session';
 import { AuthCard } from '../../components/auth/auth-card';
-import { SignInFields } from '../../components/auth/sign-in-fields';
+import { SignInFields, useSignInForm } from '../../components/auth/sign-in-fields';
 import { fieldProps } from '../../components/forms/field-props';
 import {
   EmailField,
@@ -24,11 +18,11 @@ import {
   SubmitButton,
 } from '../../components/forms/fields';
 import { buttonClass } from '../../components/ui/button';
-import { FormError, SelectField, TextField } from '../../components/ui/field';
+import { FormError, TextField } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { useSubmitFailure } from '../../lib/use-submit-failure';
+import { BusinessTypeField } from './business-type-field';
 
 /**
  * /partner/login (spec 01 §2): sign-in, with the way to /partner/register (issue 25 item 13: registration has an
@@ -82,12 +76,9 @@ const toggleClass = 'font-semibold text-indigo-700 hover:text-indigo-900';
 function LoginForm({ email, next }: { email: string; next: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const form = useForm<PartnerLoginBody>({
-    resolver: valibotResolver(partnerLoginBody),
-    defaultValues: { email, password: '', rememberMe: false },
-  });
-  const { failure, onSubmit } = useSubmitFailure(
-    form,
+  const { form, failure, onSubmit } = useSignInForm(
+    partnerLoginBody,
+    email,
     async (values) => {
       await signInPartner(queryClient, values);
       toast.success('Login successful!');
@@ -189,14 +180,7 @@ function RegisterForm({ onDone }: { onDone(email: string): void }) {
           placeholder="shop.example.com"
           {...fieldProps(form, 'website')}
         />
-        <SelectField label="Business type (optional)" {...fieldProps(form, 'business_type')}>
-          <option value="">Choose…</option>
-          {BUSINESS_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
-        </SelectField>
+        <BusinessTypeField {...fieldProps(form, 'business_type')} />
         <SubmitButton busy={isSubmitting}>Create partner account</SubmitButton>
       </form>
     </AuthCard>

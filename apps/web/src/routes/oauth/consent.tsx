@@ -74,7 +74,7 @@ function ConsentForm({ uid, interaction }: { uid: string; interaction: Interacti
       ),
   );
   const { failure, setFailure, busy, answer, goVerify } = useConsentAnswer(
-    uid,
+    { uid, verifyUrl: interaction.verify_url },
     () => oauthApi.consent(uid, [...selected]),
     'Authorization failed',
   );
@@ -139,11 +139,7 @@ function ConsentForm({ uid, interaction }: { uid: string; interaction: Interacti
             without it, {interaction.site.site_name} is told it is not proven. Verify now and you will come
             back to this page.
           </p>
-          <Button
-            className="w-full"
-            onClick={() => goVerify(interaction.verify_url as string)}
-            disabled={busy !== null}
-          >
+          <Button className="w-full" onClick={goVerify} disabled={busy !== null}>
             Verify now
           </Button>
         </div>

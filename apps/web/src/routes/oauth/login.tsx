@@ -1,10 +1,8 @@
-import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import * as v from 'valibot';
-import { interactionLoginBody, type InteractionDetails, type LoginBody } from '@attestly/contracts';
+import { interactionLoginBody, type InteractionDetails } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { interactionQueryOptions, oauthApi } from '../../api/oauth';
 import { profileQueryOptions, userKeys } from '../../api/users';
@@ -12,7 +10,7 @@ import { rememberReturn } from '../../lib/oauth-return';
 import { tokens } from '../../auth/token-storage';
 import { useHasToken } from '../../auth/session';
 import { AuthCard } from '../../components/auth/auth-card';
-import { SignInFields } from '../../components/auth/sign-in-fields';
+import { SignInFields, useSignInForm } from '../../components/auth/sign-in-fields';
 import { SiteHeader } from '../../components/oauth/site-header';
 import { UseAWallet } from '../../components/oauth/use-a-wallet';
 import { walletApi } from '../../api/wallet';
@@ -20,7 +18,6 @@ import { Button } from '../../components/ui/button';
 import { FormError } from '../../components/ui/field';
 import { QueryState } from '../../components/ui/query-state';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { useSubmitFailure } from '../../lib/use-submit-failure';
 
 /** Sign-in step of an authorization request (DESIGN.md §4): the provider sends the browser here with ?uid=. */
 export const Route = createFileRoute('/oauth/login')({
@@ -56,12 +53,9 @@ function OAuthLoginPage() {
   const walletFirst = wallet.data?.wallet_requested ?? false;
   const loginPath = `/oauth/login?uid=${encodeURIComponent(uid)}`;
   const [continuing, setContinuing] = useState(false);
-  const form = useForm<LoginBody>({
-    resolver: valibotResolver(interactionLoginBody),
-    defaultValues: { email: '', password: '', rememberMe: false },
-  });
-  const { failure, setFailure, onSubmit } = useSubmitFailure(
-    form,
+  const { form, failure, setFailure, onSubmit } = useSignInForm(
+    interactionLoginBody,
+    '',
     async (values) => {
       const answer = await oauthApi.login(uid, values);
       if (answer.access_token) {
