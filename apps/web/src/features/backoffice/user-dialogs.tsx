@@ -59,6 +59,29 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** A titled table of the user's records (the table is named by the title), or `empty` when there are none. */
+function TableSection<Row extends { id: string }>({
+  title,
+  columns,
+  rows,
+  empty,
+}: {
+  title: string;
+  columns: readonly Column<Row>[];
+  rows: readonly Row[];
+  empty: string;
+}) {
+  return (
+    <Section title={title}>
+      {rows.length === 0 ? (
+        <p className="text-sm text-slate-700">{empty}</p>
+      ) : (
+        <DataTable label={title} columns={columns} rows={rows} shadedHead={false} />
+      )}
+    </Section>
+  );
+}
+
 /** spec 02 §2 "User details modal". */
 export function UserDetailsDialog({ userId, onClose }: { userId: string | null; onClose(): void }) {
   const detail = useQuery({ ...adminUserQueryOptions(userId ?? ''), enabled: userId !== null });
@@ -116,30 +139,18 @@ export function UserDetailsDialog({ userId, onClose }: { userId: string | null; 
                 ]}
               />
             </Section>
-            <Section title="Recent verification history">
-              {user.verification_history.length === 0 ? (
-                <p className="text-sm text-slate-700">No verifications yet.</p>
-              ) : (
-                <DataTable
-                  label="Recent verification history"
-                  columns={HISTORY_COLUMNS}
-                  rows={user.verification_history}
-                  shadedHead={false}
-                />
-              )}
-            </Section>
-            <Section title="Active OAuth authorizations">
-              {user.oauth_authorizations.length === 0 ? (
-                <p className="text-sm text-slate-700">No active authorizations.</p>
-              ) : (
-                <DataTable
-                  label="Active OAuth authorizations"
-                  columns={AUTHORIZATION_COLUMNS}
-                  rows={user.oauth_authorizations}
-                  shadedHead={false}
-                />
-              )}
-            </Section>
+            <TableSection
+              title="Recent verification history"
+              columns={HISTORY_COLUMNS}
+              rows={user.verification_history}
+              empty="No verifications yet."
+            />
+            <TableSection
+              title="Active OAuth authorizations"
+              columns={AUTHORIZATION_COLUMNS}
+              rows={user.oauth_authorizations}
+              empty="No active authorizations."
+            />
           </div>
         )}
       </QueryState>
