@@ -12,7 +12,7 @@ import { Button } from '../components/ui/button';
 import { FormError } from '../components/ui/field';
 import { pendingReturn } from '../lib/oauth-return';
 import { toast } from '../lib/toast';
-import { tokenSearch } from '../lib/token-search';
+import { tokenSearch } from '../lib/text-search';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { useSubmitFailure } from '../lib/use-submit-failure';
 

@@ -2,7 +2,7 @@ import { Link, createFileRoute } from '@tanstack/react-router';
 import { usersApi } from '../api/users';
 import { TokenActionPage } from '../components/ui/token-action-page';
 import { useHasToken } from '../auth/session';
-import { tokenSearch } from '../lib/token-search';
+import { tokenSearch } from '../lib/text-search';
 
 export const Route = createFileRoute('/verify-email')({
   ...tokenSearch,

@@ -13,13 +13,10 @@ import { Button } from '../ui/button';
 import { TextField } from '../ui/field';
 import { QueryState } from '../ui/query-state';
 import { StatusBadge } from './status-badge';
+import { useSendEmailVerification } from './use-send-email-verification';
 
 function EmailVerification({ email, verified }: { email: string; verified: boolean }) {
-  const send = useMutation({
-    mutationFn: () => usersApi.sendEmailVerification(),
-    onSuccess: (answer) => toast.success(`${answer.message} to ${email}`),
-    onError: (error) => toast.error(errorMessage(error, 'Failed to send the verification email')),
-  });
+  const send = useSendEmailVerification(email);
   return (
     <div className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
       <div className="min-w-0">

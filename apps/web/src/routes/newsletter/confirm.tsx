@@ -1,7 +1,7 @@
 import { Link, createFileRoute } from '@tanstack/react-router';
 import { newsletterApi } from '../../api/newsletter';
 import { TokenActionPage } from '../../components/ui/token-action-page';
-import { tokenSearch } from '../../lib/token-search';
+import { tokenSearch } from '../../lib/text-search';
 
 export const Route = createFileRoute('/newsletter/confirm')({
   ...tokenSearch,

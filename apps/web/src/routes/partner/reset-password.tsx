@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PartnerResetPasswordPage } from '../../features/partner/password-pages';
-import { tokenSearch } from '../../lib/token-search';
+import { tokenSearch } from '../../lib/text-search';
 
 export const Route = createFileRoute('/partner/reset-password')({
   ...tokenSearch,

@@ -2,7 +2,7 @@ import { Link, createFileRoute } from '@tanstack/react-router';
 import { partnerApi } from '../../api/partner';
 import { useHasToken } from '../../auth/session';
 import { TokenActionPage } from '../../components/ui/token-action-page';
-import { tokenSearch } from '../../lib/token-search';
+import { tokenSearch } from '../../lib/text-search';
 
 export const Route = createFileRoute('/partner/verify-email')({
   ...tokenSearch,
