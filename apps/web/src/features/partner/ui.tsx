@@ -123,3 +123,58 @@ export function formatDate(value: string | null | undefined): string {
   if (!value) return '—';
   return new Date(value).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+export interface TableColumn<Row> {
+  header: ReactNode;
+  cell(row: Row): ReactNode;
+  /** Classes added to the cell's spacing. */
+  className?: string;
+  /** The cell's tooltip, e.g. the full id behind a short one. */
+  title?(row: Row): string | undefined;
+}
+
+/**
+ * A plain table of the portal (recent verifications, audit log): small capitals in the head, a row per item, a gap
+ * after every column but the last. `className` is its scrolling frame's (it scrolls sideways on narrow screens).
+ */
+export function SimpleTable<Row extends { id: string }>({
+  columns,
+  rows,
+  className = 'overflow-x-auto',
+}: {
+  columns: readonly TableColumn<Row>[];
+  rows: readonly Row[];
+  className?: string;
+}) {
+  const spacing = (index: number) => (index === columns.length - 1 ? 'py-2' : 'py-2 pr-4');
+  return (
+    <div className={className}>
+      <table className="min-w-full text-left text-sm">
+        <thead className="text-xs text-slate-600 uppercase">
+          <tr>
+            {columns.map((column, index) => (
+              <th key={index} className={spacing(index)}>
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((row) => (
+            <tr key={row.id}>
+              {columns.map((column, index) => (
+                <td
+                  key={index}
+                  className={column.className ? `${spacing(index)} ${column.className}` : spacing(index)}
+                  title={column.title?.(row)}
+                >
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
