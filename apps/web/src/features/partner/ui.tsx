@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { HeadedCard, Pill, slugOf, type PillTone } from '../../components/ui/card';
+import { ColumnCells, type ColumnBase } from '../../components/ui/column-cells';
 import { toast } from '../../lib/toast';
 
 /** A white card with a heading, as on the user pages. */
@@ -124,14 +125,8 @@ export function formatDate(value: string | null | undefined): string {
   return new Date(value).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-export interface TableColumn<Row> {
-  header: ReactNode;
-  cell(row: Row): ReactNode;
-  /** Classes added to the cell's spacing. */
-  className?: string;
-  /** The cell's tooltip, e.g. the full id behind a short one. */
-  title?(row: Row): string | undefined;
-}
+/** A column of a portal table; its classes are added to the cell's spacing. */
+export type TableColumn<Row> = ColumnBase<Row>;
 
 /**
  * A plain table of the portal (recent verifications, audit log): small capitals in the head, a row per item, a gap
@@ -162,15 +157,13 @@ export function SimpleTable<Row extends { id: string }>({
         <tbody className="divide-y divide-slate-100">
           {rows.map((row) => (
             <tr key={row.id}>
-              {columns.map((column, index) => (
-                <td
-                  key={index}
-                  className={column.className ? `${spacing(index)} ${column.className}` : spacing(index)}
-                  title={column.title?.(row)}
-                >
-                  {column.cell(row)}
-                </td>
-              ))}
+              <ColumnCells
+                columns={columns}
+                row={row}
+                cellClass={(column, index) =>
+                  column.className ? `${spacing(index)} ${column.className}` : spacing(index)
+                }
+              />
             </tr>
           ))}
         </tbody>
