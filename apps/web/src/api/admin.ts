@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, type QueryKey } from '@tanstack/react-query';
 import type {
   Admin2faSetupResponse,
   AdminAccessToken,
@@ -75,6 +75,8 @@ export function queryString(params: Record<string, string | number | boolean | u
 
 type Params = Record<string, string | number | boolean | undefined | null>;
 
+const id = (value: string) => encodeURIComponent(value);
+
 export const adminKeys = {
   all: ['admin'] as const,
   partners: (params: Params) => [...adminKeys.all, 'partners', params] as const,
@@ -91,102 +93,74 @@ export const adminKeys = {
   alerts: () => [...adminKeys.all, 'alerts'] as const,
 };
 
-export const adminPartnersQueryOptions = (params: Params) =>
+/** One page of a list: its filters are part of the key, and the page on screen stays there while the next loads. */
+const adminListQuery = <T>(queryKey: QueryKey, path: string, params: Params) =>
   queryOptions({
-    queryKey: adminKeys.partners(params),
-    queryFn: ({ signal }) =>
-      adminFetch<AdminPartnerList>(`/admin/partners${queryString(params)}`, { signal }),
-    placeholderData: (previous) => previous,
+    queryKey,
+    queryFn: ({ signal }) => adminFetch<T>(`${path}${queryString(params)}`, { signal }),
+    placeholderData: keepPreviousData,
   });
 
-export const adminPartnerQueryOptions = (id: string) =>
-  queryOptions({
-    queryKey: adminKeys.partner(id),
-    queryFn: ({ signal }) =>
-      adminFetch<AdminPartnerDetail>(`/admin/partners/${encodeURIComponent(id)}`, { signal }),
-  });
+/** One record, or one report of the system (`/admin/system/…`). */
+const adminRecordQuery = <T>(queryKey: QueryKey, path: string) =>
+  queryOptions({ queryKey, queryFn: ({ signal }) => adminFetch<T>(path, { signal }) });
+
+export const adminPartnersQueryOptions = (params: Params) =>
+  adminListQuery<AdminPartnerList>(adminKeys.partners(params), '/admin/partners', params);
+
+export const adminPartnerQueryOptions = (partnerId: string) =>
+  adminRecordQuery<AdminPartnerDetail>(adminKeys.partner(partnerId), `/admin/partners/${id(partnerId)}`);
 
 export const adminUsersQueryOptions = (params: Params) =>
-  queryOptions({
-    queryKey: adminKeys.users(params),
-    queryFn: ({ signal }) => adminFetch<AdminUserList>(`/admin/users${queryString(params)}`, { signal }),
-    placeholderData: (previous) => previous,
-  });
+  adminListQuery<AdminUserList>(adminKeys.users(params), '/admin/users', params);
 
-export const adminUserQueryOptions = (id: string) =>
-  queryOptions({
-    queryKey: adminKeys.user(id),
-    queryFn: ({ signal }) =>
-      adminFetch<AdminUserDetail>(`/admin/users/${encodeURIComponent(id)}`, { signal }),
-  });
+export const adminUserQueryOptions = (userId: string) =>
+  adminRecordQuery<AdminUserDetail>(adminKeys.user(userId), `/admin/users/${id(userId)}`);
 
 export const adminVerificationsQueryOptions = (params: Params) =>
-  queryOptions({
-    queryKey: adminKeys.verifications(params),
-    queryFn: ({ signal }) =>
-      adminFetch<AdminVerificationList>(`/admin/verifications${queryString(params)}`, { signal }),
-    placeholderData: (previous) => previous,
-  });
+  adminListQuery<AdminVerificationList>(adminKeys.verifications(params), '/admin/verifications', params);
 
-export const adminVerificationQueryOptions = (id: string) =>
-  queryOptions({
-    queryKey: adminKeys.verification(id),
-    queryFn: ({ signal }) =>
-      adminFetch<AdminVerificationDetail>(`/admin/verifications/${encodeURIComponent(id)}`, { signal }),
-  });
+export const adminVerificationQueryOptions = (verificationId: string) =>
+  adminRecordQuery<AdminVerificationDetail>(
+    adminKeys.verification(verificationId),
+    `/admin/verifications/${id(verificationId)}`,
+  );
 
 export const adminTokensQueryOptions = (params: Params) =>
-  queryOptions({
-    queryKey: adminKeys.tokens(params),
-    queryFn: ({ signal }) => adminFetch<AdminTokenList>(`/admin/tokens${queryString(params)}`, { signal }),
-    placeholderData: (previous) => previous,
-  });
+  adminListQuery<AdminTokenList>(adminKeys.tokens(params), '/admin/tokens', params);
 
 export const adminAuthorizationsQueryOptions = (params: Params) =>
-  queryOptions({
-    queryKey: adminKeys.authorizations(params),
-    queryFn: ({ signal }) =>
-      adminFetch<AdminOAuthAuthorizationList>(`/admin/oauth-authorizations${queryString(params)}`, {
-        signal,
-      }),
-    placeholderData: (previous) => previous,
-  });
+  adminListQuery<AdminOAuthAuthorizationList>(
+    adminKeys.authorizations(params),
+    '/admin/oauth-authorizations',
+    params,
+  );
 
 /** spec 02 §9: the audit page refreshes itself every 30 seconds. */
 export const AUDIT_REFRESH_MS = 30_000;
 
 export const adminAuditQueryOptions = (params: Params) =>
   queryOptions({
-    queryKey: adminKeys.audit(params),
-    queryFn: ({ signal }) =>
-      adminFetch<AdminAuditLogList>(`/admin/audit-logs${queryString(params)}`, { signal }),
-    placeholderData: (previous) => previous,
+    ...adminListQuery<AdminAuditLogList>(adminKeys.audit(params), '/admin/audit-logs', params),
     refetchInterval: AUDIT_REFRESH_MS,
   });
 
 export const adminStatsQueryOptions = () =>
-  queryOptions({
-    queryKey: adminKeys.stats(),
-    queryFn: ({ signal }) => adminFetch<AdminSystemStats>('/admin/system/stats', { signal }),
-  });
+  adminRecordQuery<AdminSystemStats>(adminKeys.stats(), '/admin/system/stats');
 
 /** spec 02 §8: when health fails, the dashboard shows an unknown status instead of an error. */
 export const adminHealthQueryOptions = () =>
   queryOptions({
-    queryKey: adminKeys.health(),
-    queryFn: ({ signal }) => adminFetch<AdminSystemHealth>('/admin/system/health', { signal }),
+    ...adminRecordQuery<AdminSystemHealth>(adminKeys.health(), '/admin/system/health'),
     retry: false,
   });
 
 /** spec 02 §8: when alerts fail, the dashboard shows an empty list. */
 export const adminAlertsQueryOptions = () =>
   queryOptions({
-    queryKey: adminKeys.alerts(),
-    queryFn: ({ signal }) => adminFetch<AdminAlertList>('/admin/system/alerts', { signal }),
+    ...adminRecordQuery<AdminAlertList>(adminKeys.alerts(), '/admin/system/alerts'),
     retry: false,
   });
-
-const id = (value: string) => encodeURIComponent(value);
 
 /** Administrator sign-in (spec 02 §7 "Admin authentication"). */
 export const adminAuthApi = {

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { InteractionDetails, InteractionRedirect, LoginResponse } from '@attestly/contracts';
-import { apiFetch } from './client';
+import { apiFetch, type Auth } from './client';
 
 /**
  * The provider's interaction API behind /oauth/login and /oauth/consent (DESIGN.md §4). The browser's provider
@@ -20,38 +20,25 @@ export const interactionQueryOptions = (uid: string) =>
 
 type InteractionLoginAnswer = InteractionRedirect & Partial<LoginResponse>;
 
+/**
+ * A step of an authorization request, `POST /oauth/interactions/:uid/<step>`. Without a user token (`auth`
+ * 'none'): the provider cookie, not a token, says whose request it is.
+ */
+export const interactionStep = <T = InteractionRedirect>(
+  uid: string,
+  step: string,
+  body: unknown = {},
+  auth: Auth = 'none',
+) => apiFetch<T>(`/oauth/interactions/${encodeURIComponent(uid)}/${step}`, { method: 'POST', body, auth });
+
 export const oauthApi = {
   /** Signs in with email and password (same rules as /login); the answer also signs the SPA in. */
   login: (uid: string, body: { email: string; password: string; rememberMe?: boolean }) =>
-    apiFetch<InteractionLoginAnswer>(`/oauth/interactions/${encodeURIComponent(uid)}/login`, {
-      method: 'POST',
-      body,
-      auth: 'none',
-    }),
+    interactionStep<InteractionLoginAnswer>(uid, 'login', body),
   /** Continues with the Attestly session this browser already has. */
-  continueAsUser: (uid: string) =>
-    apiFetch<InteractionRedirect>(`/oauth/interactions/${encodeURIComponent(uid)}/login`, {
-      method: 'POST',
-      body: {},
-      auth: 'user',
-    }),
-  consent: (uid: string, scopes: string[]) =>
-    apiFetch<InteractionRedirect>(`/oauth/interactions/${encodeURIComponent(uid)}/consent`, {
-      method: 'POST',
-      body: { scopes },
-      auth: 'none',
-    }),
+  continueAsUser: (uid: string) => interactionStep(uid, 'login', {}, 'user'),
+  consent: (uid: string, scopes: string[]) => interactionStep(uid, 'consent', { scopes }),
   /** A registered wallet's credential request (OpenID4VCI authorization code flow): 403 with the policy's reason. */
-  walletConsent: (uid: string) =>
-    apiFetch<InteractionRedirect>(`/oauth/interactions/${encodeURIComponent(uid)}/wallet-consent`, {
-      method: 'POST',
-      body: {},
-      auth: 'none',
-    }),
-  abort: (uid: string) =>
-    apiFetch<InteractionRedirect>(`/oauth/interactions/${encodeURIComponent(uid)}/abort`, {
-      method: 'POST',
-      body: {},
-      auth: 'none',
-    }),
+  walletConsent: (uid: string) => interactionStep(uid, 'wallet-consent'),
+  abort: (uid: string) => interactionStep(uid, 'abort'),
 };

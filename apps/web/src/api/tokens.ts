@@ -1,6 +1,6 @@
-import { queryOptions } from '@tanstack/react-query';
 import type { ConnectedPartner, UserToken } from '@attestly/contracts';
 import { apiFetch } from './client';
+import { getQueryOptions } from './get-query';
 
 export const tokenKeys = {
   all: ['tokens'] as const,
@@ -10,22 +10,15 @@ export const tokenKeys = {
 
 /** spec 01 §7 "User": GET /users/tokens — the grants the user gave partner sites. */
 export const tokensQueryOptions = () =>
-  queryOptions({
-    queryKey: tokenKeys.list(),
-    queryFn: ({ signal }) =>
-      apiFetch<{ tokens: UserToken[]; total_count: number }>('/users/tokens', { auth: 'user', signal }),
-  });
+  getQueryOptions<{ tokens: UserToken[]; total_count: number }>(tokenKeys.list(), '/users/tokens', 'user');
 
 /** spec 01 §7 "User": GET /users/connected-partners — the same grants grouped by the company behind the sites. */
 export const connectedPartnersQueryOptions = () =>
-  queryOptions({
-    queryKey: tokenKeys.partners(),
-    queryFn: ({ signal }) =>
-      apiFetch<{ partners: ConnectedPartner[]; total_count: number }>('/users/connected-partners', {
-        auth: 'user',
-        signal,
-      }),
-  });
+  getQueryOptions<{ partners: ConnectedPartner[]; total_count: number }>(
+    tokenKeys.partners(),
+    '/users/connected-partners',
+    'user',
+  );
 
 export type TokenStatus = 'Revoked' | 'Expired' | 'Active';
 

@@ -8,6 +8,7 @@ import type {
   UserProfile,
 } from '@attestly/contracts';
 import { apiFetch } from './client';
+import { getQueryOptions } from './get-query';
 
 export interface MessageResponse {
   message: string;
@@ -21,8 +22,7 @@ export const userKeys = {
 
 export const profileQueryOptions = () =>
   queryOptions({
-    queryKey: userKeys.profile(),
-    queryFn: ({ signal }) => apiFetch<UserProfile>('/users/profile', { auth: 'user', signal }),
+    ...getQueryOptions<UserProfile>(userKeys.profile(), '/users/profile', 'user'),
     staleTime: 60_000,
   });
 
@@ -40,14 +40,11 @@ export const subdivisionsQueryOptions = (country: string) =>
   });
 
 export const sessionsQueryOptions = () =>
-  queryOptions({
-    queryKey: userKeys.sessions(),
-    queryFn: ({ signal }) =>
-      apiFetch<{ sessions: SessionSummary[]; total_count: number }>('/users/sessions', {
-        auth: 'user',
-        signal,
-      }),
-  });
+  getQueryOptions<{ sessions: SessionSummary[]; total_count: number }>(
+    userKeys.sessions(),
+    '/users/sessions',
+    'user',
+  );
 
 /** spec 01 §7 "User": every call the user screens make. */
 export const usersApi = {

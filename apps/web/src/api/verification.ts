@@ -1,4 +1,3 @@
-import { queryOptions } from '@tanstack/react-query';
 import {
   API_BASE_PATH,
   isErrorEnvelope,
@@ -14,6 +13,7 @@ import {
 import { tokens } from '../auth/token-storage';
 import { interactionHeaders } from '../lib/oauth-return';
 import { ApiError, apiFetch } from './client';
+import { getQueryOptions } from './get-query';
 
 export interface VerificationAnswer {
   message: string;
@@ -33,11 +33,7 @@ export const verificationKeys = {
 };
 
 export const verificationStatusQueryOptions = () =>
-  queryOptions({
-    queryKey: verificationKeys.status(),
-    queryFn: ({ signal }) =>
-      apiFetch<VerificationStatusAnswer>('/users/verification-status', { auth: 'user', signal }),
-  });
+  getQueryOptions<VerificationStatusAnswer>(verificationKeys.status(), '/users/verification-status', 'user');
 
 /**
  * Multipart upload with progress (fetch cannot report upload progress). Errors become the same ApiError as

@@ -1,10 +1,6 @@
-import type {
-  InteractionRedirect,
-  WalletOffer,
-  WalletPresentation,
-  WalletPresentationStatus,
-} from '@attestly/contracts';
+import type { WalletOffer, WalletPresentation, WalletPresentationStatus } from '@attestly/contracts';
 import { apiFetch } from './client';
+import { interactionStep } from './oauth';
 
 /** Wallet credentials (issue 24): offers from the user area, and presentations on the sign-in screen. */
 export const walletApi = {
@@ -15,23 +11,14 @@ export const walletApi = {
       body: { same_device: sameDevice },
       auth: 'user',
     }),
-  startPresentation: (uid: string) =>
-    apiFetch<WalletPresentation>(`/oauth/interactions/${encodeURIComponent(uid)}/wallet`, {
-      method: 'POST',
-      body: {},
-      auth: 'none',
-    }),
+  startPresentation: (uid: string) => interactionStep<WalletPresentation>(uid, 'wallet'),
   presentationStatus: (uid: string, signal?: AbortSignal) =>
     apiFetch<WalletPresentationStatus>(`/oauth/interactions/${encodeURIComponent(uid)}/wallet`, {
       auth: 'none',
       signal,
     }),
   finishPresentation: (uid: string, responseCode: string | null) =>
-    apiFetch<InteractionRedirect>(`/oauth/interactions/${encodeURIComponent(uid)}/wallet/finish`, {
-      method: 'POST',
-      body: responseCode ? { response_code: responseCode } : {},
-      auth: 'none',
-    }),
+    interactionStep(uid, 'wallet/finish', responseCode ? { response_code: responseCode } : {}),
 };
 
 /** A server-made SVG (QR code) as an image source: no markup of ours goes into the page. */

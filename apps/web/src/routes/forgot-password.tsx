@@ -6,8 +6,10 @@ import { forgotPasswordBody } from '@attestly/contracts';
 import { errorMessage } from '../api/client';
 import { usersApi } from '../api/users';
 import { AuthCard } from '../components/auth/auth-card';
+import { fieldProps } from '../components/forms/field-props';
+import { EmailField } from '../components/forms/fields';
 import { Button } from '../components/ui/button';
-import { FormError, TextField } from '../components/ui/field';
+import { FormError } from '../components/ui/field';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 export const Route = createFileRoute('/forgot-password')({ component: ForgotPasswordPage });
@@ -49,13 +51,7 @@ function ForgotPasswordPage() {
           <FormError
             message={request.isError ? errorMessage(request.error, 'Could not send the reset link') : null}
           />
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            error={form.formState.errors.email?.message}
-            {...form.register('email')}
-          />
+          <EmailField {...fieldProps(form, 'email')} />
           <Button type="submit" busy={request.isPending} className="w-full">
             Send reset link
           </Button>

@@ -1,22 +1,23 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { Link, createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { Link, createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { resetPasswordForm } from '@attestly/contracts';
 import { errorMessage } from '../api/client';
 import { usersApi } from '../api/users';
 import { AuthCard } from '../components/auth/auth-card';
+import { fieldProps } from '../components/forms/field-props';
+import { NewPasswordFields } from '../components/forms/fields';
 import { Button } from '../components/ui/button';
-import { FormError, TextField } from '../components/ui/field';
+import { FormError } from '../components/ui/field';
 import { pendingReturn } from '../lib/oauth-return';
 import { toast } from '../lib/toast';
+import { tokenSearch } from '../lib/text-search';
 import { useDocumentTitle } from '../lib/use-document-title';
+import { useSubmitFailure } from '../lib/use-submit-failure';
 
 export const Route = createFileRoute('/reset-password')({
-  validateSearch: v.object({ token: v.optional(v.fallback(v.string(), ''), '') }),
-  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
-  search: { middlewares: [stripSearchParams({ token: '' })] },
+  ...tokenSearch,
   component: ResetPasswordPage,
 });
 
@@ -27,13 +28,24 @@ function ResetPasswordPage() {
   useDocumentTitle('Choose a new password');
   const { token } = Route.useSearch();
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<ResetValues>({
     resolver: valibotResolver(resetPasswordForm),
     // Run every check, so 'Passwords must match' shows even while another field is still invalid.
     criteriaMode: 'all',
     defaultValues: { new_password: '', confirmPassword: '' },
   });
+  const { failure, onSubmit } = useSubmitFailure(
+    form,
+    async (values) => {
+      const answer = await usersApi.resetPassword({ token, new_password: values.new_password });
+      toast.success(answer.message);
+      // Back to the authorization that sent the user to reset it, if any (lib/oauth-return.ts).
+      const back = pendingReturn();
+      if (back) window.location.assign(back.path);
+      else await navigate({ to: '/login' });
+    },
+    (error) => errorMessage(error, 'Could not reset the password'),
+  );
 
   if (!token) {
     return (
@@ -49,20 +61,6 @@ function ResetPasswordPage() {
     );
   }
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      const answer = await usersApi.resetPassword({ token, new_password: values.new_password });
-      toast.success(answer.message);
-      // Back to the authorization that sent the user to reset it, if any (lib/oauth-return.ts).
-      const back = pendingReturn();
-      if (back) window.location.assign(back.path);
-      else await navigate({ to: '/login' });
-    } catch (error) {
-      setFailure(errorMessage(error, 'Could not reset the password'));
-    }
-  });
-
   return (
     <AuthCard
       title="Choose a new password"
@@ -75,20 +73,9 @@ function ResetPasswordPage() {
     >
       <form className="space-y-4" noValidate onSubmit={onSubmit}>
         <FormError message={failure} />
-        <TextField
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          hint="At least 8 characters."
-          error={form.formState.errors.new_password?.message}
-          {...form.register('new_password')}
-        />
-        <TextField
-          label="Confirm new password"
-          type="password"
-          autoComplete="new-password"
-          error={form.formState.errors.confirmPassword?.message}
-          {...form.register('confirmPassword')}
+        <NewPasswordFields
+          password={{ ...fieldProps(form, 'new_password'), hint: 'At least 8 characters.' }}
+          confirm={fieldProps(form, 'confirmPassword')}
         />
         <Button type="submit" busy={form.formState.isSubmitting} className="w-full">
           Set new password

@@ -1,20 +1,16 @@
-import { Link, createFileRoute, stripSearchParams } from '@tanstack/react-router';
-import * as v from 'valibot';
+import { Link, createFileRoute } from '@tanstack/react-router';
 import { usersApi } from '../api/users';
 import { TokenActionPage } from '../components/ui/token-action-page';
 import { useHasToken } from '../auth/session';
-import { useDocumentTitle } from '../lib/use-document-title';
+import { tokenSearch } from '../lib/text-search';
 
 export const Route = createFileRoute('/verify-email')({
-  validateSearch: v.object({ token: v.optional(v.fallback(v.string(), ''), '') }),
-  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
-  search: { middlewares: [stripSearchParams({ token: '' })] },
+  ...tokenSearch,
   component: VerifyEmailPage,
 });
 
 /** The page the verification mail links to (`/verify-email?token=…`). */
 function VerifyEmailPage() {
-  useDocumentTitle('Verify your email');
   const { token } = Route.useSearch();
   const signedIn = useHasToken('user');
   return (

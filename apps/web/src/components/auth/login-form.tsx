@@ -1,16 +1,13 @@
-import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { loginBody, type LoginBody } from '@attestly/contracts';
+import { loginBody } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { signIn } from '../../auth/session';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { EmailField, PasswordField, RememberMeRow, SubmitButton } from '../forms/fields';
 import { FormError } from '../ui/field';
 import { AuthCard } from './auth-card';
+import { SignInFields, useSignInForm } from './sign-in-fields';
 
 /**
  * spec 01 §2 "User sign-in": email, password, remember me; success goes to /dashboard. After sign-up the address is
@@ -20,24 +17,17 @@ export function LoginForm({ email = '', registered = false }: { email?: string; 
   useDocumentTitle('Sign in');
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<LoginBody>({
-    resolver: valibotResolver(loginBody),
-    defaultValues: { email, password: '', rememberMe: false },
-  });
-  const { errors, isSubmitting } = form.formState;
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const { form, failure, onSubmit } = useSignInForm(
+    loginBody,
+    email,
+    async (values) => {
       await signIn(queryClient, values);
       toast.success('Login successful!');
       await navigate({ to: '/dashboard' });
-    } catch (error) {
-      // Shown once, beside the form it is about (not also as a toast).
-      setFailure(errorMessage(error, 'Login failed'));
-    }
-  });
+    },
+    // Shown once, beside the form it is about (not also as a toast).
+    (error) => errorMessage(error, 'Login failed'),
+  );
 
   return (
     <AuthCard
@@ -64,14 +54,17 @@ export function LoginForm({ email = '', registered = false }: { email?: string; 
       ) : null}
       <form className="space-y-4" noValidate onSubmit={onSubmit}>
         <FormError message={failure} />
-        <EmailField error={errors.email?.message} {...form.register('email')} />
-        <PasswordField error={errors.password?.message} {...form.register('password')} />
-        <RememberMeRow remember={form.register('rememberMe')}>
-          <Link to="/forgot-password" className="text-sm font-semibold text-indigo-700 hover:text-indigo-900">
-            Forgot password?
-          </Link>
-        </RememberMeRow>
-        <SubmitButton busy={isSubmitting}>Sign in</SubmitButton>
+        <SignInFields
+          form={form}
+          forgotPassword={
+            <Link
+              to="/forgot-password"
+              className="text-sm font-semibold text-indigo-700 hover:text-indigo-900"
+            >
+              Forgot password?
+            </Link>
+          }
+        />
       </form>
     </AuthCard>
   );

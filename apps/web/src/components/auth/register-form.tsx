@@ -9,6 +9,7 @@ import { applyServerErrors } from '../../lib/form-errors';
 import { pendingReturn } from '../../lib/oauth-return';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { fieldProps } from '../forms/field-props';
 import { EmailField, NameField, PasswordField, PhoneField, SubmitButton } from '../forms/fields';
 import { CheckboxField } from '../ui/field';
 import { AuthCard } from './auth-card';
@@ -32,7 +33,7 @@ export function RegisterForm() {
       terms: false as unknown as true,
     },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async ({ full_name, email, phone, password }) => {
     try {
@@ -62,20 +63,18 @@ export function RegisterForm() {
       }
     >
       <form className="space-y-4" noValidate onSubmit={onSubmit}>
-        <NameField error={errors.full_name?.message} {...form.register('full_name')} />
-        <EmailField error={errors.email?.message} {...form.register('email')} />
-        <PhoneField label="Phone (optional)" error={errors.phone?.message} {...form.register('phone')} />
+        <NameField {...fieldProps(form, 'full_name')} />
+        <EmailField {...fieldProps(form, 'email')} />
+        <PhoneField label="Phone (optional)" {...fieldProps(form, 'phone')} />
         <PasswordField
           autoComplete="new-password"
           hint="At least 8 characters."
-          error={errors.password?.message}
-          {...form.register('password')}
+          {...fieldProps(form, 'password')}
         />
         <PasswordField
           label="Confirm password"
           autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...form.register('confirmPassword')}
+          {...fieldProps(form, 'confirmPassword')}
         />
         <CheckboxField
           label={
@@ -90,8 +89,7 @@ export function RegisterForm() {
               </Link>
             </>
           }
-          error={errors.terms?.message}
-          {...form.register('terms')}
+          {...fieldProps(form, 'terms')}
         />
         <SubmitButton busy={isSubmitting}>Create account</SubmitButton>
       </form>

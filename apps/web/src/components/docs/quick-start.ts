@@ -54,3 +54,20 @@ if (result.verified) {
   // Not proven yet: send the visitor to result.verify_url.
 }`;
 }
+
+/**
+ * The authorization request a partner site sends the browser to, as the guide shows it; `acrValues` adds the
+ * path the site expects (the wallet's, issue 24 item 6).
+ */
+export function authorizationRequestSample(origin: string, acrValues?: string): string {
+  return [
+    `${origin}/oauth2/authorize?client_id=YOUR_CLIENT_ID`,
+    '  &redirect_uri=https%3A%2F%2Fshop.example.com%2Fcallback',
+    '  &response_type=code',
+    '  &scope=openid%20basic_info%20AGE_18',
+    ...(acrValues ? [`  &acr_values=${encodeURIComponent(acrValues)}`] : []),
+    '  &state=RANDOM_STATE',
+    '  &code_challenge=BASE64URL_SHA256_OF_VERIFIER',
+    '  &code_challenge_method=S256',
+  ].join('\n');
+}

@@ -1,4 +1,5 @@
 import { CodeBlock } from './code-block';
+import { authorizationRequestSample } from './quick-start';
 
 /**
  * "Wallet Proofs" in the integration guide (issue 24 item 6): how a partner accepts an age credential from a
@@ -17,14 +18,7 @@ export function WalletProofsGuide({ origin }: { origin: string }) {
       </p>
       <CodeBlock
         label="Authorization request accepting wallet proofs"
-        code={`${origin}/oauth2/authorize?client_id=YOUR_CLIENT_ID
-  &redirect_uri=https%3A%2F%2Fshop.example.com%2Fcallback
-  &response_type=code
-  &scope=openid%20basic_info%20AGE_18
-  &acr_values=urn%3Aattestly%3Aacr%3Awallet
-  &state=RANDOM_STATE
-  &code_challenge=BASE64URL_SHA256_OF_VERIFIER
-  &code_challenge_method=S256`}
+        code={authorizationRequestSample(origin, 'urn:attestly:acr:wallet')}
       />
       <p>
         You receive your usual ID token and userinfo with <code>age_verified</code>,{' '}

@@ -31,6 +31,19 @@ export const PasswordField = forwardRef<HTMLInputElement, FieldProps>(function P
   return <TextField ref={ref} label={label} type="password" autoComplete={autoComplete} {...rest} />;
 });
 
+/**
+ * "New password" and "Confirm new password" (changing or resetting a password); both `new-password`, so a password
+ * manager offers to generate one and fills both.
+ */
+export function NewPasswordFields({ password, confirm }: { password: FieldProps; confirm: FieldProps }) {
+  return (
+    <>
+      <PasswordField label="New password" autoComplete="new-password" {...password} />
+      <PasswordField label="Confirm new password" autoComplete="new-password" {...confirm} />
+    </>
+  );
+}
+
 export const PhoneField = forwardRef<HTMLInputElement, FieldProps>(function PhoneField(
   { label = 'Phone', autoComplete = 'tel', ...rest },
   ref,

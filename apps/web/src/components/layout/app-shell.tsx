@@ -7,6 +7,7 @@ import { signOut, useHasToken } from '../../auth/session';
 import { ToastRegion } from '../ui/toaster';
 import { Brand } from './brand';
 import { navSections, signOutDestination, type NavItem } from './nav-items';
+import { StickyHeader } from './sticky-header';
 
 function NavLink({ item }: { item: NavItem }) {
   return (
@@ -143,13 +144,7 @@ export function AppShell({
 
   return (
     <div className="flex min-h-screen flex-col bg-slate-50">
-      <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
-        <a
-          href="#main"
-          className="sr-only rounded bg-indigo-700 px-3 py-2 text-white focus:not-sr-only focus:absolute focus:top-2 focus:left-2"
-        >
-          Skip to content
-        </a>
+      <StickyHeader>
         <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
           <Brand to={(kind === 'partner' ? '/partner/dashboard' : '/dashboard') as '/dashboard'} />
           <UserMenu
@@ -157,7 +152,7 @@ export function AppShell({
             onSignOut={() => void handleSignOut()}
           />
         </div>
-      </header>
+      </StickyHeader>
       <ToastRegion />
       <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col md:flex-row md:gap-6 md:px-6">
         <nav

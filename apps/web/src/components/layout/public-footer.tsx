@@ -1,6 +1,51 @@
 import { Link } from '@tanstack/react-router';
 
-const footerLink = 'text-sm text-slate-700 hover:text-slate-900 hover:underline';
+interface FooterLink {
+  to: '/' | '/news' | '/docs' | '/status' | '/login' | '/register' | '/terms' | '/privacy';
+  text: string;
+}
+
+const PRODUCT: readonly FooterLink[] = [
+  { to: '/', text: 'Home' },
+  { to: '/news', text: 'News' },
+  { to: '/docs', text: 'Documentation' },
+  { to: '/status', text: 'Status' },
+];
+
+const ACCOUNT: readonly FooterLink[] = [
+  { to: '/login', text: 'Sign in' },
+  { to: '/register', text: 'Sign up' },
+  // The partner portal's entry (issue 10); the header keeps the spec's links.
+  { to: '/partner/login' as '/', text: 'For businesses' },
+  { to: '/terms', text: 'Terms of Service' },
+  { to: '/privacy', text: 'Privacy Policy' },
+];
+
+/** A titled column of the footer's site map, a navigation landmark of its own. */
+function FooterColumn({
+  label,
+  title,
+  links,
+}: {
+  label: string;
+  title: string;
+  links: readonly FooterLink[];
+}) {
+  return (
+    <nav aria-label={label}>
+      <h2 className="text-sm font-semibold text-slate-900">{title}</h2>
+      <ul className="mt-3 space-y-2">
+        {links.map((link) => (
+          <li key={link.to}>
+            <Link to={link.to} className="text-sm text-slate-700 hover:text-slate-900 hover:underline">
+              {link.text}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
 
 /** Footer of the public pages: the site map of spec 01 §2 and the copyright line. */
 export function PublicFooter() {
@@ -14,62 +59,8 @@ export function PublicFooter() {
             sites learn a yes or a no, never the evidence.
           </p>
         </div>
-        <nav aria-label="Product">
-          <h2 className="text-sm font-semibold text-slate-900">Product</h2>
-          <ul className="mt-3 space-y-2">
-            <li>
-              <Link to="/" className={footerLink}>
-                Home
-              </Link>
-            </li>
-            <li>
-              <Link to="/news" className={footerLink}>
-                News
-              </Link>
-            </li>
-            <li>
-              <Link to="/docs" className={footerLink}>
-                Documentation
-              </Link>
-            </li>
-            <li>
-              <Link to="/status" className={footerLink}>
-                Status
-              </Link>
-            </li>
-          </ul>
-        </nav>
-        <nav aria-label="Account and legal">
-          <h2 className="text-sm font-semibold text-slate-900">Account</h2>
-          <ul className="mt-3 space-y-2">
-            <li>
-              <Link to="/login" className={footerLink}>
-                Sign in
-              </Link>
-            </li>
-            <li>
-              <Link to="/register" className={footerLink}>
-                Sign up
-              </Link>
-            </li>
-            <li>
-              {/* The partner portal's entry (issue 10); the header keeps the spec's links. */}
-              <Link to={'/partner/login' as '/'} className={footerLink}>
-                For businesses
-              </Link>
-            </li>
-            <li>
-              <Link to="/terms" className={footerLink}>
-                Terms of Service
-              </Link>
-            </li>
-            <li>
-              <Link to="/privacy" className={footerLink}>
-                Privacy Policy
-              </Link>
-            </li>
-          </ul>
-        </nav>
+        <FooterColumn label="Product" title="Product" links={PRODUCT} />
+        <FooterColumn label="Account and legal" title="Account" links={ACCOUNT} />
       </div>
       <div className="border-t border-slate-200 py-4 text-center text-sm text-slate-700">
         © {new Date().getFullYear()} Attestly. All rights reserved.

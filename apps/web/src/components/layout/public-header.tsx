@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { useHasToken } from '../../auth/session';
 import { buttonClass } from '../ui/button';
 import { Brand } from './brand';
+import { StickyHeader } from './sticky-header';
 
 const linkClass =
   'rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900';
@@ -58,13 +59,7 @@ export function PublicHeader() {
   );
 
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <a
-        href="#main"
-        className="sr-only rounded bg-indigo-700 px-3 py-2 text-white focus:not-sr-only focus:absolute focus:top-2 focus:left-2"
-      >
-        Skip to content
-      </a>
+    <StickyHeader translucent>
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
         <Brand />
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
@@ -99,6 +94,6 @@ export function PublicHeader() {
           <div className="mt-3 flex flex-col gap-2 border-t border-slate-200 pt-3">{account}</div>
         </div>
       ) : null}
-    </header>
+    </StickyHeader>
   );
 }

@@ -1,10 +1,7 @@
-import { useState } from 'react';
 import type { InteractionDetails, WalletAuthorizationRequest } from '@attestly/contracts';
-import { errorMessage } from '../../api/client';
 import { oauthApi } from '../../api/oauth';
-import { rememberReturn } from '../../lib/oauth-return';
 import { Button } from '../ui/button';
-import { SiteHeader } from './site-header';
+import { ConsentButtons, ConsentHeader, useConsentAnswer } from './consent-answer';
 
 /**
  * Consent for a wallet the operator registered (issue 24 item 3, OpenID4VCI authorization code flow): which
@@ -20,38 +17,19 @@ export function WalletConsentForm({
   interaction: InteractionDetails;
   wallet: WalletAuthorizationRequest;
 }) {
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'allow' | 'deny' | null>(null);
+  const { failure, busy, answer, goVerify } = useConsentAnswer(
+    { uid, verifyUrl: interaction.verify_url },
+    () => oauthApi.walletConsent(uid),
+    'The credentials could not be issued',
+  );
   // A refusal from the server (the policy changed since the screen opened) replaces the screen's own.
   const refused = failure ?? wallet.refused;
 
-  async function answer(kind: 'allow' | 'deny') {
-    setFailure(null);
-    setBusy(kind);
-    try {
-      const { redirect_to: redirectTo } =
-        kind === 'allow' ? await oauthApi.walletConsent(uid) : await oauthApi.abort(uid);
-      window.location.assign(redirectTo);
-    } catch (error) {
-      setBusy(null);
-      setFailure(errorMessage(error, 'The credentials could not be issued'));
-    }
-  }
-
-  const goVerify = () => {
-    rememberReturn(`/oauth/consent?uid=${encodeURIComponent(uid)}`);
-    window.location.assign(interaction.verify_url as string);
-  };
   const ages = Object.entries(wallet.age_over ?? {});
 
   return (
     <div className="space-y-5">
-      <SiteHeader site={interaction.site} />
-      {interaction.user ? (
-        <p className="text-sm text-slate-700">
-          Signed in as <span className="font-semibold text-slate-900">{interaction.user.email}</span>
-        </p>
-      ) : null}
+      <ConsentHeader interaction={interaction} />
       <div className="space-y-2">
         <p className="text-sm font-semibold text-slate-900">
           {interaction.site.site_name} asks for proof of your age to keep in the wallet:
@@ -87,27 +65,12 @@ export function WalletConsentForm({
           ) : null}
         </div>
       ) : null}
-      <div className="flex gap-3">
-        <Button
-          variant="secondary"
-          className="flex-1"
-          busy={busy === 'deny'}
-          disabled={busy !== null}
-          onClick={() => void answer('deny')}
-        >
-          {refused ? 'Cancel' : 'Deny'}
-        </Button>
-        {refused ? null : (
-          <Button
-            className="flex-1"
-            busy={busy === 'allow'}
-            disabled={busy !== null}
-            onClick={() => void answer('allow')}
-          >
-            Add to wallet
-          </Button>
-        )}
-      </div>
+      <ConsentButtons
+        busy={busy}
+        onAnswer={(kind) => void answer(kind)}
+        denyLabel={refused ? 'Cancel' : 'Deny'}
+        allow={refused ? undefined : { label: 'Add to wallet' }}
+      />
     </div>
   );
 }

@@ -11,6 +11,17 @@ export const inputClass = (invalid: boolean) =>
     invalid ? 'border-red-600' : 'border-slate-300'
   }`;
 
+/**
+ * A field's id (the caller's, else a generated one) and what describes it to a screen reader: its error, else its
+ * hint. FieldShell gives the error and hint paragraphs these ids.
+ */
+export function useFieldIds(id: string | undefined, error?: string, hint?: ReactNode) {
+  const generated = useId();
+  const fieldId = id ?? generated;
+  const describedBy = error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined;
+  return { fieldId, describedBy };
+}
+
 interface FieldShellProps {
   id: string;
   label: ReactNode;
@@ -51,14 +62,12 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
   { label, error, hint, id, className = '', ...rest },
   ref,
 ) {
-  const generated = useId();
-  const inputId = id ?? generated;
-  const describedBy = error ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined;
+  const { fieldId, describedBy } = useFieldIds(id, error, hint);
   return (
-    <FieldShell id={inputId} label={label} error={error} hint={hint}>
+    <FieldShell id={fieldId} label={label} error={error} hint={hint}>
       <input
         ref={ref}
-        id={inputId}
+        id={fieldId}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
         className={`${inputClass(!!error)} ${className}`}
@@ -78,15 +87,14 @@ export const SelectField = forwardRef<HTMLSelectElement, SelectFieldProps>(funct
   { label, error, id, children, ...rest },
   ref,
 ) {
-  const generated = useId();
-  const selectId = id ?? generated;
+  const { fieldId, describedBy } = useFieldIds(id, error);
   return (
-    <FieldShell id={selectId} label={label} error={error}>
+    <FieldShell id={fieldId} label={label} error={error}>
       <select
         ref={ref}
-        id={selectId}
+        id={fieldId}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${selectId}-error` : undefined}
+        aria-describedby={describedBy}
         className={inputClass(!!error)}
         {...rest}
       >
@@ -105,8 +113,7 @@ export const CheckboxField = forwardRef<HTMLInputElement, CheckboxFieldProps>(fu
   { label, error, id, ...rest },
   ref,
 ) {
-  const generated = useId();
-  const inputId = id ?? generated;
+  const { fieldId: inputId, describedBy } = useFieldIds(id, error);
   return (
     <div className="space-y-1">
       <div className="flex items-start gap-2">
@@ -115,7 +122,7 @@ export const CheckboxField = forwardRef<HTMLInputElement, CheckboxFieldProps>(fu
           id={inputId}
           type="checkbox"
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${inputId}-error` : undefined}
+          aria-describedby={describedBy}
           className="mt-0.5 size-4 shrink-0 accent-indigo-700"
           {...rest}
         />

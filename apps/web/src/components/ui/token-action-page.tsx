@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { useDocumentTitle } from '../../lib/use-document-title';
 import { AuthCard } from '../auth/auth-card';
 import { ErrorState, LoadingState } from './query-state';
 
 /**
- * A page a mailed link opens (`?token=…`): it performs the action once and shows the outcome. A query rather than
+ * A page a mailed link opens (`?token=…`), titled `title` in the tab too: it performs the action once and shows the outcome. A query rather than
  * an effect, so a remount (React's StrictMode, back/forward) reuses the answer instead of spending the token twice.
  */
 export function TokenActionPage({
@@ -24,6 +25,7 @@ export function TokenActionPage({
   fallbackError: string;
   children?: ReactNode;
 }) {
+  useDocumentTitle(title);
   const result = useQuery({
     queryKey: [queryKey, token],
     queryFn: () => action(token),

@@ -6,8 +6,9 @@ import { errorMessage } from '../../api/client';
 import { userKeys, usersApi } from '../../api/users';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
+import { fieldProps } from '../forms/field-props';
 import { Button } from '../ui/button';
-import { TextField } from '../ui/field';
+import { NewPasswordFields, PasswordField } from '../forms/fields';
 
 const EMPTY: ChangePasswordValues = { current_password: '', new_password: '', confirmPassword: '' };
 
@@ -20,7 +21,6 @@ export function ChangePasswordForm() {
     criteriaMode: 'all',
     defaultValues: EMPTY,
   });
-  const { errors } = form.formState;
   const change = useMutation({
     mutationFn: (values: ChangePasswordValues) =>
       usersApi.changePassword({
@@ -45,27 +45,10 @@ export function ChangePasswordForm() {
       noValidate
       onSubmit={form.handleSubmit((values) => change.mutate(values))}
     >
-      <TextField
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-        error={errors.current_password?.message}
-        {...form.register('current_password')}
-      />
-      <TextField
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        hint="At least 8 characters."
-        error={errors.new_password?.message}
-        {...form.register('new_password')}
-      />
-      <TextField
-        label="Confirm new password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirmPassword?.message}
-        {...form.register('confirmPassword')}
+      <PasswordField label="Current password" {...fieldProps(form, 'current_password')} />
+      <NewPasswordFields
+        password={{ ...fieldProps(form, 'new_password'), hint: 'At least 8 characters.' }}
+        confirm={fieldProps(form, 'confirmPassword')}
       />
       <Button type="submit" busy={change.isPending}>
         Change password

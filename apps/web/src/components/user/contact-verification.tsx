@@ -8,17 +8,15 @@ import { errorMessage } from '../../api/client';
 import { profileQueryOptions, userKeys, usersApi } from '../../api/users';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
+import { fieldProps } from '../forms/field-props';
 import { Button } from '../ui/button';
 import { TextField } from '../ui/field';
 import { QueryState } from '../ui/query-state';
 import { StatusBadge } from './status-badge';
+import { useSendEmailVerification } from './use-send-email-verification';
 
 function EmailVerification({ email, verified }: { email: string; verified: boolean }) {
-  const send = useMutation({
-    mutationFn: () => usersApi.sendEmailVerification(),
-    onSuccess: (answer) => toast.success(`${answer.message} to ${email}`),
-    onError: (error) => toast.error(errorMessage(error, 'Failed to send the verification email')),
-  });
+  const send = useSendEmailVerification(email);
   return (
     <div className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
       <div className="min-w-0">
@@ -115,8 +113,7 @@ function PhoneVerification({ phone, verified }: { phone: string | null; verified
               inputMode="numeric"
               autoComplete="one-time-code"
               maxLength={6}
-              error={form.formState.errors.code?.message}
-              {...form.register('code')}
+              {...fieldProps(form, 'code')}
             />
           </div>
           <Button type="submit" busy={confirm.isPending}>

@@ -7,11 +7,12 @@ import { deleteAccountForm } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { userKeys, usersApi } from '../../api/users';
 import { tokens } from '../../auth/token-storage';
+import { fieldProps } from '../forms/field-props';
+import { PasswordField } from '../forms/fields';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { Button } from '../ui/button';
 import { Dialog, DialogClose } from '../ui/dialog';
-import { TextField } from '../ui/field';
 
 /** Deleting the account asks for the password in a confirmation dialog. */
 export function DeleteAccount() {
@@ -62,13 +63,7 @@ export function DeleteAccount() {
           noValidate
           onSubmit={form.handleSubmit((values) => remove.mutate(values.password))}
         >
-          <TextField
-            label="Password"
-            type="password"
-            autoComplete="current-password"
-            error={form.formState.errors.password?.message}
-            {...form.register('password')}
-          />
+          <PasswordField {...fieldProps(form, 'password')} />
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <DialogClose asChild>
               <Button variant="secondary">Cancel</Button>

@@ -1,16 +1,9 @@
-import { useMutation } from '@tanstack/react-query';
-import { errorMessage } from '../../api/client';
-import { usersApi } from '../../api/users';
-import { toast } from '../../lib/toast';
 import { Button } from '../ui/button';
+import { useSendEmailVerification } from './use-send-email-verification';
 
 /** Until the address is confirmed, the dashboard says where the link went and offers a new one. */
 export function EmailConfirmationBanner({ email }: { email: string }) {
-  const resend = useMutation({
-    mutationFn: () => usersApi.sendEmailVerification(),
-    onSuccess: (answer) => toast.success(`${answer.message} to ${email}`),
-    onError: (error) => toast.error(errorMessage(error, 'Failed to send the verification email')),
-  });
+  const resend = useSendEmailVerification(email);
   return (
     <div className="flex flex-col gap-3 rounded-xl border border-amber-200 bg-amber-50 p-5 sm:flex-row sm:items-center sm:justify-between">
       <div className="min-w-0">

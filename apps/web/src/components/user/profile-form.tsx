@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/client';
 import { subdivisionsQueryOptions, userKeys, usersApi } from '../../api/users';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
+import { fieldProps } from '../forms/field-props';
 import { Button } from '../ui/button';
 import { EmailField, NameField, PhoneField } from '../forms/fields';
 import { Combobox } from '../ui/combobox';
@@ -67,9 +68,9 @@ export function ProfileForm({ profile }: { profile: UserProfile }) {
   return (
     <form className="space-y-4" noValidate onSubmit={form.handleSubmit((body) => save.mutate(body))}>
       <div className="grid gap-4 sm:grid-cols-2">
-        <NameField error={errors.full_name?.message} {...form.register('full_name')} />
-        <EmailField error={errors.email?.message} {...form.register('email')} />
-        <PhoneField error={errors.phone?.message} {...form.register('phone')} />
+        <NameField {...fieldProps(form, 'full_name')} />
+        <EmailField {...fieldProps(form, 'email')} />
+        <PhoneField {...fieldProps(form, 'phone')} />
         <Controller
           control={form.control}
           name="country"
@@ -112,16 +113,10 @@ export function ProfileForm({ profile }: { profile: UserProfile }) {
             id="state"
             label="State / region"
             autoComplete="address-level1"
-            error={errors.state?.message}
-            {...form.register('state')}
+            {...fieldProps(form, 'state')}
           />
         )}
-        <TextField
-          label="City"
-          autoComplete="address-level2"
-          error={errors.city?.message}
-          {...form.register('city')}
-        />
+        <TextField label="City" autoComplete="address-level2" {...fieldProps(form, 'city')} />
       </div>
       <p className="text-xs text-slate-700">
         Changing your email or phone means verifying the new one again.

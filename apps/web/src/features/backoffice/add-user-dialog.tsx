@@ -4,12 +4,14 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { adminCreateUserBody, type AdminCreateUserBody } from '@attestly/contracts';
 import { adminApi, adminErrorMessage, adminKeys } from '../../api/admin';
+import { fieldProps } from '../../components/forms/field-props';
+import { EmailField, NameField } from '../../components/forms/fields';
 import { Dialog } from '../../components/ui/dialog';
-import { FormError, TextField } from '../../components/ui/field';
+import { FormError } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { FormActions } from './form-ui';
-import { CopyAndDone } from './copy-and-done';
+import { SecretShownOnce } from './copy-and-done';
 import { SignInChoice } from './sign-in-choice';
 
 /**
@@ -31,7 +33,6 @@ export function AddUserDialog({
     resolver: valibotResolver(adminCreateUserBody),
     defaultValues: { email: '', full_name: '', sign_in: 'send_invitation' },
   });
-  const { errors } = form.formState;
   const finish = (id: string) => {
     setCreated(null);
     onClose();
@@ -61,35 +62,22 @@ export function AddUserDialog({
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? undefined : close())} title="Add User">
       {created ? (
-        <div className="space-y-4">
+        <SecretShownOnce
+          value={created.password}
+          testId="user-temporary-password"
+          copyLabel="Copy password"
+          onDone={close}
+        >
           <p className="text-sm text-slate-800">
             The person signs in at /login with their e-mail address and this first password. Copy it now and
             hand it over securely: it is shown only once.
           </p>
-          <code
-            data-testid="user-temporary-password"
-            className="block rounded bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900"
-          >
-            {created.password}
-          </code>
-          <CopyAndDone value={created.password} label="Copy password" onDone={close} />
-        </div>
+        </SecretShownOnce>
       ) : (
         <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => add.mutate(values))}>
           <FormError message={add.isError ? adminErrorMessage(add.error, 'Failed to add user') : null} />
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="off"
-            error={errors.email?.message}
-            {...form.register('email')}
-          />
-          <TextField
-            label="Full name"
-            autoComplete="off"
-            error={errors.full_name?.message}
-            {...form.register('full_name')}
-          />
+          <EmailField autoComplete="off" {...fieldProps(form, 'email')} />
+          <NameField autoComplete="off" {...fieldProps(form, 'full_name')} />
           <SignInChoice who="person" mailedTo={''} registration={form.register('sign_in')} />
           <FormActions label="Add User" busy={add.isPending} onCancel={onClose} />
         </form>

@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from 'react';
 import { adminProfile, adminSignOut } from '../../auth/admin-session';
 import { useHasToken } from '../../auth/session';
 import { Brand } from '../../components/layout/brand';
+import { StickyHeader } from '../../components/layout/sticky-header';
 import { Button } from '../../components/ui/button';
 import { ToastRegion } from '../../components/ui/toaster';
 
@@ -43,13 +44,7 @@ export function AdminLayout() {
 
   return (
     <div className="flex min-h-screen flex-col bg-slate-50">
-      <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
-        <a
-          href="#main"
-          className="sr-only rounded bg-indigo-700 px-3 py-2 text-white focus:not-sr-only focus:absolute focus:top-2 focus:left-2"
-        >
-          Skip to content
-        </a>
+      <StickyHeader>
         <div className="flex h-16 items-center justify-between gap-3 px-4 sm:px-6">
           <div className="flex items-center gap-3">
             <button
@@ -78,7 +73,7 @@ export function AdminLayout() {
             </Button>
           </div>
         </div>
-      </header>
+      </StickyHeader>
       <ToastRegion maxWidth="max-w-none" />
       <div className="flex w-full flex-1 flex-col md:flex-row">
         <nav

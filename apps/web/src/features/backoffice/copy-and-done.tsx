@@ -1,8 +1,9 @@
+import type { ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../lib/toast';
 
 /** Copy (a secret shown once, with a fallback message when the clipboard is refused) and Done. */
-export function CopyAndDone({ value, label, onDone }: { value: string; label: string; onDone(): void }) {
+function CopyAndDone({ value, label, onDone }: { value: string; label: string; onDone(): void }) {
   return (
     <div className="flex justify-end gap-2">
       <Button
@@ -17,6 +18,37 @@ export function CopyAndDone({ value, label, onDone }: { value: string; label: st
         {label}
       </Button>
       <Button onClick={onDone}>Done</Button>
+    </div>
+  );
+}
+
+/**
+ * A secret the server answers with once (a first password, an API key, a client secret): what it is for
+ * (`children`), the secret itself, then Copy and Done.
+ */
+export function SecretShownOnce({
+  value,
+  testId,
+  copyLabel,
+  onDone,
+  children,
+}: {
+  value: string;
+  testId?: string;
+  copyLabel: string;
+  onDone(): void;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="space-y-4">
+      {children}
+      <code
+        data-testid={testId}
+        className="block rounded bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900"
+      >
+        {value}
+      </code>
+      <CopyAndDone value={value} label={copyLabel} onDone={onDone} />
     </div>
   );
 }

@@ -142,24 +142,21 @@ export function DashboardPage() {
                 ))}
               </ul>
               <dl className="grid grid-cols-2 gap-3">
-                <div>
-                  <dt className="text-slate-700">API calls (last hour)</dt>
-                  <dd className="font-semibold text-slate-900">
-                    {number(healthData.metrics.recent_api_calls)}
-                  </dd>
-                </div>
-                <div>
-                  <dt className="text-slate-700">Active users (last hour)</dt>
-                  <dd className="font-semibold text-slate-900">
-                    {number(healthData.metrics.active_users_last_hour)}
-                  </dd>
-                </div>
-                <div>
-                  <dt className="text-slate-700">Services working</dt>
-                  <dd className="font-semibold text-slate-900">
-                    {healthData.metrics.healthy_services} / {healthData.metrics.total_services}
-                  </dd>
-                </div>
+                {(
+                  [
+                    ['API calls (last hour)', number(healthData.metrics.recent_api_calls)],
+                    ['Active users (last hour)', number(healthData.metrics.active_users_last_hour)],
+                    [
+                      'Services working',
+                      `${healthData.metrics.healthy_services} / ${healthData.metrics.total_services}`,
+                    ],
+                  ] as const
+                ).map(([label, value]) => (
+                  <div key={label}>
+                    <dt className="text-slate-700">{label}</dt>
+                    <dd className="font-semibold text-slate-900">{value}</dd>
+                  </div>
+                ))}
               </dl>
             </div>
           ) : (

@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { FLAG_PRIORITIES, adminFlagUserBody, type AdminFlagUserBody } from '@attestly/contracts';
 import { adminApi, adminErrorMessage, adminKeys } from '../../api/admin';
 
+import { fieldProps } from '../../components/forms/field-props';
 import { Dialog } from '../../components/ui/dialog';
 import { SelectField, TextField } from '../../components/ui/field';
 import { FormActions, OptionList, optionsOf } from './form-ui';
@@ -27,7 +28,6 @@ export function FlagUserDialog({
     resolver: valibotResolver(adminFlagUserBody),
     defaultValues: { reason: '', priority: 'medium', reviewer_notes: '' },
   });
-  const { errors } = form.formState;
   const flag = useMutation({
     mutationFn: (body: AdminFlagUserBody) => adminApi.flagUser(userId as string, body),
     onSuccess: async () => {
@@ -50,15 +50,11 @@ export function FlagUserDialog({
       description={userLabel ? `Flag ${userLabel} for review.` : undefined}
     >
       <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => flag.mutate(values))}>
-        <TextField label="Reason" error={errors.reason?.message} {...form.register('reason')} />
-        <SelectField label="Priority" error={errors.priority?.message} {...form.register('priority')}>
+        <TextField label="Reason" {...fieldProps(form, 'reason')} />
+        <SelectField label="Priority" {...fieldProps(form, 'priority')}>
           <OptionList options={optionsOf(FLAG_PRIORITIES, capitalize)} />
         </SelectField>
-        <TextAreaField
-          label="Reviewer notes (optional)"
-          error={errors.reviewer_notes?.message}
-          {...form.register('reviewer_notes')}
-        />
+        <TextAreaField label="Reviewer notes (optional)" {...fieldProps(form, 'reviewer_notes')} />
         <FormActions label="Flag User" variant="danger" busy={flag.isPending} onCancel={onClose} />
       </form>
     </Dialog>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button, type ButtonVariant } from '../../components/ui/button';
+import { ColumnCells, type ColumnBase } from '../../components/ui/column-cells';
 import { SelectField, TextField } from '../../components/ui/field';
 import { ErrorState, LoadingState } from '../../components/ui/query-state';
 import { OptionList, type Option } from './form-ui';
@@ -153,13 +154,8 @@ export function ListState({
   return <>{children}</>;
 }
 
-export interface Column<Row> {
-  header: ReactNode;
-  cell(row: Row): ReactNode;
-  /** Classes added to the shared cell classes (`td`). */
-  className?: string;
-  /** The cell's tooltip, e.g. the full id behind a short one. */
-  title?(row: Row): string | undefined;
+/** A column of a back-office table; its classes are added to the shared cell classes (`td`). */
+export interface Column<Row> extends ColumnBase<Row> {
   /**
    * Kept in view at the right edge while the table scrolls sideways on wide screens (a row's actions, issue 25
    * item 11); on phones the column scrolls with the rest.
@@ -219,17 +215,13 @@ export function DataTable<Row extends { id: string }>({
                 : undefined
             }
           >
-            {columns.map((column, index) => (
-              <td
-                key={index}
-                className={[td, column.className, column.pinned ? `${PINNED} bg-white` : null]
-                  .filter(Boolean)
-                  .join(' ')}
-                title={column.title?.(row)}
-              >
-                {column.cell(row)}
-              </td>
-            ))}
+            <ColumnCells
+              columns={columns}
+              row={row}
+              cellClass={(column) =>
+                [td, column.className, column.pinned ? `${PINNED} bg-white` : null].filter(Boolean).join(' ')
+              }
+            />
           </tr>
         ))}
       </tbody>

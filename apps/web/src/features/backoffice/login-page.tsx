@@ -15,10 +15,12 @@ import { adminAuthApi, adminErrorMessage } from '../../api/admin';
 
 import { storeAdminSession, storeSetupToken } from '../../auth/admin-session';
 import { AuthCard } from '../../components/auth/auth-card';
+import { fieldProps } from '../../components/forms/field-props';
 import { EmailField, PasswordField, SubmitButton } from '../../components/forms/fields';
 import { FormError, TextField } from '../../components/ui/field';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { useSubmitFailure } from '../../lib/use-submit-failure';
 
 /** A backup code instead of the authenticator's code (an administrator who lost the device). */
 const backupCodeForm = v.object({
@@ -56,16 +58,13 @@ export function AdminLoginPage() {
 
 function CredentialsStep({ onChallenge }: { onChallenge(tempToken: string): void }) {
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<AdminLoginBody>({
     resolver: valibotResolver(adminLoginBody),
     defaultValues: { email: '', password: '' },
   });
-  const { errors, isSubmitting } = form.formState;
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const { failure, setFailure, onSubmit } = useSubmitFailure(
+    form,
+    async (values) => {
       const answer = await adminAuthApi.login(values);
       if (answer.requires_2fa_setup && answer.access_token) {
         storeSetupToken(answer.access_token, answer.expires_at);
@@ -75,19 +74,20 @@ function CredentialsStep({ onChallenge }: { onChallenge(tempToken: string): void
       } else {
         setFailure('Login failed. Please try again.');
       }
-    } catch (error) {
+    },
+    (error) => {
       const message = adminErrorMessage(error, ADMIN_MESSAGES.loginFailed);
-      setFailure(message);
       toast.error(message);
-    }
-  });
+      return message;
+    },
+  );
 
   return (
     <form className="space-y-4" noValidate onSubmit={onSubmit}>
       <FormError message={failure} />
-      <EmailField autoComplete="username" error={errors.email?.message} {...form.register('email')} />
-      <PasswordField error={errors.password?.message} {...form.register('password')} />
-      <SubmitButton busy={isSubmitting}>Sign in</SubmitButton>
+      <EmailField autoComplete="username" {...fieldProps(form, 'email')} />
+      <PasswordField {...fieldProps(form, 'password')} />
+      <SubmitButton busy={form.formState.isSubmitting}>Sign in</SubmitButton>
     </form>
   );
 }
@@ -96,27 +96,24 @@ function CodeStep({ tempToken, onRestart }: { tempToken: string; onRestart(): vo
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [backup, setBackup] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<CodeValues>({
     resolver: valibotResolver(backup ? backupCodeForm : adminCodeForm),
     defaultValues: { code: '' },
   });
-  const { errors, isSubmitting } = form.formState;
-
-  const onSubmit = form.handleSubmit(async ({ code }) => {
-    setFailure(null);
-    try {
+  const { failure, setFailure, onSubmit } = useSubmitFailure(
+    form,
+    async ({ code }) => {
       const answer = await adminAuthApi.verify2fa({ temp_token: tempToken, code: code.trim() });
       storeAdminSession(queryClient, answer);
       toast.success('Login successful!');
       await navigate({ to: '/backoffice' });
-    } catch (error) {
-      const message = adminErrorMessage(error, ADMIN_MESSAGES.verifyFailed);
-      setFailure(message);
+    },
+    (error) => {
       form.reset({ code: '' });
       form.setFocus('code');
-    }
-  });
+      return adminErrorMessage(error, ADMIN_MESSAGES.verifyFailed);
+    },
+  );
 
   return (
     <form className="space-y-4" noValidate onSubmit={onSubmit}>
@@ -130,8 +127,7 @@ function CodeStep({ tempToken, onRestart }: { tempToken: string; onRestart(): vo
           spellCheck={false}
           maxLength={11}
           autoFocus
-          error={errors.code?.message}
-          {...form.register('code')}
+          {...fieldProps(form, 'code')}
         />
       ) : (
         <TextField
@@ -142,11 +138,10 @@ function CodeStep({ tempToken, onRestart }: { tempToken: string; onRestart(): vo
           pattern="[0-9]*"
           maxLength={6}
           autoFocus
-          error={errors.code?.message}
-          {...form.register('code')}
+          {...fieldProps(form, 'code')}
         />
       )}
-      <SubmitButton busy={isSubmitting}>Verify</SubmitButton>
+      <SubmitButton busy={form.formState.isSubmitting}>Verify</SubmitButton>
       <div className="flex flex-wrap justify-between gap-2 text-sm">
         <button
           type="button"

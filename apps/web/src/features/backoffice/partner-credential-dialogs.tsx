@@ -5,11 +5,12 @@ import { useForm } from 'react-hook-form';
 import type * as v from 'valibot';
 import { ADMIN_SITE_SCOPES, DEFAULT_SITE_SCOPES, adminCreateSiteBody } from '@attestly/contracts';
 import { adminApi, adminErrorMessage } from '../../api/admin';
+import { fieldProps } from '../../components/forms/field-props';
 import { Dialog } from '../../components/ui/dialog';
 import { CheckboxField, FormError, TextField } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
-import { CopyAndDone } from './copy-and-done';
+import { SecretShownOnce } from './copy-and-done';
 import { FormActions } from './form-ui';
 import { TextAreaField } from './textarea-field';
 import { usePartnerRefresh } from './use-partner-refresh';
@@ -50,15 +51,7 @@ export function RegenerateKeyDialog({
       }
     >
       {key ? (
-        <div className="space-y-4">
-          <code
-            data-testid="new-api-key"
-            className="block rounded bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900"
-          >
-            {key}
-          </code>
-          <CopyAndDone value={key} label="Copy key" onDone={close} />
-        </div>
+        <SecretShownOnce value={key} testId="new-api-key" copyLabel="Copy key" onDone={close} />
       ) : (
         <div className="space-y-4">
           <FormError
@@ -103,7 +96,6 @@ export function CreateSiteDialog({
       allowed_scopes: [...DEFAULT_SITE_SCOPES],
     },
   });
-  const { errors } = form.formState;
   const create = useMutation({
     mutationFn: (body: v.InferOutput<typeof adminCreateSiteBody>) => adminApi.createSite(partnerId, body),
     onSuccess: async (site) => {
@@ -132,38 +124,24 @@ export function CreateSiteDialog({
       }
     >
       {secret ? (
-        <div className="space-y-4 text-sm">
-          <p>
+        <SecretShownOnce value={secret.secret} copyLabel="Copy secret" onDone={close}>
+          <p className="text-sm">
             Client ID: <code className="break-all">{secret.clientId}</code>
           </p>
-          <code className="block rounded bg-slate-100 px-3 py-2 font-mono break-all text-slate-900">
-            {secret.secret}
-          </code>
-          <CopyAndDone value={secret.secret} label="Copy secret" onDone={close} />
-        </div>
+        </SecretShownOnce>
       ) : (
         <form className="space-y-4" noValidate onSubmit={form.handleSubmit((body) => create.mutate(body))}>
           <FormError
             message={create.isError ? adminErrorMessage(create.error, 'Failed to create site') : null}
           />
-          <TextField label="Site name" error={errors.site_name?.message} {...form.register('site_name')} />
-          <TextField
-            label="Domain"
-            placeholder="example.com"
-            error={errors.domain?.message}
-            {...form.register('domain')}
-          />
-          <TextAreaField
-            label="Description (optional)"
-            error={errors.description?.message}
-            {...form.register('description')}
-          />
+          <TextField label="Site name" {...fieldProps(form, 'site_name')} />
+          <TextField label="Domain" placeholder="example.com" {...fieldProps(form, 'domain')} />
+          <TextAreaField label="Description (optional)" {...fieldProps(form, 'description')} />
           <TextAreaField
             label="Redirect URIs"
             hint="One URI per line."
             placeholder="https://example.com/callback"
-            error={errors.redirect_uris?.message}
-            {...form.register('redirect_uris')}
+            {...fieldProps(form, 'redirect_uris')}
           />
           <fieldset className="space-y-2">
             <legend className="text-sm font-medium text-slate-800">Allowed scopes</legend>

@@ -260,31 +260,33 @@ function Sites({ partner, onCreate }: { partner: AdminPartnerDetail; onCreate():
   );
 }
 
+/** A titled group of counters; `id` names its heading. */
+function StatSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="mb-3 text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      <StatGrid>{children}</StatGrid>
+    </section>
+  );
+}
+
 function Statistics({ partner }: { partner: AdminPartnerDetail }) {
   const stats = partner.statistics;
   if (!stats) return <p className="text-sm text-slate-700">No statistics available</p>;
   return (
     <div className="space-y-6">
-      <section aria-labelledby="verification-totals">
-        <h2 id="verification-totals" className="mb-3 text-lg font-semibold text-slate-900">
-          Verifications
-        </h2>
-        <StatGrid>
-          <StatCard label="Total" value={stats.total_verifications} />
-          <StatCard label="Successful" value={stats.successful_verifications} />
-          <StatCard label="Failed" value={stats.failed_verifications} />
-          <StatCard label="Pending" value={stats.pending_verifications} />
-        </StatGrid>
-      </section>
-      <section aria-labelledby="site-totals">
-        <h2 id="site-totals" className="mb-3 text-lg font-semibold text-slate-900">
-          Sites
-        </h2>
-        <StatGrid>
-          <StatCard label="Total sites" value={stats.total_sites} />
-          <StatCard label="Active OAuth authorizations" value={stats.active_oauth_auths} />
-        </StatGrid>
-      </section>
+      <StatSection id="verification-totals" title="Verifications">
+        <StatCard label="Total" value={stats.total_verifications} />
+        <StatCard label="Successful" value={stats.successful_verifications} />
+        <StatCard label="Failed" value={stats.failed_verifications} />
+        <StatCard label="Pending" value={stats.pending_verifications} />
+      </StatSection>
+      <StatSection id="site-totals" title="Sites">
+        <StatCard label="Total sites" value={stats.total_sites} />
+        <StatCard label="Active OAuth authorizations" value={stats.active_oauth_auths} />
+      </StatSection>
     </div>
   );
 }

@@ -10,6 +10,7 @@ import {
   type AdminUpdatePartnerBody,
 } from '@attestly/contracts';
 import { adminApi, adminErrorMessage } from '../../api/admin';
+import { fieldProps } from '../../components/forms/field-props';
 import { Dialog } from '../../components/ui/dialog';
 import { CheckboxField, FormError, SelectField, TextField } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
@@ -41,7 +42,6 @@ export function EditPartnerDialog({
       plan,
     },
   });
-  const { errors } = form.formState;
   const save = useMutation({
     mutationFn: (body: AdminUpdatePartnerBody) => adminApi.updatePartner(partner.id, body),
     onSuccess: async () => {
@@ -59,15 +59,11 @@ export function EditPartnerDialog({
         <FormError
           message={save.isError ? adminErrorMessage(save.error, 'Failed to update partner') : null}
         />
-        <TextField
-          label="Contact name"
-          error={errors.contact_name?.message}
-          {...form.register('contact_name')}
-        />
-        <SelectField label="Status" error={errors.status?.message} {...form.register('status')}>
+        <TextField label="Contact name" {...fieldProps(form, 'contact_name')} />
+        <SelectField label="Status" {...fieldProps(form, 'status')}>
           <OptionList options={optionsOf(PARTNER_STATUSES, statusLabel)} />
         </SelectField>
-        <SelectField label="Plan" error={errors.plan?.message} {...form.register('plan')}>
+        <SelectField label="Plan" {...fieldProps(form, 'plan')}>
           <OptionList options={optionsOf(ADMIN_PARTNER_PLANS, planLabel)} />
         </SelectField>
         <FormActions label="Save changes" busy={save.isPending} onCancel={onClose} />
@@ -121,7 +117,6 @@ export function PartnerStatusDialog({
     resolver: valibotResolver(actionForm),
     defaultValues: { reason: '', notify_partner: true },
   });
-  const { errors } = form.formState;
   const run = useMutation({
     mutationFn: ({ kind, body }: { kind: StatusAction; body: v.InferOutput<typeof actionForm> }) => {
       const payload = { reason: body.reason.trim() || null, notify_partner: body.notify_partner };
@@ -153,11 +148,7 @@ export function PartnerStatusDialog({
           <FormError
             message={run.isError ? adminErrorMessage(run.error, `Failed to ${action} partner`) : null}
           />
-          <TextAreaField
-            label="Reason (optional)"
-            error={errors.reason?.message}
-            {...form.register('reason')}
-          />
+          <TextAreaField label="Reason (optional)" {...fieldProps(form, 'reason')} />
           <CheckboxField label="Notify the partner by e-mail" {...form.register('notify_partner')} />
           <FormActions
             label={copy?.button}

@@ -12,6 +12,8 @@ import {
   type AdminPartner,
 } from '@attestly/contracts';
 import { adminApi, adminErrorMessage, adminKeys, adminPartnersQueryOptions } from '../../api/admin';
+import { fieldProps } from '../../components/forms/field-props';
+import { EmailField, NameField } from '../../components/forms/fields';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { FormError, SelectField, TextField } from '../../components/ui/field';
@@ -21,7 +23,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { capitalize, formatDay } from './format';
 import { FormActions, OptionList, optionsOf } from './form-ui';
 import { FilterBar, PagedTable, SearchFilter, SelectFilter, type Column } from './list-ui';
-import { CopyAndDone } from './copy-and-done';
+import { SecretShownOnce } from './copy-and-done';
 import { SignInChoice } from './sign-in-choice';
 import { PageHeader, Panel, PlanBadge, StatusBadge } from './ui';
 
@@ -159,7 +161,6 @@ function CreatePartnerDialog({ open, onClose }: { open: boolean; onClose(): void
       sign_in: 'show_password',
     },
   });
-  const { errors } = form.formState;
   const openPartner = async (id: string) => {
     setCreated(null);
     onClose();
@@ -193,19 +194,17 @@ function CreatePartnerDialog({ open, onClose }: { open: boolean; onClose(): void
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? undefined : close())} title="Create Partner">
       {created ? (
-        <div className="space-y-4">
+        <SecretShownOnce
+          value={created.password}
+          testId="temporary-password"
+          copyLabel="Copy password"
+          onDone={close}
+        >
           <p className="text-sm text-slate-800">
             The partner signs in at /partner/login with the contact e-mail and this first password. Copy it
             now and hand it over securely: it is shown only once.
           </p>
-          <code
-            data-testid="temporary-password"
-            className="block rounded bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-900"
-          >
-            {created.password}
-          </code>
-          <CopyAndDone value={created.password} label="Copy password" onDone={close} />
-        </div>
+        </SecretShownOnce>
       ) : (
         <form
           className="space-y-4"
@@ -215,46 +214,21 @@ function CreatePartnerDialog({ open, onClose }: { open: boolean; onClose(): void
           <FormError
             message={create.isError ? adminErrorMessage(create.error, 'Failed to create partner') : null}
           />
-          <TextField
-            label="Partner name"
-            error={errors.partner_name?.message}
-            {...form.register('partner_name')}
-          />
-          <TextField
-            label="Contact name"
-            autoComplete="off"
-            error={errors.contact_name?.message}
-            {...form.register('contact_name')}
-          />
-          <TextField
-            label="Contact email"
-            type="email"
-            autoComplete="off"
-            error={errors.contact_email?.message}
-            {...form.register('contact_email')}
-          />
+          <TextField label="Partner name" {...fieldProps(form, 'partner_name')} />
+          <NameField label="Contact name" autoComplete="off" {...fieldProps(form, 'contact_name')} />
+          <EmailField label="Contact email" autoComplete="off" {...fieldProps(form, 'contact_email')} />
           <TextField
             label="Website"
             type="url"
             placeholder="https://example.com"
-            error={errors.website?.message}
-            {...form.register('website')}
+            {...fieldProps(form, 'website')}
           />
-          <TextField
-            label="Phone (optional)"
-            type="tel"
-            error={errors.phone?.message}
-            {...form.register('phone')}
-          />
-          <SelectField
-            label="Company type"
-            error={errors.company_type?.message}
-            {...form.register('company_type')}
-          >
+          <TextField label="Phone (optional)" type="tel" {...fieldProps(form, 'phone')} />
+          <SelectField label="Company type" {...fieldProps(form, 'company_type')}>
             <option value="">Not specified</option>
             <OptionList options={optionsOf(BUSINESS_TYPES, (type) => type)} />
           </SelectField>
-          <SelectField label="Plan" error={errors.plan?.message} {...form.register('plan')}>
+          <SelectField label="Plan" {...fieldProps(form, 'plan')}>
             <OptionList options={optionsOf(ADMIN_PARTNER_PLANS, planLabel)} />
           </SelectField>
           <SignInChoice

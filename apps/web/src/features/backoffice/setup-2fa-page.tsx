@@ -15,6 +15,7 @@ import { adminAuthApi, adminErrorMessage } from '../../api/admin';
 
 import { storeAdminSession } from '../../auth/admin-session';
 import { AuthCard } from '../../components/auth/auth-card';
+import { fieldProps } from '../../components/forms/field-props';
 import { Button } from '../../components/ui/button';
 import { FormError, TextField } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
@@ -57,7 +58,7 @@ function PasswordStep({ onReady }: { onReady(setup: Admin2faSetupResponse): void
     resolver: valibotResolver(adminSetup2faBody),
     defaultValues: { password: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
     try {
@@ -78,8 +79,7 @@ function PasswordStep({ onReady }: { onReady(setup: Admin2faSetupResponse): void
         label="Current password"
         type="password"
         autoComplete="current-password"
-        error={errors.password?.message}
-        {...form.register('password')}
+        {...fieldProps(form, 'password')}
       />
       <Button type="submit" busy={isSubmitting} className="w-full">
         Continue
@@ -107,7 +107,7 @@ function ShowSecret({ setup, onEnabled }: { setup: Admin2faSetupResponse; onEnab
     resolver: valibotResolver(adminEnable2faBody),
     defaultValues: { totp_code: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
     try {
@@ -187,8 +187,7 @@ function ShowSecret({ setup, onEnabled }: { setup: Admin2faSetupResponse; onEnab
           autoComplete="one-time-code"
           pattern="[0-9]*"
           maxLength={6}
-          error={errors.totp_code?.message}
-          {...form.register('totp_code')}
+          {...fieldProps(form, 'totp_code')}
         />
         <Button type="submit" busy={isSubmitting} className="w-full">
           Enable two-factor authentication

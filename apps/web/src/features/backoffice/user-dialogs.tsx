@@ -11,6 +11,8 @@ import {
   type AdminUserDetail,
 } from '@attestly/contracts';
 import { adminApi, adminErrorMessage, adminKeys, adminUserQueryOptions } from '../../api/admin';
+import { fieldProps } from '../../components/forms/field-props';
+import { EmailField, NameField, PhoneField } from '../../components/forms/fields';
 import { Dialog } from '../../components/ui/dialog';
 import { FormError, TextField } from '../../components/ui/field';
 import { QueryState } from '../../components/ui/query-state';
@@ -54,6 +56,29 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       <h3 className="font-semibold text-slate-900">{title}</h3>
       {children}
     </section>
+  );
+}
+
+/** A titled table of the user's records (the table is named by the title), or `empty` when there are none. */
+function TableSection<Row extends { id: string }>({
+  title,
+  columns,
+  rows,
+  empty,
+}: {
+  title: string;
+  columns: readonly Column<Row>[];
+  rows: readonly Row[];
+  empty: string;
+}) {
+  return (
+    <Section title={title}>
+      {rows.length === 0 ? (
+        <p className="text-sm text-slate-700">{empty}</p>
+      ) : (
+        <DataTable label={title} columns={columns} rows={rows} shadedHead={false} />
+      )}
+    </Section>
   );
 }
 
@@ -114,30 +139,18 @@ export function UserDetailsDialog({ userId, onClose }: { userId: string | null; 
                 ]}
               />
             </Section>
-            <Section title="Recent verification history">
-              {user.verification_history.length === 0 ? (
-                <p className="text-sm text-slate-700">No verifications yet.</p>
-              ) : (
-                <DataTable
-                  label="Recent verification history"
-                  columns={HISTORY_COLUMNS}
-                  rows={user.verification_history}
-                  shadedHead={false}
-                />
-              )}
-            </Section>
-            <Section title="Active OAuth authorizations">
-              {user.oauth_authorizations.length === 0 ? (
-                <p className="text-sm text-slate-700">No active authorizations.</p>
-              ) : (
-                <DataTable
-                  label="Active OAuth authorizations"
-                  columns={AUTHORIZATION_COLUMNS}
-                  rows={user.oauth_authorizations}
-                  shadedHead={false}
-                />
-              )}
-            </Section>
+            <TableSection
+              title="Recent verification history"
+              columns={HISTORY_COLUMNS}
+              rows={user.verification_history}
+              empty="No verifications yet."
+            />
+            <TableSection
+              title="Active OAuth authorizations"
+              columns={AUTHORIZATION_COLUMNS}
+              rows={user.oauth_authorizations}
+              empty="No active authorizations."
+            />
           </div>
         )}
       </QueryState>
@@ -216,34 +229,12 @@ function EditUserForm({ user, onClose }: { user: AdminUser; onClose(): void }) {
           (save.isError ? adminErrorMessage(save.error, 'Failed to update user') : null)
         }
       />
-      <TextField
-        label="Full name"
-        autoComplete="off"
-        error={errors.full_name?.message}
-        {...form.register('full_name')}
-      />
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="off"
-        error={errors.email?.message}
-        {...form.register('email')}
-      />
-      <TextField
-        label="Phone"
-        type="tel"
-        autoComplete="off"
-        error={errors.phone?.message}
-        {...form.register('phone')}
-      />
-      <TextField
-        label="Country"
-        placeholder="US, CA, GB"
-        error={errors.country?.message}
-        {...form.register('country')}
-      />
-      <TextField label="State" error={errors.state?.message} {...form.register('state')} />
-      <TextField label="City" error={errors.city?.message} {...form.register('city')} />
+      <NameField autoComplete="off" {...fieldProps(form, 'full_name')} />
+      <EmailField autoComplete="off" {...fieldProps(form, 'email')} />
+      <PhoneField autoComplete="off" {...fieldProps(form, 'phone')} />
+      <TextField label="Country" placeholder="US, CA, GB" {...fieldProps(form, 'country')} />
+      <TextField label="State" {...fieldProps(form, 'state')} />
+      <TextField label="City" {...fieldProps(form, 'city')} />
       <FormActions label="Save changes" busy={save.isPending} onCancel={onClose} />
     </form>
   );
@@ -265,7 +256,6 @@ export function LockUserDialog({ user, onClose }: { user: AdminUser | null; onCl
     resolver: valibotResolver(lockForm),
     defaultValues: { reason: '', duration_hours: '' },
   });
-  const { errors } = form.formState;
   const lock = useMutation({
     mutationFn: (body: v.InferOutput<typeof lockForm>) =>
       adminApi.lockUser((user as AdminUser).id, {
@@ -290,11 +280,7 @@ export function LockUserDialog({ user, onClose }: { user: AdminUser | null; onCl
     >
       <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => lock.mutate(values))}>
         <FormError message={lock.isError ? adminErrorMessage(lock.error, 'Failed to lock user') : null} />
-        <TextAreaField
-          label="Reason (optional)"
-          error={errors.reason?.message}
-          {...form.register('reason')}
-        />
+        <TextAreaField label="Reason (optional)" {...fieldProps(form, 'reason')} />
         <TextField
           label="Duration in hours (optional)"
           type="number"
@@ -302,8 +288,7 @@ export function LockUserDialog({ user, onClose }: { user: AdminUser | null; onCl
           min={1}
           step={1}
           hint="Leave empty to lock until an administrator unlocks the account."
-          error={errors.duration_hours?.message}
-          {...form.register('duration_hours')}
+          {...fieldProps(form, 'duration_hours')}
         />
         <FormActions label="Lock user" variant="danger" busy={lock.isPending} onCancel={onClose} />
       </form>

@@ -11,6 +11,7 @@ import {
 } from '@attestly/contracts';
 import { adminApi, adminErrorMessage, adminKeys } from '../../api/admin';
 
+import { fieldProps } from '../../components/forms/field-props';
 import { CheckboxField, FormError, TextField } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
@@ -108,7 +109,6 @@ function ApproveForm({ verificationId, onDone, onCancel }: FormProps) {
     resolver: valibotResolver(approveForm),
     defaultValues: { reviewer_notes: '', confidence_override: '' },
   });
-  const { errors } = form.formState;
   const mutation = useAction('approve', verificationId, onDone);
   const onSubmit = form.handleSubmit((values) =>
     mutation.mutate(
@@ -125,11 +125,7 @@ function ApproveForm({ verificationId, onDone, onCancel }: FormProps) {
   return (
     <form className="space-y-4" noValidate onSubmit={onSubmit}>
       <FormError message={mutation.isError ? failureText('approve', mutation.error) : null} />
-      <TextAreaField
-        label="Reviewer notes"
-        error={errors.reviewer_notes?.message}
-        {...form.register('reviewer_notes')}
-      />
+      <TextAreaField label="Reviewer notes" {...fieldProps(form, 'reviewer_notes')} />
       <TextField
         label="Confidence override (optional)"
         type="number"
@@ -138,8 +134,7 @@ function ApproveForm({ verificationId, onDone, onCancel }: FormProps) {
         max={1}
         step={0.01}
         hint="A number from 0.0 to 1.0; leave empty to keep the analysis' confidence."
-        error={errors.confidence_override?.message}
-        {...form.register('confidence_override')}
+        {...fieldProps(form, 'confidence_override')}
       />
       <FormActions label="Approve" busy={mutation.isPending} onCancel={onCancel} />
     </form>
@@ -151,7 +146,6 @@ function RejectForm({ verificationId, onDone, onCancel }: FormProps) {
     resolver: valibotResolver(adminRejectVerificationBody),
     defaultValues: { rejection_reason: '' },
   });
-  const { errors } = form.formState;
   const mutation = useAction('reject', verificationId, onDone);
   const onSubmit = form.handleSubmit((values) =>
     mutation.mutate(
@@ -169,8 +163,7 @@ function RejectForm({ verificationId, onDone, onCancel }: FormProps) {
       <TextAreaField
         label="Rejection reason"
         hint="The user is told this reason by mail; it is also kept in the review notes."
-        error={errors.rejection_reason?.message}
-        {...form.register('rejection_reason')}
+        {...fieldProps(form, 'rejection_reason')}
       />
       <FormActions label="Reject" busy={mutation.isPending} onCancel={onCancel} />
     </form>
@@ -182,7 +175,6 @@ function RetriggerForm({ verificationId, onDone, onCancel }: FormProps) {
     resolver: valibotResolver(adminRetriggerVerificationBody),
     defaultValues: { force_reprocess: false, notes: '' },
   });
-  const { errors } = form.formState;
   const mutation = useAction('retrigger', verificationId, onDone);
   const onSubmit = form.handleSubmit((values) =>
     mutation.mutate(values, {
@@ -195,7 +187,7 @@ function RetriggerForm({ verificationId, onDone, onCancel }: FormProps) {
     <form className="space-y-4" noValidate onSubmit={onSubmit}>
       <FormError message={mutation.isError ? failureText('retrigger', mutation.error) : null} />
       <CheckboxField label="Force reprocess (bypass cache)" {...form.register('force_reprocess')} />
-      <TextAreaField label="Notes (optional)" error={errors.notes?.message} {...form.register('notes')} />
+      <TextAreaField label="Notes (optional)" {...fieldProps(form, 'notes')} />
       <FormActions label="Retrigger" busy={mutation.isPending} onCancel={onCancel} />
     </form>
   );

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { PlanId, PlanOffer, SubscriptionView } from '@attestly/contracts';
 import { apiFetch } from '../../api/client';
+import { getQueryOptions } from '../../api/get-query';
 
 export const billingKeys = {
   all: ['partner', 'billing'] as const,
@@ -22,11 +23,7 @@ export const plansQueryOptions = () =>
 
 /** GET /partners/subscription/usage: plan, status, next billing date and usage (spec 01 §3 "Subscription"). */
 export const usageQueryOptions = () =>
-  queryOptions({
-    queryKey: billingKeys.usage(),
-    queryFn: ({ signal }) =>
-      apiFetch<SubscriptionView>('/partners/subscription/usage', { auth: 'partner', signal }),
-  });
+  getQueryOptions<SubscriptionView>(billingKeys.usage(), '/partners/subscription/usage', 'partner');
 
 export const startCheckout = (plan: PlanId) =>
   apiFetch<{ checkout_url: string }>(

@@ -24,16 +24,16 @@ export const SCOPE_TEXT: Record<Scope, string> = {
 /**
  * The add-site modal (spec 01 §2, §5): site name and domain required, one redirect URI per line (at least one, each
  * a valid URL within the domain), scopes defaulting to basic_info and AGE_18. The server's field errors are shown
- * beside the fields.
+ * beside the fields. Once added it closes; a new confidential site's secret goes to `onSecret`, to be shown once.
  */
 export function AddSiteDialog({
   open,
   onOpenChange,
-  onCreated,
+  onSecret,
 }: {
   open: boolean;
   onOpenChange(open: boolean): void;
-  onCreated(site: SiteView): void;
+  onSecret(site: SiteView): void;
 }) {
   const queryClient = useQueryClient();
   const [siteName, setSiteName] = useState('');
@@ -56,7 +56,8 @@ export function AddSiteDialog({
       setRedirects('');
       setScopes([...DEFAULT_SITE_SCOPES]);
       setDescription('');
-      onCreated(site);
+      onOpenChange(false);
+      if (site.client_secret) onSecret(site);
     },
     onError: (error) => {
       if (error instanceof ApiError && error.errors.length) {

@@ -7,7 +7,7 @@ import { Dialog } from '../../components/ui/dialog';
 import { SelectField, TextField } from '../../components/ui/field';
 import { QueryState } from '../../components/ui/query-state';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { Badge, PageTitle, Panel, formatDate } from './ui';
+import { Badge, PageTitle, Panel, SimpleTable, formatDate, type TableColumn } from './ui';
 
 const PAGE = 100;
 
@@ -35,6 +35,21 @@ const EVENTS = [
   'partner.login_succeeded',
   'partner.login_failed',
   'partner.profile_updated',
+];
+
+const AUDIT_COLUMNS: readonly TableColumn<PartnerAuditEntry>[] = [
+  { header: 'Time', className: 'whitespace-nowrap', cell: (row) => formatDate(row.timestamp) },
+  { header: 'Event', className: 'font-mono text-xs', cell: (row) => row.event },
+  {
+    header: 'Severity',
+    cell: (row) => <Badge value={auditSeverity(row)} label={auditSeverity(row)} />,
+  },
+  {
+    header: 'User',
+    className: 'font-mono text-xs',
+    cell: (row) => (row.user_id ? `${row.user_id.slice(0, 12)}…` : '—'),
+  },
+  { header: 'IP address', cell: (row) => row.ip_address ?? '—' },
 ];
 
 /** /partner/audit-logs (spec 01 §2, §5): search, filters, table and a detail modal. */
@@ -156,42 +171,21 @@ export function PartnerAuditLogsPage() {
                 {rows.length === 0 ? (
                   <p className="text-sm text-slate-700">No entries match.</p>
                 ) : (
-                  <div className="relative overflow-x-auto">
-                    <table className="min-w-full text-left text-sm">
-                      <thead className="text-xs text-slate-600 uppercase">
-                        <tr>
-                          <th className="py-2 pr-4">Time</th>
-                          <th className="py-2 pr-4">Event</th>
-                          <th className="py-2 pr-4">Severity</th>
-                          <th className="py-2 pr-4">User</th>
-                          <th className="py-2 pr-4">IP address</th>
-                          <th className="py-2">
-                            <span className="sr-only">Details</span>
-                          </th>
-                        </tr>
-                      </thead>
-                      <tbody className="divide-y divide-slate-100">
-                        {rows.map((row) => (
-                          <tr key={row.id}>
-                            <td className="py-2 pr-4 whitespace-nowrap">{formatDate(row.timestamp)}</td>
-                            <td className="py-2 pr-4 font-mono text-xs">{row.event}</td>
-                            <td className="py-2 pr-4">
-                              <Badge value={auditSeverity(row)} label={auditSeverity(row)} />
-                            </td>
-                            <td className="py-2 pr-4 font-mono text-xs">
-                              {row.user_id ? `${row.user_id.slice(0, 12)}…` : '—'}
-                            </td>
-                            <td className="py-2 pr-4">{row.ip_address ?? '—'}</td>
-                            <td className="py-2">
-                              <Button variant="ghost" onClick={() => setSelected(row)}>
-                                Details
-                              </Button>
-                            </td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
+                  <SimpleTable
+                    className="relative overflow-x-auto"
+                    rows={rows}
+                    columns={[
+                      ...AUDIT_COLUMNS,
+                      {
+                        header: <span className="sr-only">Details</span>,
+                        cell: (row) => (
+                          <Button variant="ghost" onClick={() => setSelected(row)}>
+                            Details
+                          </Button>
+                        ),
+                      },
+                    ]}
+                  />
                 )}
                 <div className="mt-4 flex gap-2">
                   <Button

@@ -5,7 +5,7 @@ import { partnerStatsQueryOptions } from '../../api/partner';
 import { QueryState } from '../../components/ui/query-state';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { UsageSummary } from '../billing/usage-summary';
-import { Badge, PageTitle, Panel, formatDate } from './ui';
+import { Badge, PageTitle, Panel, SimpleTable, formatDate, type TableColumn } from './ui';
 
 const number = (value: number) => value.toLocaleString('en-US');
 
@@ -34,6 +34,34 @@ const LINKS: Array<{ to: string; label: string }> = [
   { to: '/partner/audit-logs', label: 'Audit logs' },
 ];
 
+type RecentItem = PartnerStats['recent_verifications'][number];
+
+const VERIFICATION_COLUMNS: readonly TableColumn<RecentItem>[] = [
+  {
+    header: 'Type',
+    cell: (item) => (
+      <>
+        {`${item.verification_type ?? ''} verification`}
+        {item.sandbox ? (
+          <>
+            {' '}
+            <Badge value="sandbox" />
+          </>
+        ) : null}
+      </>
+    ),
+  },
+  {
+    header: 'User',
+    className: 'font-mono text-xs',
+    title: (item) => item.user,
+    cell: (item) => <>{item.user.slice(0, 12)}…</>,
+  },
+  { header: 'Location', cell: (item) => item.location ?? '—' },
+  { header: 'Status', cell: (item) => <Badge value={item.status} label={item.status} /> },
+  { header: 'Time', cell: (item) => formatDate(item.timestamp) },
+];
+
 /**
  * "Recent verifications" lists verifications only (issue 25 item 13). The stats answer mixes in token revocations
  * (spec 01 §3's recent item is "verification or token revocation"); those are a different event, so they get a short
@@ -50,42 +78,7 @@ export function RecentVerifications({ items }: { items: PartnerStats['recent_ver
             No verifications yet. Send people through your site&apos;s sign-in to see them here.
           </p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="min-w-full text-left text-sm">
-              <thead className="text-xs text-slate-600 uppercase">
-                <tr>
-                  <th className="py-2 pr-4">Type</th>
-                  <th className="py-2 pr-4">User</th>
-                  <th className="py-2 pr-4">Location</th>
-                  <th className="py-2 pr-4">Status</th>
-                  <th className="py-2">Time</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {verifications.map((item) => (
-                  <tr key={item.id}>
-                    <td className="py-2 pr-4">
-                      {`${item.verification_type ?? ''} verification`}
-                      {item.sandbox ? (
-                        <>
-                          {' '}
-                          <Badge value="sandbox" />
-                        </>
-                      ) : null}
-                    </td>
-                    <td className="py-2 pr-4 font-mono text-xs" title={item.user}>
-                      {item.user.slice(0, 12)}…
-                    </td>
-                    <td className="py-2 pr-4">{item.location ?? '—'}</td>
-                    <td className="py-2 pr-4">
-                      <Badge value={item.status} label={item.status} />
-                    </td>
-                    <td className="py-2">{formatDate(item.timestamp)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <SimpleTable columns={VERIFICATION_COLUMNS} rows={verifications} />
         )}
       </Panel>
       {revocations.length ? (

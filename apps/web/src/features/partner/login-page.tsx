@@ -1,33 +1,28 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import {
-  BUSINESS_TYPES,
-  partnerLoginBody,
-  partnerRegisterBody,
-  type PartnerLoginBody,
-  type PartnerRegisterBody,
-} from '@attestly/contracts';
+import { partnerLoginBody, partnerRegisterBody, type PartnerRegisterBody } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { partnerApi } from '../../api/partner';
 import { partnerNextPath } from '../../auth/guards';
 import { signInPartner } from '../../auth/partner-session';
 import { AuthCard } from '../../components/auth/auth-card';
+import { SignInFields, useSignInForm } from '../../components/auth/sign-in-fields';
+import { fieldProps } from '../../components/forms/field-props';
 import {
   EmailField,
   NameField,
   PasswordField,
   PhoneField,
-  RememberMeRow,
   SubmitButton,
 } from '../../components/forms/fields';
 import { buttonClass } from '../../components/ui/button';
-import { FormError, SelectField, TextField } from '../../components/ui/field';
+import { FormError, TextField } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { BusinessTypeField } from './business-type-field';
 
 /**
  * /partner/login (spec 01 §2): sign-in, with the way to /partner/register (issue 25 item 13: registration has an
@@ -81,24 +76,20 @@ const toggleClass = 'font-semibold text-indigo-700 hover:text-indigo-900';
 function LoginForm({ email, next }: { email: string; next: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<PartnerLoginBody>({
-    resolver: valibotResolver(partnerLoginBody),
-    defaultValues: { email, password: '', rememberMe: false },
-  });
-  const { errors, isSubmitting } = form.formState;
-  const onSubmit = form.handleSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const { form, failure, onSubmit } = useSignInForm(
+    partnerLoginBody,
+    email,
+    async (values) => {
       await signInPartner(queryClient, values);
       toast.success('Login successful!');
       await navigate({ href: partnerNextPath(next) });
-    } catch (error) {
+    },
+    (error) => {
       const message = errorMessage(error, 'Partner login failed');
-      setFailure(message);
       toast.error(message);
-    }
-  });
+      return message;
+    },
+  );
   return (
     <AuthCard
       title="Partner sign in"
@@ -114,14 +105,14 @@ function LoginForm({ email, next }: { email: string; next: string }) {
     >
       <form className="space-y-4" noValidate onSubmit={onSubmit}>
         <FormError message={failure} />
-        <EmailField error={errors.email?.message} {...form.register('email')} />
-        <PasswordField error={errors.password?.message} {...form.register('password')} />
-        <RememberMeRow remember={form.register('rememberMe')}>
-          <Link to={'/partner/forgot-password' as '/'} className={`text-sm ${toggleClass}`}>
-            Forgot password?
-          </Link>
-        </RememberMeRow>
-        <SubmitButton busy={isSubmitting}>Sign in</SubmitButton>
+        <SignInFields
+          form={form}
+          forgotPassword={
+            <Link to={'/partner/forgot-password' as '/'} className={`text-sm ${toggleClass}`}>
+              Forgot password?
+            </Link>
+          }
+        />
       </form>
     </AuthCard>
   );
@@ -140,7 +131,7 @@ function RegisterForm({ onDone }: { onDone(email: string): void }) {
       business_type: '',
     },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await partnerApi.register(values);
@@ -173,45 +164,23 @@ function RegisterForm({ onDone }: { onDone(email: string): void }) {
       }
     >
       <form className="space-y-4" noValidate onSubmit={onSubmit}>
-        <EmailField label="Work email" error={errors.email?.message} {...form.register('email')} />
+        <EmailField label="Work email" {...fieldProps(form, 'email')} />
         <PasswordField
           autoComplete="new-password"
           hint="At least 8 characters"
-          error={errors.password?.message}
-          {...form.register('password')}
+          {...fieldProps(form, 'password')}
         />
-        <TextField
-          label="Company name"
-          autoComplete="organization"
-          error={errors.company_name?.message}
-          {...form.register('company_name')}
-        />
-        <NameField
-          label="Contact name (optional)"
-          error={errors.contact_name?.message}
-          {...form.register('contact_name')}
-        />
-        <PhoneField label="Phone (optional)" error={errors.phone?.message} {...form.register('phone')} />
+        <TextField label="Company name" autoComplete="organization" {...fieldProps(form, 'company_name')} />
+        <NameField label="Contact name (optional)" {...fieldProps(form, 'contact_name')} />
+        <PhoneField label="Phone (optional)" {...fieldProps(form, 'phone')} />
         <TextField
           label="Website (optional)"
           inputMode="url"
           autoComplete="url"
           placeholder="shop.example.com"
-          error={errors.website?.message}
-          {...form.register('website')}
+          {...fieldProps(form, 'website')}
         />
-        <SelectField
-          label="Business type (optional)"
-          error={errors.business_type?.message}
-          {...form.register('business_type')}
-        >
-          <option value="">Choose…</option>
-          {BUSINESS_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
-        </SelectField>
+        <BusinessTypeField {...fieldProps(form, 'business_type')} />
         <SubmitButton busy={isSubmitting}>Create partner account</SubmitButton>
       </form>
     </AuthCard>

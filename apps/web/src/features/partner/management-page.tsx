@@ -66,14 +66,7 @@ export function ManagementPage() {
       <PartnerSummaryCard />
       <SitesSection secretSite={secretSite} onSecret={setSecretSite} />
       <WebhooksSection />
-      <AddSiteDialog
-        open={addOpen}
-        onOpenChange={setAddOpen}
-        onCreated={(site) => {
-          setAddOpen(false);
-          if (site.client_secret) setSecretSite(site);
-        }}
-      />
+      <AddSiteDialog open={addOpen} onOpenChange={setAddOpen} onSecret={setSecretSite} />
       <Dialog open={keysOpen} onOpenChange={setKeysOpen} title="API keys" size="xl">
         <ApiKeysPanel />
       </Dialog>
@@ -92,14 +85,7 @@ export function SitesPage() {
         <Button onClick={() => setAddOpen(true)}>Add Site</Button>
       </PageTitle>
       <SitesSection secretSite={secretSite} onSecret={setSecretSite} />
-      <AddSiteDialog
-        open={addOpen}
-        onOpenChange={setAddOpen}
-        onCreated={(site) => {
-          setAddOpen(false);
-          if (site.client_secret) setSecretSite(site);
-        }}
-      />
+      <AddSiteDialog open={addOpen} onOpenChange={setAddOpen} onSecret={setSecretSite} />
     </div>
   );
 }

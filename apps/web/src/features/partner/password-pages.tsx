@@ -1,93 +1,61 @@
 import { Link } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { errorMessage } from '../../api/client';
 import { partnerApi } from '../../api/partner';
 import { AuthCard } from '../../components/auth/auth-card';
+import { EmailField, NewPasswordFields } from '../../components/forms/fields';
 import { Button } from '../../components/ui/button';
-import { FormError, TextField } from '../../components/ui/field';
+import { FormError } from '../../components/ui/field';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
-const linkClass = 'font-semibold text-indigo-700 hover:text-indigo-900';
-
-/** /partner/forgot-password: the same answer whether or not the address has an account. */
-export function PartnerForgotPasswordPage() {
-  useDocumentTitle('Reset your partner password');
-  const [email, setEmail] = useState('');
-  const [sent, setSent] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    if (!email.trim()) return setFailure('Email is required');
-    setBusy(true);
-    try {
-      setSent((await partnerApi.forgotPassword(email.trim())).message);
-    } catch (error) {
-      setFailure(errorMessage(error, 'Something went wrong. Please try again.'));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <AuthCard
-      title="Reset your partner password"
-      footer={
-        <Link to={'/partner/login' as '/'} className={linkClass}>
-          Back to sign in
-        </Link>
-      }
-    >
-      {sent ? (
-        <p role="status" className="text-sm text-slate-800">
-          {sent}
-        </p>
-      ) : (
-        <form className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
-          <FormError message={failure} />
-          <TextField
-            label="Email"
-            type="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-          <Button type="submit" busy={busy} className="w-full">
-            Send reset link
-          </Button>
-        </form>
-      )}
-    </AuthCard>
-  );
-}
-
-/** /partner/reset-password?token=…: choose a new password; every partner session ends. */
-export function PartnerResetPasswordPage({ token }: { token: string }) {
-  useDocumentTitle('Choose a new password');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+/**
+ * The card of both partner password pages: a form that, once the server answers, gives way to the answer's
+ * message. What `check` finds before sending, or the server's refusal (`failed` when it gives no reason), shows
+ * above the fields; `notice` stands there instead when the page cannot be used at all.
+ */
+function PasswordStepCard({
+  title,
+  backLabel,
+  check,
+  send,
+  failed,
+  submitLabel,
+  notice,
+  children,
+}: {
+  title: string;
+  backLabel: string;
+  check(): string | null;
+  send(): Promise<{ message: string }>;
+  failed: string;
+  submitLabel: string;
+  notice?: string;
+  children: ReactNode;
+}) {
+  useDocumentTitle(title);
   const [done, setDone] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
-    if (password.length < 8) return setFailure('Password must be at least 8 characters');
-    if (password !== confirm) return setFailure('Passwords must match');
+    const problem = check();
+    if (problem) return setFailure(problem);
     setBusy(true);
     try {
-      setDone((await partnerApi.resetPassword(token, password)).message);
+      setDone((await send()).message);
     } catch (error) {
-      setFailure(errorMessage(error, 'This password reset link is invalid or has expired'));
+      setFailure(errorMessage(error, failed));
     } finally {
       setBusy(false);
     }
   };
   return (
     <AuthCard
-      title="Choose a new password"
+      title={title}
       footer={
-        <Link to={'/partner/login' as '/'} className={linkClass}>
-          Sign in
+        <Link to={'/partner/login' as '/'} className="font-semibold text-indigo-700 hover:text-indigo-900">
+          {backLabel}
         </Link>
       }
     >
@@ -97,28 +65,58 @@ export function PartnerResetPasswordPage({ token }: { token: string }) {
         </p>
       ) : (
         <form className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
-          <FormError
-            message={token ? failure : 'This link is incomplete. Open the link from the email again.'}
-          />
-          <TextField
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-          <TextField
-            label="Confirm new password"
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(event) => setConfirm(event.target.value)}
-          />
-          <Button type="submit" busy={busy} disabled={!token} className="w-full">
-            Reset password
+          <FormError message={notice ?? failure} />
+          {children}
+          <Button type="submit" busy={busy} disabled={notice !== undefined} className="w-full">
+            {submitLabel}
           </Button>
         </form>
       )}
     </AuthCard>
+  );
+}
+
+/** /partner/forgot-password: the same answer whether or not the address has an account. */
+export function PartnerForgotPasswordPage() {
+  const [email, setEmail] = useState('');
+  return (
+    <PasswordStepCard
+      title="Reset your partner password"
+      backLabel="Back to sign in"
+      check={() => (email.trim() ? null : 'Email is required')}
+      send={() => partnerApi.forgotPassword(email.trim())}
+      failed="Something went wrong. Please try again."
+      submitLabel="Send reset link"
+    >
+      <EmailField value={email} onChange={(event) => setEmail(event.target.value)} />
+    </PasswordStepCard>
+  );
+}
+
+/** /partner/reset-password?token=…: choose a new password; every partner session ends. */
+export function PartnerResetPasswordPage({ token }: { token: string }) {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  return (
+    <PasswordStepCard
+      title="Choose a new password"
+      backLabel="Sign in"
+      check={() =>
+        password.length < 8
+          ? 'Password must be at least 8 characters'
+          : password !== confirm
+            ? 'Passwords must match'
+            : null
+      }
+      send={() => partnerApi.resetPassword(token, password)}
+      failed="This password reset link is invalid or has expired"
+      submitLabel="Reset password"
+      notice={token ? undefined : 'This link is incomplete. Open the link from the email again.'}
+    >
+      <NewPasswordFields
+        password={{ value: password, onChange: (event) => setPassword(event.target.value) }}
+        confirm={{ value: confirm, onChange: (event) => setConfirm(event.target.value) }}
+      />
+    </PasswordStepCard>
   );
 }

@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import * as v from 'valibot';
-import { BUSINESS_TYPES, partnerProfileBody, type PartnerProfile } from '@attestly/contracts';
+import { partnerProfileBody, type PartnerProfile } from '@attestly/contracts';
 import { ApiError, errorMessage } from '../../api/client';
 import { partnerApi, partnerKeys, partnerProfileQueryOptions } from '../../api/partner';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
-import { FormError, SelectField, TextField } from '../../components/ui/field';
+import { FormError, TextField } from '../../components/ui/field';
 import { toast } from '../../lib/toast';
+import { BusinessTypeField } from './business-type-field';
 
 type Draft = Record<'company_name' | 'contact_name' | 'phone' | 'website' | 'business_type', string>;
 
@@ -89,14 +90,7 @@ function ProfileDialog({ partner, onClose }: { partner: PartnerProfile; onClose(
           placeholder="shop.example.com"
           {...field('website')}
         />
-        <SelectField label="Business type (optional)" {...field('business_type')}>
-          <option value="">Choose…</option>
-          {BUSINESS_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
-        </SelectField>
+        <BusinessTypeField {...field('business_type')} />
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>
             Cancel

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { HeadedCard, Pill, slugOf, type PillTone } from '../../components/ui/card';
+import { ColumnCells, type ColumnBase } from '../../components/ui/column-cells';
 import { toast } from '../../lib/toast';
 
 /** A white card with a heading, as on the user pages. */
@@ -122,4 +123,51 @@ export function SecretOnce({ label, value }: { label: string; value: string }) {
 export function formatDate(value: string | null | undefined): string {
   if (!value) return '—';
   return new Date(value).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** A column of a portal table; its classes are added to the cell's spacing. */
+export type TableColumn<Row> = ColumnBase<Row>;
+
+/**
+ * A plain table of the portal (recent verifications, audit log): small capitals in the head, a row per item, a gap
+ * after every column but the last. `className` is its scrolling frame's (it scrolls sideways on narrow screens).
+ */
+export function SimpleTable<Row extends { id: string }>({
+  columns,
+  rows,
+  className = 'overflow-x-auto',
+}: {
+  columns: readonly TableColumn<Row>[];
+  rows: readonly Row[];
+  className?: string;
+}) {
+  const spacing = (index: number) => (index === columns.length - 1 ? 'py-2' : 'py-2 pr-4');
+  return (
+    <div className={className}>
+      <table className="min-w-full text-left text-sm">
+        <thead className="text-xs text-slate-600 uppercase">
+          <tr>
+            {columns.map((column, index) => (
+              <th key={index} className={spacing(index)}>
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <ColumnCells
+                columns={columns}
+                row={row}
+                cellClass={(column, index) =>
+                  column.className ? `${spacing(index)} ${column.className}` : spacing(index)
+                }
+              />
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }

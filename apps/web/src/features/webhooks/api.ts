@@ -1,4 +1,3 @@
-import { queryOptions } from '@tanstack/react-query';
 import type {
   CreateWebhookBody,
   UpdateWebhookBody,
@@ -6,6 +5,7 @@ import type {
   WebhookView,
 } from '@attestly/contracts';
 import { apiFetch } from '../../api/client';
+import { getQueryOptions } from '../../api/get-query';
 
 export const webhookKeys = {
   all: ['partner', 'webhooks'] as const,
@@ -14,24 +14,18 @@ export const webhookKeys = {
 };
 
 export const webhooksQueryOptions = () =>
-  queryOptions({
-    queryKey: webhookKeys.list(),
-    queryFn: ({ signal }) =>
-      apiFetch<{ webhooks: WebhookView[]; total_count: number }>('/partners/webhooks', {
-        auth: 'partner',
-        signal,
-      }),
-  });
+  getQueryOptions<{ webhooks: WebhookView[]; total_count: number }>(
+    webhookKeys.list(),
+    '/partners/webhooks',
+    'partner',
+  );
 
 export const deliveriesQueryOptions = (id: string) =>
-  queryOptions({
-    queryKey: webhookKeys.deliveries(id),
-    queryFn: ({ signal }) =>
-      apiFetch<{ deliveries: WebhookDeliveryView[]; total_count: number }>(
-        `/partners/webhooks/${id}/deliveries?limit=20`,
-        { auth: 'partner', signal },
-      ),
-  });
+  getQueryOptions<{ deliveries: WebhookDeliveryView[]; total_count: number }>(
+    webhookKeys.deliveries(id),
+    `/partners/webhooks/${id}/deliveries?limit=20`,
+    'partner',
+  );
 
 export const createWebhook = (body: CreateWebhookBody) =>
   apiFetch<WebhookView>('/partners/webhooks', { method: 'POST', auth: 'partner', body });

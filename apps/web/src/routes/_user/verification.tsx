@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
-import * as v from 'valibot';
+import { createFileRoute } from '@tanstack/react-router';
 import { profileQueryOptions } from '../../api/users';
 import { QueryState } from '../../components/ui/query-state';
 import { Card, StatusBadge } from '../../components/user/status-badge';
 import { VERIFICATION_FACTS, formatDate } from '../../components/user/verification-status';
+import { textSearch } from '../../lib/text-search';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { VerificationMethods } from '../../features/verification/verification-page';
 import { ReturnToConsent } from '../../components/oauth/return-to-consent';
@@ -13,12 +13,7 @@ import { ReturnToConsent } from '../../components/oauth/return-to-consent';
 export const Route = createFileRoute('/_user/verification')({
   // ?return_to=/oauth/consent?uid=… from the consent screen's "Verify now" (components/oauth/return-to-consent.tsx).
   // ?method=credit_card (or document) opens that method: a partner's verify_url (POST /partners/verify-age).
-  validateSearch: v.object({
-    return_to: v.optional(v.fallback(v.string(), ''), ''),
-    method: v.optional(v.fallback(v.string(), ''), ''),
-  }),
-  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
-  search: { middlewares: [stripSearchParams({ return_to: '', method: '' })] },
+  ...textSearch('return_to', 'method'),
   component: VerificationPage,
 });
 

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, createFileRoute } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
 import { openApiQueryOptions } from '../../api/site';
 import { groupByTag, tagSlug, type Entry } from '../../components/docs/api-groups';
+import { DocTitle } from '../../components/docs/doc-page';
 import { SchemaView } from '../../components/docs/schema-view';
 import { PublicPage } from '../../components/layout/public-page';
 import { QueryState } from '../../components/ui/query-state';
@@ -108,10 +109,7 @@ function ApiReferencePage() {
   return (
     <PublicPage>
       <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
-        <Link to="/docs" className="text-sm font-semibold text-indigo-700 hover:text-indigo-900">
-          ← Documentation
-        </Link>
-        <h1 className="mt-4 text-4xl font-bold tracking-tight text-slate-900">API reference</h1>
+        <DocTitle>API reference</DocTitle>
         <QueryState
           query={document}
           loadingLabel="Loading the API description…"

@@ -1,7 +1,9 @@
 import { Link, createFileRoute } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { CodeBlock, applianceUrl } from '../../components/docs/code-block';
+import { DocTitle } from '../../components/docs/doc-page';
 import { DOC_SECTIONS } from '../../components/docs/doc-sections';
+import { authorizationRequestSample } from '../../components/docs/quick-start';
 import { WalletProofsGuide } from '../../components/docs/wallet-proofs';
 import { PublicPage } from '../../components/layout/public-page';
 import { useCardCheck } from '../../lib/capabilities';
@@ -52,16 +54,7 @@ function content(origin: string, cardCheck: boolean): Record<string, ReactNode> 
             : ' document or facial age estimation'}{' '}
           — and then returns them to your redirect URI.
         </p>
-        <CodeBlock
-          label="Authorization request"
-          code={`${origin}/oauth2/authorize?client_id=YOUR_CLIENT_ID
-  &redirect_uri=https%3A%2F%2Fshop.example.com%2Fcallback
-  &response_type=code
-  &scope=openid%20basic_info%20AGE_18
-  &state=RANDOM_STATE
-  &code_challenge=BASE64URL_SHA256_OF_VERIFIER
-  &code_challenge_method=S256`}
-        />
+        <CodeBlock label="Authorization request" code={authorizationRequestSample(origin)} />
       </>
     ),
     'testing-environment': (
@@ -356,10 +349,7 @@ function GuidePage() {
           ))}
         </nav>
         <div className="min-w-0 flex-1">
-          <Link to="/docs" className="text-sm font-semibold text-indigo-700 hover:text-indigo-900">
-            ← Documentation
-          </Link>
-          <h1 className="mt-4 text-4xl font-bold tracking-tight text-slate-900">Integration guide</h1>
+          <DocTitle>Integration guide</DocTitle>
           {DOC_SECTIONS.map((section) => (
             <section key={section.title} className="mt-12">
               <h2 className="text-2xl font-bold text-slate-900">{section.title}</h2>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute } from '@tanstack/react-router';
 import { sdkDownloadsQueryOptions } from '../../api/site';
 import { CodeBlock, applianceUrl } from '../../components/docs/code-block';
+import { DocSection, DocTitle } from '../../components/docs/doc-page';
 import { quickStartSample } from '../../components/docs/quick-start';
 import { PublicPage } from '../../components/layout/public-page';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -15,10 +16,7 @@ function SdkPage() {
   return (
     <PublicPage>
       <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
-        <Link to="/docs" className="text-sm font-semibold text-indigo-700 hover:text-indigo-900">
-          ← Documentation
-        </Link>
-        <h1 className="mt-4 text-4xl font-bold tracking-tight text-slate-900">SDKs and client libraries</h1>
+        <DocTitle>SDKs and client libraries</DocTitle>
         <div className="prose-body mt-6">
           <p>
             Everything a partner site does with Attestly is standard: OpenID Connect for asking people for
@@ -28,10 +26,7 @@ function SdkPage() {
           </p>
         </div>
 
-        <section aria-labelledby="sdk-download" className="mt-10">
-          <h2 id="sdk-download" className="text-2xl font-bold text-slate-900">
-            Download and install
-          </h2>
+        <DocSection id="sdk-download" title="Download and install">
           <div className="prose-body">
             <p>
               This appliance serves the SDK itself, so its version always matches the server. Install the
@@ -64,12 +59,9 @@ function SdkPage() {
               Browser module (.js)
             </a>
           </p>
-        </section>
+        </DocSection>
 
-        <section aria-labelledby="partner-flow" className="mt-10">
-          <h2 id="partner-flow" className="text-2xl font-bold text-slate-900">
-            From sign-up to your first verified user
-          </h2>
+        <DocSection id="partner-flow" title="From sign-up to your first verified user">
           <ol className="prose-body list-decimal pl-6">
             <li>
               Register your company at <Link to={'/partner/register' as '/'}>/partner/register</Link> and open
@@ -93,12 +85,9 @@ function SdkPage() {
               appear on your dashboard and in your audit log.
             </li>
           </ol>
-        </section>
+        </DocSection>
 
-        <section aria-labelledby="sdk-server" className="mt-10">
-          <h2 id="sdk-server" className="text-2xl font-bold text-slate-900">
-            Quick start: the server client
-          </h2>
+        <DocSection id="sdk-server" title="Quick start: the server client">
           <div className="prose-body">
             <p>
               Initialise it with an API key and an environment — <code>sandbox</code> takes{' '}
@@ -139,12 +128,9 @@ const { audit_logs } = await attestly.getAuditLogs({ event: 'verification.comple
               <code>Attestly-Signature</code>.
             </p>
           </div>
-        </section>
+        </DocSection>
 
-        <section aria-labelledby="sdk-browser" className="mt-10">
-          <h2 id="sdk-browser" className="text-2xl font-bold text-slate-900">
-            The browser helper: the consent popup
-          </h2>
+        <DocSection id="sdk-browser" title="The browser helper: the consent popup">
           <div className="prose-body">
             <p>
               <code>openConsentPopup</code> opens Attestly&apos;s sign-in and consent screens in a 500 × 700
@@ -178,12 +164,9 @@ const { code, codeVerifier } = await openConsentPopup({
               to verify first.
             </p>
           </div>
-        </section>
+        </DocSection>
 
-        <section aria-labelledby="oidc-libs" className="mt-10">
-          <h2 id="oidc-libs" className="text-2xl font-bold text-slate-900">
-            OpenID Connect libraries
-          </h2>
+        <DocSection id="oidc-libs" title="OpenID Connect libraries">
           <div className="prose-body">
             <p>Any certified relying-party library can talk to the appliance&apos;s issuer:</p>
             <ul>
@@ -204,12 +187,9 @@ const { code, codeVerifier } = await openConsentPopup({
           <div className="mt-4">
             <CodeBlock label="Node.js (openid-client) — age check" code={quickStartSample(origin)} />
           </div>
-        </section>
+        </DocSection>
 
-        <section aria-labelledby="rest" className="mt-12">
-          <h2 id="rest" className="text-2xl font-bold text-slate-900">
-            Plain HTTP
-          </h2>
+        <DocSection id="rest" title="Plain HTTP" className="mt-12">
           <div className="prose-body">
             <p>The same flow without a library. Exchange the code on your server:</p>
           </div>
@@ -257,12 +237,9 @@ const { code, codeVerifier } = await openConsentPopup({
 }`}
             />
           </div>
-        </section>
+        </DocSection>
 
-        <section aria-labelledby="rest-api" className="mt-12">
-          <h2 id="rest-api" className="text-2xl font-bold text-slate-900">
-            REST API
-          </h2>
+        <DocSection id="rest-api" title="REST API" className="mt-12">
           <div className="prose-body">
             <p>
               JSON over HTTPS under <code>{origin}/api/v1</code>. Each endpoint, with its request and response
@@ -295,12 +272,9 @@ curl ${origin}/api/v1/users/profile -H "Authorization: Bearer $TOKEN"`}
 }`}
             />
           </div>
-        </section>
+        </DocSection>
 
-        <section aria-labelledby="webhook-sample" className="mt-12">
-          <h2 id="webhook-sample" className="text-2xl font-bold text-slate-900">
-            Webhook payload
-          </h2>
+        <DocSection id="webhook-sample" title="Webhook payload" className="mt-12">
           <div className="prose-body">
             <p>
               Deliveries are signed; see{' '}
@@ -325,7 +299,7 @@ curl ${origin}/api/v1/users/profile -H "Authorization: Bearer $TOKEN"`}
   }
 }`}
           />
-        </section>
+        </DocSection>
       </div>
     </PublicPage>
   );

@@ -1,18 +1,14 @@
-import { Link, createFileRoute, stripSearchParams } from '@tanstack/react-router';
-import * as v from 'valibot';
+import { Link, createFileRoute } from '@tanstack/react-router';
 import { newsletterApi } from '../../api/newsletter';
 import { TokenActionPage } from '../../components/ui/token-action-page';
-import { useDocumentTitle } from '../../lib/use-document-title';
+import { tokenSearch } from '../../lib/text-search';
 
 export const Route = createFileRoute('/newsletter/confirm')({
-  validateSearch: v.object({ token: v.optional(v.fallback(v.string(), ''), '') }),
-  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
-  search: { middlewares: [stripSearchParams({ token: '' })] },
+  ...tokenSearch,
   component: ConfirmPage,
 });
 
 function ConfirmPage() {
-  useDocumentTitle('Confirm your subscription');
   const { token } = Route.useSearch();
   return (
     <TokenActionPage

@@ -1,19 +1,15 @@
-import { Link, createFileRoute, stripSearchParams } from '@tanstack/react-router';
-import * as v from 'valibot';
+import { Link, createFileRoute } from '@tanstack/react-router';
 import { newsletterApi } from '../../api/newsletter';
 import { TokenActionPage } from '../../components/ui/token-action-page';
-import { useDocumentTitle } from '../../lib/use-document-title';
+import { tokenSearch } from '../../lib/text-search';
 
 export const Route = createFileRoute('/newsletter/unsubscribe')({
-  validateSearch: v.object({ token: v.optional(v.fallback(v.string(), ''), '') }),
-  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
-  search: { middlewares: [stripSearchParams({ token: '' })] },
+  ...tokenSearch,
   component: UnsubscribePage,
 });
 
 /** One click from the mail unsubscribes; no sign-in needed. */
 function UnsubscribePage() {
-  useDocumentTitle('Unsubscribe');
   const { token } = Route.useSearch();
   return (
     <TokenActionPage

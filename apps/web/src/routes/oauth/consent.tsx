@@ -3,15 +3,13 @@ import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { CONSENT_BASIC_INFO_REQUIRED, type InteractionDetails } from '@attestly/contracts';
-import { errorMessage } from '../../api/client';
 import { interactionQueryOptions, oauthApi } from '../../api/oauth';
 import { AuthCard } from '../../components/auth/auth-card';
-import { SiteHeader } from '../../components/oauth/site-header';
+import { ConsentButtons, ConsentHeader, useConsentAnswer } from '../../components/oauth/consent-answer';
 import { WalletConsentForm } from '../../components/oauth/wallet-consent';
 import { Button } from '../../components/ui/button';
 import { FormError } from '../../components/ui/field';
 import { QueryState } from '../../components/ui/query-state';
-import { rememberReturn } from '../../lib/oauth-return';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 /** Consent step of an authorization request (DESIGN.md §4; spec 01 §5 "Consent"). */
@@ -75,17 +73,16 @@ function ConsentForm({ uid, interaction }: { uid: string; interaction: Interacti
           .map((scope) => scope.scope),
       ),
   );
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'allow' | 'deny' | null>(null);
+  const { failure, setFailure, busy, answer, goVerify } = useConsentAnswer(
+    { uid, verifyUrl: interaction.verify_url },
+    () => oauthApi.consent(uid, [...selected]),
+    'Authorization failed',
+  );
   const missingBasic = !selected.has('basic_info');
   // Facts the user is about to share without having proven them: the site would learn nothing about them (the claim
   // is left out or null, never a bare `false`), so verifying is the primary action (issue 10 item 8).
   const unprovenSelected = interaction.scopes.filter((scope) => !scope.proven && selected.has(scope.scope));
   const verifyFirst = !!interaction.verify_url && unprovenSelected.length > 0;
-  const goVerify = () => {
-    rememberReturn(`/oauth/consent?uid=${encodeURIComponent(uid)}`);
-    window.location.assign(interaction.verify_url as string);
-  };
 
   function toggle(scope: string, on: boolean) {
     setSelected((current) => {
@@ -96,31 +93,15 @@ function ConsentForm({ uid, interaction }: { uid: string; interaction: Interacti
     });
   }
 
-  async function answer(kind: 'allow' | 'deny') {
-    setFailure(null);
-    if (kind === 'allow' && missingBasic) {
-      setFailure(CONSENT_BASIC_INFO_REQUIRED);
-      return;
-    }
-    setBusy(kind);
-    try {
-      const { redirect_to: redirectTo } =
-        kind === 'allow' ? await oauthApi.consent(uid, [...selected]) : await oauthApi.abort(uid);
-      window.location.assign(redirectTo);
-    } catch (error) {
-      setBusy(null);
-      setFailure(errorMessage(error, 'Authorization failed'));
-    }
+  function decide(kind: 'allow' | 'deny') {
+    // Said before anything is sent: the consent body's own check (@attestly/contracts) would refuse it.
+    if (kind === 'allow' && missingBasic) setFailure(CONSENT_BASIC_INFO_REQUIRED);
+    else void answer(kind);
   }
 
   return (
     <div className="space-y-5">
-      <SiteHeader site={interaction.site} />
-      {interaction.user ? (
-        <p className="text-sm text-slate-700">
-          Signed in as <span className="font-semibold text-slate-900">{interaction.user.email}</span>
-        </p>
-      ) : null}
+      <ConsentHeader interaction={interaction} />
       <fieldset className="space-y-3">
         <legend className="mb-2 text-sm font-semibold text-slate-900">
           {interaction.site.site_name} asks for:
@@ -164,26 +145,15 @@ function ConsentForm({ uid, interaction }: { uid: string; interaction: Interacti
         </div>
       ) : null}
       <FormError message={failure} />
-      <div className="flex gap-3">
-        <Button
-          variant="secondary"
-          className="flex-1"
-          busy={busy === 'deny'}
-          disabled={busy !== null}
-          onClick={() => void answer('deny')}
-        >
-          Deny
-        </Button>
-        <Button
-          className="flex-1"
-          variant={verifyFirst ? 'secondary' : 'primary'}
-          busy={busy === 'allow'}
-          disabled={busy !== null || selected.size === 0}
-          onClick={() => void answer('allow')}
-        >
-          {verifyFirst ? 'Allow without proof' : 'Allow'}
-        </Button>
-      </div>
+      <ConsentButtons
+        busy={busy}
+        onAnswer={decide}
+        allow={{
+          label: verifyFirst ? 'Allow without proof' : 'Allow',
+          variant: verifyFirst ? 'secondary' : 'primary',
+          disabled: selected.size === 0,
+        }}
+      />
     </div>
   );
 }

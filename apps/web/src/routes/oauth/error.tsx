@@ -1,6 +1,6 @@
-import { Link, createFileRoute, stripSearchParams } from '@tanstack/react-router';
-import * as v from 'valibot';
+import { Link, createFileRoute } from '@tanstack/react-router';
 import { AuthCard } from '../../components/auth/auth-card';
+import { textSearch } from '../../lib/text-search';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 /**
@@ -8,12 +8,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
  * an unknown, deactivated or suspended client, or a redirect URI the site did not register (issue 10 item 8).
  */
 export const Route = createFileRoute('/oauth/error')({
-  validateSearch: v.object({
-    error: v.optional(v.fallback(v.string(), ''), ''),
-    error_description: v.optional(v.fallback(v.string(), ''), ''),
-  }),
-  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
-  search: { middlewares: [stripSearchParams({ error: '', error_description: '' })] },
+  ...textSearch('error', 'error_description'),
   component: OAuthErrorPage,
 });
 

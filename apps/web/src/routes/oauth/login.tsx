@@ -1,10 +1,8 @@
-import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import * as v from 'valibot';
-import { interactionLoginBody, type InteractionDetails, type LoginBody } from '@attestly/contracts';
+import { interactionLoginBody, type InteractionDetails } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
 import { interactionQueryOptions, oauthApi } from '../../api/oauth';
 import { profileQueryOptions, userKeys } from '../../api/users';
@@ -12,11 +10,11 @@ import { rememberReturn } from '../../lib/oauth-return';
 import { tokens } from '../../auth/token-storage';
 import { useHasToken } from '../../auth/session';
 import { AuthCard } from '../../components/auth/auth-card';
+import { SignInFields, useSignInForm } from '../../components/auth/sign-in-fields';
 import { SiteHeader } from '../../components/oauth/site-header';
 import { UseAWallet } from '../../components/oauth/use-a-wallet';
 import { walletApi } from '../../api/wallet';
 import { Button } from '../../components/ui/button';
-import { EmailField, PasswordField, RememberMeRow, SubmitButton } from '../../components/forms/fields';
 import { FormError } from '../../components/ui/field';
 import { QueryState } from '../../components/ui/query-state';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -54,17 +52,11 @@ function OAuthLoginPage() {
   });
   const walletFirst = wallet.data?.wallet_requested ?? false;
   const loginPath = `/oauth/login?uid=${encodeURIComponent(uid)}`;
-  const [failure, setFailure] = useState<string | null>(null);
   const [continuing, setContinuing] = useState(false);
-  const form = useForm<LoginBody>({
-    resolver: valibotResolver(interactionLoginBody),
-    defaultValues: { email: '', password: '', rememberMe: false },
-  });
-  const { errors, isSubmitting } = form.formState;
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const { form, failure, setFailure, onSubmit } = useSignInForm(
+    interactionLoginBody,
+    '',
+    async (values) => {
       const answer = await oauthApi.login(uid, values);
       if (answer.access_token) {
         tokens.set('user', answer.access_token, {
@@ -74,10 +66,9 @@ function OAuthLoginPage() {
         if (answer.user) queryClient.setQueryData(userKeys.profile(), answer.user);
       }
       window.location.assign(answer.redirect_to);
-    } catch (error) {
-      setFailure(errorMessage(error, 'Login failed'));
-    }
-  });
+    },
+    (error) => errorMessage(error, 'Login failed'),
+  );
 
   async function continueAsUser() {
     setFailure(null);
@@ -116,21 +107,20 @@ function OAuthLoginPage() {
               </div>
             ) : null}
             <form className="space-y-4" noValidate onSubmit={onSubmit}>
-              <EmailField error={errors.email?.message} {...form.register('email')} />
-              <PasswordField error={errors.password?.message} {...form.register('password')} />
-              <RememberMeRow remember={form.register('rememberMe')}>
-                {/* Both come back to this authorization (lib/oauth-return.ts). */}
-                <a
-                  href={`/forgot-password?return_to=${encodeURIComponent(loginPath)}`}
-                  onClick={() => rememberReturn(loginPath)}
-                  className="text-sm font-semibold text-indigo-700 hover:text-indigo-900"
-                >
-                  Forgot password?
-                </a>
-              </RememberMeRow>
-              <SubmitButton busy={isSubmitting} variant={signedIn ? 'secondary' : 'primary'}>
-                Sign in
-              </SubmitButton>
+              <SignInFields
+                form={form}
+                variant={signedIn ? 'secondary' : 'primary'}
+                forgotPassword={
+                  // Both come back to this authorization (lib/oauth-return.ts).
+                  <a
+                    href={`/forgot-password?return_to=${encodeURIComponent(loginPath)}`}
+                    onClick={() => rememberReturn(loginPath)}
+                    className="text-sm font-semibold text-indigo-700 hover:text-indigo-900"
+                  >
+                    Forgot password?
+                  </a>
+                }
+              />
             </form>
             <p className="text-center text-sm text-slate-700">
               No Attestly account yet?{' '}

@@ -1,20 +1,16 @@
-import { Link, createFileRoute, stripSearchParams } from '@tanstack/react-router';
-import * as v from 'valibot';
+import { Link, createFileRoute } from '@tanstack/react-router';
 import { partnerApi } from '../../api/partner';
 import { useHasToken } from '../../auth/session';
 import { TokenActionPage } from '../../components/ui/token-action-page';
-import { useDocumentTitle } from '../../lib/use-document-title';
+import { tokenSearch } from '../../lib/text-search';
 
 export const Route = createFileRoute('/partner/verify-email')({
-  validateSearch: v.object({ token: v.optional(v.fallback(v.string(), ''), '') }),
-  // Defaults stay out of the address (issue 25 item 12: clean URLs, no empty `?return_to=`).
-  search: { middlewares: [stripSearchParams({ token: '' })] },
+  ...tokenSearch,
   component: PartnerVerifyEmailPage,
 });
 
 /** The page the partner's verification mail links to; a pending partner becomes active. */
 function PartnerVerifyEmailPage() {
-  useDocumentTitle('Verify your email');
   const { token } = Route.useSearch();
   const signedIn = useHasToken('partner');
   return (
