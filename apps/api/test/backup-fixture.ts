@@ -88,9 +88,10 @@ async function failedCheck(t: TestApp, user: { token: string; user: { id: string
  * the audit chain all of this wrote.
  */
 export async function realisticInstallation(env: Record<string, string>) {
-  // The app's clock starts days back and moves forward to now: the provider's own clock (interactions, tokens)
-  // stays real, so an interaction begun "three days ago" is still open when the verification names it.
-  const clock = new ManualClock(new Date(Date.now() - DAYS * DAY));
+  // The app's clock starts days back and moves forward to half an hour before now: the provider's own clock
+  // (interactions, tokens) stays real, so an interaction begun "three days ago" is still open when the verification
+  // names it.
+  const clock = new ManualClock(new Date(Date.now() - DAYS * DAY - 1_800_000));
   // The receiver listens first: an allowlist entry names its host and port.
   const receiver = await startReceiver({ now: () => clock.now() });
   const t = await createTestApp({
@@ -216,8 +217,9 @@ export async function realisticInstallation(env: Record<string, string>) {
       await t.request.get('/api/v1/partners/stats').set('X-API-Key', apiKey.body.api_key).expect(200);
       await t.request.get('/api/v1/partners/stats').set(auth(acmeToken)).expect(200);
       await t.services.webhooks.deliverDueOnce();
-      // To the next UTC day, ending a little before the real time.
-      t.clock.advance(DAY - 600_000);
+      // To the same time on the next UTC day. Exactly a day: instants 24 h apart always fall on different dates (a
+      // step of a day less ten minutes put two days on one date when the run began in the 20 minutes after midnight).
+      t.clock.advance(DAY);
     }
     // The reviewer (signed in again: admin sessions do not last days) approves the first day's case on the last
     // day: the status-change trigger moves its counts.
