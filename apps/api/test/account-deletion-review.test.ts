@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewerDocumentAnalysis } from '@attestly/contracts';
-import { createAdmin } from './admin-helpers';
+import { adminApi, createAdmin } from './admin-helpers';
 import { createTestApp, signUp, type TestApp } from './helpers';
 
 /**
@@ -18,12 +18,10 @@ afterAll(async () => {
   await t.close();
 });
 
-const as = (path: string) => ({
-  post: (body: Record<string, unknown> = {}) =>
-    t.request.post(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
-  delete: (body: Record<string, unknown> = {}) =>
-    t.request.delete(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
-});
+const as = adminApi(
+  () => t,
+  () => admin.token,
+);
 
 const ANALYSIS: ReviewerDocumentAnalysis = {
   document_type: 'passport',

@@ -4,6 +4,26 @@ import { randomClientIp, type TestApp } from './helpers';
 
 export const ADMIN_PASSWORD = 'admin password 123';
 
+/**
+ * The back-office API as a signed-in administrator: `as('/users').get()`. Both are read when a request is made, so a
+ * file can build it before its `beforeAll` has created the app and the administrator.
+ */
+export function adminApi(app: () => TestApp, token: () => string) {
+  return (path: string) => {
+    const url = `/api/v1/admin${path}`;
+    const request = () => app().request;
+    const bearer = () => `Bearer ${token()}`;
+    return {
+      get: () => request().get(url).set('Authorization', bearer()),
+      post: (body: Record<string, unknown> = {}) =>
+        request().post(url).set('Authorization', bearer()).send(body),
+      put: (body: Record<string, unknown>) => request().put(url).set('Authorization', bearer()).send(body),
+      delete: (body: Record<string, unknown> = {}) =>
+        request().delete(url).set('Authorization', bearer()).send(body),
+    };
+  };
+}
+
 /** Moves the test clock to the start of the next TOTP step, so a fresh code is not a replay of the last one. */
 export function nextStep(t: TestApp): void {
   const now = t.clock.now().getTime();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin } from './admin-helpers';
+import { adminApi, createAdmin } from './admin-helpers';
 import { createTestApp, signUp, type TestApp } from './helpers';
 
 // The back office's user search and paging; the rest of user management is in admin-manage.test.ts.
@@ -14,15 +14,10 @@ afterAll(async () => {
   await t.close();
 });
 
-const as = (path: string) => ({
-  get: () => t.request.get(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`),
-  post: (body: Record<string, unknown> = {}) =>
-    t.request.post(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
-  put: (body: Record<string, unknown>) =>
-    t.request.put(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
-  delete: (body: Record<string, unknown> = {}) =>
-    t.request.delete(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
-});
+const as = adminApi(
+  () => t,
+  () => admin.token,
+);
 
 describe('users', () => {
   it('pages searches and lists by key without gaps or overlaps, with the total of every match', async () => {

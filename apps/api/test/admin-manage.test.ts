@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../src/modules/shared/audit/service';
-import { createAdmin } from './admin-helpers';
+import { adminApi, createAdmin } from './admin-helpers';
 import { createTestApp, randomClientIp, signUp, type TestApp } from './helpers';
 import { createSite, registerPartner } from './oidc-helpers';
 
@@ -15,15 +15,10 @@ afterAll(async () => {
   await t.close();
 });
 
-const as = (path: string) => ({
-  get: () => t.request.get(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`),
-  post: (body: Record<string, unknown> = {}) =>
-    t.request.post(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
-  put: (body: Record<string, unknown>) =>
-    t.request.put(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
-  delete: (body: Record<string, unknown> = {}) =>
-    t.request.delete(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
-});
+const as = adminApi(
+  () => t,
+  () => admin.token,
+);
 
 /** The audit entries this admin wrote, newest last. */
 async function adminEvents(): Promise<string[]> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../src/modules/shared/audit/service';
-import { createAdmin, signInAdmin } from './admin-helpers';
+import { adminApi, createAdmin, signInAdmin } from './admin-helpers';
 import { createTestApp, signUp, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -13,11 +13,10 @@ afterAll(async () => {
   await t.close();
 });
 
-const as = (path: string) => ({
-  get: () => t.request.get(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`),
-  post: (body: Record<string, unknown> = {}) =>
-    t.request.post(`/api/v1/admin${path}`).set('Authorization', `Bearer ${admin.token}`).send(body),
-});
+const as = adminApi(
+  () => t,
+  () => admin.token,
+);
 
 const DOCUMENT = Buffer.from('%PDF-1.4 pretend this is an unreadable passport scan');
 
