@@ -24,6 +24,15 @@ export function adminApi(app: () => TestApp, token: () => string) {
   };
 }
 
+/** The audit entries an administrator wrote, oldest first. */
+export async function adminEvents(t: TestApp, adminId: string): Promise<string[]> {
+  const rows = await t.db.models.AuditLog.findAll({
+    where: { admin_user_id: adminId },
+    order: [['id', 'ASC']],
+  });
+  return rows.map((row) => row.event_type);
+}
+
 /** Moves the test clock to the start of the next TOTP step, so a fresh code is not a replay of the last one. */
 export function nextStep(t: TestApp): void {
   const now = t.clock.now().getTime();

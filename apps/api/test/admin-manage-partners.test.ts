@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, createAdmin } from './admin-helpers';
+import { adminApi, adminEvents, createAdmin } from './admin-helpers';
 import { createTestApp, randomClientIp, signUp, type TestApp } from './helpers';
 import { createSite, registerPartner } from './oidc-helpers';
 
@@ -19,15 +19,6 @@ const as = adminApi(
   () => t,
   () => admin.token,
 );
-
-/** The audit entries this admin wrote, newest last. */
-async function adminEvents(): Promise<string[]> {
-  const rows = await t.db.models.AuditLog.findAll({
-    where: { admin_user_id: admin.id },
-    order: [['id', 'ASC']],
-  });
-  return rows.map((row) => row.event_type);
-}
 
 describe('partners', () => {
   it("reads a partner's verification settings from what its sites ask, not a fixed answer", async () => {
@@ -217,7 +208,7 @@ describe('partners', () => {
     const mail = await t.smtp.waitFor(email, /was deactivated/);
     expect(mail.text).toContain('Terms breach');
     expect((await as(`/partners/${id}/deactivate`).post({})).status).toBe(409);
-    expect(await adminEvents()).toEqual(
+    expect(await adminEvents(t, admin.id)).toEqual(
       expect.arrayContaining([
         'partner_created',
         'partner_approved',
@@ -270,7 +261,9 @@ describe('partners', () => {
       partnerId: partner.partner.id,
     });
     expect((await as(`/partners/${partner.partner.id}`).get()).body.api_key).toMatch(/^atk_live_.+…$/);
-    expect(await adminEvents()).toEqual(expect.arrayContaining(['site_created', 'api_key_regenerated']));
+    expect(await adminEvents(t, admin.id)).toEqual(
+      expect.arrayContaining(['site_created', 'api_key_regenerated']),
+    );
   });
 });
 
