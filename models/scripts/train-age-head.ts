@@ -4,17 +4,20 @@
  *     [--out <dir>] [--cnn <dir>] [--ridge-lambda 1] [--logistic-lambda 0.1]
  *
  * Features, standardised over all faces:
- * - 'cnn' (the default, the shipped head since issue 22 R1): the age networks' mean age distribution read as its
+ * - 'cnn' (issue 22 R1, the head an operator chooses with ATTESTLY_AGE_MODEL=networks): the age networks' mean age distribution read as its
  *   expected age and the log-odds of "age ≥ 13, 16, 18, 21, 25" (age-cnn.ts), 6 values. They are read from the
  *   networks' out-of-fold scores (`--cnn`, default models/.cache/age-cnn, written by `npm run train:age-model`):
  *   every face's score comes from a network that never trained on it (faces-dev: both networks, averaged as the
  *   engine does; neither trained on it).
- * - 'base' (the head before R1): faceres's 1024-d descriptor and its age output, 1,025 values.
+ * - 'base' (the default, and the engine's default head): faceres's 1024-d descriptor and its age output, 1,025
+ *   values.
  * - 'rich' (issue 22 R2, measured, not shipped: MODEL_CARD.md): faceres's block-9 and block-11 pooled activations
  *   and its age softmax (faceres-features.ts) before those, 4,197 values from the same faceres pass.
  * 'base' and 'rich' read the observation cache (models/scripts/observe-datasets.ts) and run on the same faces and
  * folds, so they compare directly. Models: ridge regression for the age estimate; logistic heads "age ≥ 21", "age ≥ 25" and
- * "child" (age < 13). `--out` writes age-head.json / age-head.cv.json there instead of models/weights.
+ * "child" (age < 13). Each feature set has its own file, so refitting one head never replaces another: 'base' writes
+ * age-head.json (the engine's default head), 'cnn' age-head-networks.json (ATTESTLY_AGE_MODEL=networks), 'rich'
+ * age-head-rich.json, each with its .cv.json report; `--out` writes them there instead of models/weights.
  *
  * Method (MODEL_CARD.md "How the cut-offs are chosen"):
  * 1. Grouped, stratified K-fold cross-fitting over the three sources together (strata: source × age bucket; a
@@ -58,7 +61,7 @@ const lambdaArg = (name: string, fallback: number) => {
 // The six age-network features barely need one (thousands of faces per feature; a penalty of 1 halved the ridge's
 // weights and raised its MAE from ~5 to ~7 years), the thousand-odd faceres features do; the few-feature fits run
 // more iterations, because their features are strongly correlated (slow, not hard, to converge).
-const fewFeatures = (argValue(args0, '--features') ?? 'cnn') === 'cnn';
+const fewFeatures = (argValue(args0, '--features') ?? 'base') === 'cnn';
 const RIDGE_LAMBDA = lambdaArg('--ridge-lambda', fewFeatures ? 1e-3 : 1);
 const LOGISTIC_LAMBDA = lambdaArg('--logistic-lambda', fewFeatures ? 1e-3 : 0.1);
 const LOGISTIC_ITERATIONS = fewFeatures ? 3000 : 200;
@@ -68,7 +71,7 @@ const folds = Number(argValue(args, '--folds') ?? 5);
 const maxUpper = Number(argValue(args, '--max-upper') ?? 0.01);
 const cacheOnly = args.includes('--cache-only');
 const loso = args.includes('--loso');
-const featureArg = argValue(args, '--features') ?? 'cnn';
+const featureArg = argValue(args, '--features') ?? 'base';
 const FEATURE_SETS: Record<string, AgeFeatureSet> = {
   cnn: 'faceres-age-cnn-ab',
   rich: 'faceres-blocks-9-11+softmax+descriptor+age',
@@ -79,6 +82,12 @@ if (!featureSet) {
   console.error(`--features must be one of ${Object.keys(FEATURE_SETS).join(', ')}, not ${featureArg}`);
   process.exit(2);
 }
+const HEAD_FILES: Record<string, string> = {
+  cnn: 'age-head-networks',
+  rich: 'age-head-rich',
+  base: 'age-head',
+};
+const headFile = HEAD_FILES[featureArg]!;
 const cnnDir = path.resolve(argValue(args, '--cnn') ?? path.join(modelsDir, '.cache/age-cnn'));
 const outDir = path.resolve(argValue(args, '--out') ?? path.join(modelsDir, 'weights'));
 const dataDir = path.resolve(argValue(args, '--data') ?? path.join(modelsDir, '../../shared/data'));
@@ -328,7 +337,7 @@ const report = {
   seconds: Math.round((performance.now() - t0) / 1000),
 };
 fs.mkdirSync(outDir, { recursive: true });
-fs.writeFileSync(path.join(outDir, 'age-head.json'), JSON.stringify(weights));
-fs.writeFileSync(path.join(outDir, 'age-head.cv.json'), `${JSON.stringify(report, null, 2)}\n`);
+fs.writeFileSync(path.join(outDir, `${headFile}.json`), JSON.stringify(weights));
+fs.writeFileSync(path.join(outDir, `${headFile}.cv.json`), `${JSON.stringify(report, null, 2)}\n`);
 console.log(JSON.stringify({ cutoffs, child_guard: childGuard, pooled_T18: pooled.T18, counts }, null, 2));
-console.log(`wrote ${path.join(outDir, 'age-head.json')} and age-head.cv.json`);
+console.log(`wrote ${path.join(outDir, `${headFile}.json`)} and ${headFile}.cv.json`);

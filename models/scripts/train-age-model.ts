@@ -1,6 +1,8 @@
 /**
  * Trains the age networks and their calibrated head from scratch, reproducibly (issue 22, R1):
  *   npm run train:age-model [-- --epochs 8] [--skip-crops] [--skip-train]
+ * `--skip-train` keeps the committed networks: they score the faces they did not train on again
+ * (models/training/score_age_cnn.py, ~5 min) and only the head is refitted.
  *
  * 1. Production face crops of faces-dev, faces-train and faces-aaf (dump-age-crops.ts, one process per core).
  * 2. Two networks fine-tuned from faceres on disjoint halves of faces-train + faces-aaf, in parallel, with Debian's
@@ -9,7 +11,7 @@
  * 3. Their TensorFlow.js graphs and golden outputs are copied into models/weights and models/test/fixtures, and
  *    models/manifest.json is regenerated with their SHA-256.
  * 4. The calibrated age head on the out-of-fold scores (train-age-head.ts --features cnn --loso), written as
- *    models/weights/age-head-networks.json (+ .cv.json with the figures).
+ *    models/weights/age-head-networks.json (+ .cv.json with the figures): ATTESTLY_AGE_MODEL=networks.
  * CI never runs this: it checks the hashes and compares TensorFlow.js with the golden outputs.
  */
 import { spawn } from 'node:child_process';
@@ -76,7 +78,10 @@ if (!args.includes('--skip-crops')) {
     ),
   );
 }
-if (!args.includes('--skip-train')) {
+const skipTrain = args.includes('--skip-train');
+if (skipTrain) {
+  await run(PYTHON, ['models/training/score_age_cnn.py', '--threads', String(cores)], 'out-of-fold scores');
+} else {
   await Promise.all(
     ['a', 'b'].map((m) =>
       run(
@@ -95,25 +100,17 @@ if (!args.includes('--skip-train')) {
     ),
   );
 }
-for (const json of AGE_CNN_FILES) {
-  for (const f of [json, json.replace(/\.json$/, '.bin')]) {
-    fs.copyFileSync(path.join(cnnDir, f), path.join(modelsDir, 'weights', f));
+if (!skipTrain) {
+  for (const json of AGE_CNN_FILES) {
+    for (const f of [json, json.replace(/\.json$/, '.bin')]) {
+      fs.copyFileSync(path.join(cnnDir, f), path.join(modelsDir, 'weights', f));
+    }
+    const golden = `golden-${json.replace(/^faceres-age-|\.json$/g, '')}.json`;
+    fs.copyFileSync(path.join(cnnDir, golden), path.join(modelsDir, 'test/fixtures', `age-cnn-${golden}`));
   }
-  const golden = `golden-${json.replace(/^faceres-age-|\.json$/g, '')}.json`;
-  fs.copyFileSync(path.join(cnnDir, golden), path.join(modelsDir, 'test/fixtures', `age-cnn-${golden}`));
 }
 await run('npx', ['tsx', 'models/scripts/update-manifest.ts'], 'manifest');
-// The head on the networks is written beside the shipped head, as age-head-networks.json (MODEL_CARD.md says why
-// it is not the default yet); eval:age -- --weights models/weights/age-head-networks.json runs the engine with it.
-const headDir = path.join(cnnDir, 'head');
-await run(
-  'npx',
-  ['tsx', 'models/scripts/train-age-head.ts', '--features', 'cnn', '--loso', '--out', headDir],
-  'age head',
-);
-for (const [from, to] of [
-  ['age-head.json', 'age-head-networks.json'],
-  ['age-head.cv.json', 'age-head-networks.cv.json'],
-]) {
-  fs.copyFileSync(path.join(headDir, from!), path.join(modelsDir, 'weights', to!));
-}
+// The head on the networks is written beside the default head, as age-head-networks.json (MODEL_CARD.md says why
+// it is not the default); ATTESTLY_AGE_MODEL=networks chooses it, and eval:age -- --weights
+// models/weights/age-head-networks.json runs the engine with it.
+await run('npx', ['tsx', 'models/scripts/train-age-head.ts', '--features', 'cnn', '--loso'], 'age head');

@@ -7,8 +7,8 @@ import type { FaceresGraph, FaceresTensor, FaceresTf } from './faceres-features'
  * The age networks (issue 22, R1): faceres's MobileNetV1 fine-tuned for age on the production face crops by
  * models/training/train_age_cnn.py, two models cross-fitted on disjoint halves of the training faces and committed
  * as TensorFlow.js graphs in models/weights (manifest.json holds their SHA-256). Each reads Human's aligned face
- * crop resized to its input size (128 px) and gives a 100-bin age distribution (ages 0–99); the engine averages
- * the two distributions, and the age head (age-head.ts, feature set 'faceres-age-cnn-ab') reads the features
+ * crop resized to its input size (128 px) and gives a 100-bin age distribution (ages 0–99); each network also
+ * reads the mirrored crop (one batch of two), and the engine averages the four distributions, and the age head (age-head.ts, feature set 'faceres-age-cnn-ab') reads the features
  * below from that average. These networks decide age only: the face-match and identity checks keep Human's own
  * faceres descriptor, which fine-tuning for age would erode.
  */
@@ -42,8 +42,10 @@ export function ageCnnSize(model: FaceresGraph): number {
 
 /**
  * Runs every age network on Human's face crop ([h, w, 3], 0–1), resized as the training crops were
- * (bilinear, no corner alignment, ×255), and returns the mean of their age distributions. Intermediate tensors
- * are disposed; the crop stays the caller's.
+ * (bilinear, no corner alignment, ×255), and on its mirror image, and returns the mean of their age distributions.
+ * The mirror is the training's own flip augmentation read back at test time: out of fold it lowered the error and
+ * let more adults through on every source at the same teenagers' bound (MODEL_CARD.md, issue 22). Intermediate
+ * tensors are disposed; the crop stays the caller's.
  */
 export async function runAgeCnn(
   tf: FaceresTf,
@@ -54,15 +56,16 @@ export async function runAgeCnn(
   const size = ageCnnSize(models[0]!);
   const outputs = tf.tidy(() => {
     const batch = crop.shape.length === 3 ? tf.expandDims(crop, 0) : crop;
-    const input = tf.mul(tf.image.resizeBilinear(batch, [size, size], false), 255);
+    const resized = tf.mul(tf.image.resizeBilinear(batch, [size, size], false), 255);
+    const input = tf.concat([resized, tf.reverse(resized, 2)], 0);
     return models.map((m) => m.execute(input, [AGE_CNN_OUTPUT]) as FaceresTensor | FaceresTensor[]).flat();
   });
   try {
     const dists = await Promise.all(outputs.map((t) => t.data()));
     const mean = new Array<number>(100).fill(0);
     for (const d of dists) {
-      if (d.length !== 100) throw new Error(`the age network gave ${d.length} bins, expected 100`);
-      for (let i = 0; i < 100; i++) mean[i]! += d[i]! / dists.length;
+      if (d.length !== 200) throw new Error(`the age network gave ${d.length} values, expected 2 × 100 bins`);
+      for (let i = 0; i < 200; i++) mean[i % 100]! += d[i]! / (2 * dists.length);
     }
     return mean;
   } finally {

@@ -44,6 +44,7 @@ export interface FaceresTf {
   mean(t: FaceresTensor, axis: number[]): FaceresTensor;
   slice(t: FaceresTensor, begin: number[], size: number[]): FaceresTensor;
   concat(ts: FaceresTensor[], axis: number): FaceresTensor;
+  reverse(t: FaceresTensor, axis: number): FaceresTensor;
   scalar(v: number): FaceresTensor;
   image: { resizeBilinear(t: FaceresTensor, size: [number, number], alignCorners: boolean): FaceresTensor };
 }

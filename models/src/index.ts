@@ -1,4 +1,10 @@
-export { createVisionEngine, committedWeights, modelManifest } from './vision-engine';
+export {
+  ageHeads,
+  createVisionEngine,
+  committedWeights,
+  modelManifest,
+  type AgeModel,
+} from './vision-engine';
 export type { VisionEngine, VisionEngineOptions, VisionStatus } from './vision-engine';
 export type { HolderCheck } from './holder-check';
 export { VisionInputError, VisionBusyError, ModelIntegrityError } from './errors';

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import weightsJson from '../weights/age-head.json' with { type: 'json' };
+import networksWeightsJson from '../weights/age-head-networks.json' with { type: 'json' };
 import manifestJson from '../manifest.json' with { type: 'json' };
 import type { AgeHeadWeights } from './age-head';
 import { defaultDecisionConfig, type DecisionConfig } from './decision';
@@ -81,6 +82,17 @@ export interface VisionEngine {
 }
 
 export const committedWeights = weightsJson as unknown as AgeHeadWeights;
+
+/**
+ * The committed age heads an operator can choose from (ATTESTLY_AGE_MODEL): 'faceres' reads Human's faceres
+ * descriptor and age output (the default); 'networks' reads the two age networks fine-tuned here (issue 22, R1),
+ * better on UTKFace-like faces and worse on East Asian adults (MODEL_CARD.md says by how much).
+ */
+export const ageHeads = {
+  faceres: committedWeights,
+  networks: networksWeightsJson as unknown as AgeHeadWeights,
+} as const;
+export type AgeModel = keyof typeof ageHeads;
 export const modelManifest = manifestJson as ModelManifest;
 
 export function createVisionEngine(options: VisionEngineOptions = {}): VisionEngine {

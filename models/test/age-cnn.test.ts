@@ -11,6 +11,7 @@ import {
   ageCnnFeatures,
   ageCnnSize,
   expectedAge,
+  runAgeCnn,
 } from '../src/age-cnn';
 import { ModelIntegrityError } from '../src/errors';
 import type { FaceresTensor, FaceresTf } from '../src/faceres-features';
@@ -65,6 +66,38 @@ describe('age networks (faceres fine-tuned for age, TensorFlow.js graphs)', () =
       }
     }
     expect(worst).toBeLessThan(1e-4);
+  }, 120_000);
+
+  it('average both networks over the crop and its mirror image', async () => {
+    const tf = runtime.human.tf as unknown as FaceresTf & {
+      tensor4d(v: Float32Array, shape: number[]): FaceresTensor;
+      div(t: FaceresTensor, v: number): FaceresTensor;
+    };
+    const models = runtime.ageCnn;
+    const size = ageCnnSize(models[0]!);
+    const per = size * size * 3;
+    const run = async (model: (typeof models)[number], x: FaceresTensor) => {
+      const out = model.execute(x, [AGE_CNN_OUTPUT]);
+      const y = Array.isArray(out) ? out[0]! : out;
+      const p = Array.from(await y.data());
+      y.dispose();
+      return p;
+    };
+    for (let i = 0; i < 2; i++) {
+      const x = tf.tensor4d(Float32Array.from(crops.subarray(i * per, (i + 1) * per)), [1, size, size, 3]);
+      const mirror = tf.reverse(x, 2);
+      const expected = new Array<number>(100).fill(0);
+      for (const model of models) {
+        for (const input of [x, mirror]) {
+          (await run(model, input)).forEach((v, j) => (expected[j]! += v / (2 * models.length)));
+        }
+      }
+      // The engine's input: Human's crop in 0–1 (already 128 px here, so its resize changes nothing).
+      const crop = tf.div(x, 255);
+      const mean = await runAgeCnn(tf, models, crop);
+      for (const t of [x, mirror, crop]) t.dispose();
+      for (let j = 0; j < 100; j++) expect(mean[j]).toBeCloseTo(expected[j]!, 5);
+    }
   }, 120_000);
 
   it('age a photo without faceres, and give the descriptor only where faces are compared, leaking no tensor', async () => {

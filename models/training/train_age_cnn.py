@@ -17,7 +17,8 @@ source x age bucket with ages 13-24 drawn twice as often; AdamW with a cosine sc
 
 Writes per model: faceres-age-<m>.json/.bin (the tfjs graph, float16 weights), golden-<m>.json (outputs of the
 float16-rounded model on fixture crops, for the tfjs comparison test), and oof-<m>.jsonl (the 100-bin age
-distribution of every face the model did not train on, from the float16-rounded weights the graph holds).
+distribution of every face the model did not train on, and of its mirror image, from the float16-rounded weights the
+graph holds). score_age_cnn.py writes the same out-of-fold scores from the committed graphs without training.
 """
 
 from __future__ import annotations
@@ -209,26 +210,35 @@ def train_one(name: str, half_id: int, index, crops, half, args) -> None:
 
 
 @torch.no_grad()
-def predict(model, crops: np.ndarray, size: int) -> np.ndarray:
+def predict(model, crops: np.ndarray, size: int, mirror: bool = False) -> np.ndarray:
+    """Age distributions of the crops, or of their mirror images (the engine reads both and averages them)."""
     model.eval()
     out = []
     for s in range(0, len(crops), 128):
-        logits, _ = model(as_input(crops[s:s + 128], size))
+        x = as_input(crops[s:s + 128], size)
+        logits, _ = model(torch.flip(x, dims=[3]) if mirror else x)
         out.append(torch.softmax(logits, 1).numpy())
     return np.concatenate(out)
+
+
+def write_oof(path: Path, index: list[dict], unseen: np.ndarray, probs: np.ndarray, mirrored: np.ndarray) -> None:
+    """One line per face a network did not train on: its distributions on the crop and on the mirrored crop."""
+    r = lambda v: round(float(v), 7)  # noqa: E731
+    with open(path, "w") as f:
+        for j, i in enumerate(unseen):
+            e = index[i]
+            f.write(json.dumps({"set": e["set"], "file": e["file"], "probs": [r(v) for v in probs[j]],
+                                "probs_flip": [r(v) for v in mirrored[j]]}) + "\n")
 
 
 def export(name: str, half_id: int, model, index, crops, half, args) -> None:
     out = Path(args.out)
     rounded = round_to_float16(model)
     save_tfjs(rounded, Path(args.faceres), out / f"faceres-age-{name}.json", args.size)
-    # The model's own scores on every face it did not train on (the other half and faces-dev).
+    # The model's own scores on every face it did not train on (the other half and faces-dev), crop and mirror.
     unseen = np.flatnonzero(half != half_id)
-    probs = predict(rounded, crops[unseen], args.size)
-    with open(out / f"oof-{name}.jsonl", "w") as f:
-        for i, p in zip(unseen, probs):
-            e = index[i]
-            f.write(json.dumps({"set": e["set"], "file": e["file"], "probs": [round(float(v), 7) for v in p]}) + "\n")
+    write_oof(out / f"oof-{name}.jsonl", index, unseen, predict(rounded, crops[unseen], args.size),
+              predict(rounded, crops[unseen], args.size, mirror=True))
     # Golden outputs on the committed fixture crops (models/test/fixtures/age-crops.u8), compared with tfjs in a test.
     fixture = Path(args.fixture)
     if fixture.exists():

@@ -141,6 +141,11 @@ export const CONFIG_DOCS: Record<string, Entry> = {
     meaning:
       '`head`: the calibrated age head trained in `models/` (see models/MODEL_CARD.md); `raw`: the face model’s estimate must clear threshold + buffer.',
   },
+  ATTESTLY_AGE_MODEL: {
+    group: 'Verification',
+    meaning:
+      'Which committed age head the `head` rule uses: `faceres` (Human’s faceres descriptor and age output) or `networks` (the two age networks fine-tuned here: lower error and more adults approved on UTKFace-like faces, fewer East Asian adults approved; models/MODEL_CARD.md gives both sets of figures). Both keep the 13–17 bound and the child guard.',
+  },
   ATTESTLY_AGE_BUFFER: {
     group: 'Verification',
     meaning: 'Challenge buffer in years for the `raw` rule (18 → "challenge 25").',

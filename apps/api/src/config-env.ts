@@ -172,6 +172,10 @@ export const envSchema = v.object({
     v.picklist(['head', 'raw'], 'ATTESTLY_AGE_DECISION must be head or raw'),
     'head',
   ),
+  ATTESTLY_AGE_MODEL: v.optional(
+    v.picklist(['faceres', 'networks'], 'ATTESTLY_AGE_MODEL must be faceres or networks'),
+    'faceres',
+  ),
   ATTESTLY_AGE_BUFFER: v.pipe(
     v.optional(v.string(), '7'),
     v.regex(/^\d{1,2}$/, 'ATTESTLY_AGE_BUFFER must be a whole number of years'),

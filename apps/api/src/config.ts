@@ -49,6 +49,8 @@ export interface Config {
     workers: number | null;
     /** 'head': the trained, calibrated head (default); 'raw': the model's age must clear T + ageBuffer. */
     decisionMode: 'head' | 'raw';
+    /** Which committed age head decides (models/MODEL_CARD.md): faceres's features or the age networks. */
+    ageModel: 'faceres' | 'networks';
     ageBuffer: number;
   };
   /** Whether a single photo may approve an age (it cannot prove liveness; default false → video or document). */
@@ -187,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       enabled: parsed.ATTESTLY_VISION,
       workers: parsed.ATTESTLY_VISION_WORKERS ?? null,
       decisionMode: parsed.ATTESTLY_AGE_DECISION,
+      ageModel: parsed.ATTESTLY_AGE_MODEL,
       ageBuffer: parsed.ATTESTLY_AGE_BUFFER,
     },
     photoCanApprove: parsed.ATTESTLY_PHOTO_CAN_APPROVE,

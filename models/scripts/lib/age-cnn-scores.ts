@@ -3,7 +3,10 @@ import path from 'node:path';
 import type { QualityMetrics } from '../../src/types';
 
 export interface AgeCnnScore {
-  /** The mean age distribution of the networks that never trained on this face; absent when no face was found. */
+  /**
+   * The mean age distribution of the networks that never trained on this face, each reading the crop and its mirror
+   * as the engine does (age-cnn.ts); absent when no face was found.
+   */
   probs?: number[];
   quality: QualityMetrics;
   /** How many networks scored it (1 for a training face, both for faces-dev, which neither trained on). */
@@ -21,7 +24,7 @@ function jsonLines<T>(file: string): T[] {
 
 /**
  * The age networks' out-of-fold scores, keyed `<set>/<file>`: `oof-<m>.jsonl` in `cnnDir` (written by
- * models/training/train_age_cnn.py) joined with the crop index of models/.cache/age-crops (quality metrics, and the
+ * models/training/train_age_cnn.py, or by score_age_cnn.py from the committed networks) joined with the crop index of models/.cache/age-crops (quality metrics, and the
  * faces where no face was found). A face scored by several networks gets the mean of their distributions, as the
  * engine computes it.
  */
@@ -31,10 +34,19 @@ export function readAgeCnnScores(
 ): Map<string, AgeCnnScore> {
   const sums = new Map<string, { sum: number[]; models: number }>();
   for (const file of fs.readdirSync(cnnDir).filter((f) => /^oof-[a-z]+\.jsonl$/.test(f))) {
-    for (const e of jsonLines<{ set: string; file: string; probs: number[] }>(path.join(cnnDir, file))) {
+    for (const e of jsonLines<{ set: string; file: string; probs: number[]; probs_flip?: number[] }>(
+      path.join(cnnDir, file),
+    )) {
       const key = `${e.set}/${e.file}`;
+      const flip = e.probs_flip;
+      if (!flip) {
+        throw new Error(
+          `${file} has no mirrored-crop scores (written before the engine read the mirror): ` +
+            'run /usr/bin/python3 models/training/score_age_cnn.py',
+        );
+      }
       const acc = sums.get(key) ?? { sum: new Array<number>(100).fill(0), models: 0 };
-      e.probs.forEach((p, i) => (acc.sum[i]! += p));
+      e.probs.forEach((p, i) => (acc.sum[i]! += (p + flip[i]!) / 2));
       acc.models++;
       sums.set(key, acc);
     }

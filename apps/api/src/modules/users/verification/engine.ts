@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createVisionEngine, type VisionEngine } from '@attestly/models';
+import { ageHeads, createVisionEngine, type VisionEngine } from '@attestly/models';
 import type { Config } from '../../../config';
 
 /**
@@ -13,6 +13,7 @@ export function startVisionEngine(config: Config, logger: Logger): VisionEngine 
   const engine = createVisionEngine({
     workers: config.vision.workers ?? undefined,
     decision: { mode: config.vision.decisionMode, buffer: config.vision.ageBuffer },
+    weights: ageHeads[config.vision.ageModel],
   });
   engine.ready.then(
     () => logger.info({ ...engine.status(), ms: Date.now() - started }, 'vision models loaded'),

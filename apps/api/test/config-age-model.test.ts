@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ageHeads } from '@attestly/models';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attestly-config-'));
+const env = (extra: Record<string, string>) => ({
+  ATTESTLY_DATA_DIR: dataDir,
+  ATTESTLY_MASTER_KEY: 'ab'.repeat(32),
+  ...extra,
+});
+
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+describe('ATTESTLY_AGE_MODEL', () => {
+  it('chooses the faceres head unless the operator names the networks', () => {
+    expect(loadConfig(env({})).vision.ageModel).toBe('faceres');
+    expect(loadConfig(env({ ATTESTLY_AGE_MODEL: 'networks' })).vision.ageModel).toBe('networks');
+    // Each name is a committed head the engine can load (models/src/vision-engine.ts ageHeads).
+    expect(ageHeads[loadConfig(env({ ATTESTLY_AGE_MODEL: 'networks' })).vision.ageModel].features).toBe(
+      'faceres-age-cnn-ab',
+    );
+  });
+
+  it('refuses a name it does not know, saying which ones it takes', () => {
+    expect(() => loadConfig(env({ ATTESTLY_AGE_MODEL: 'face-api' }))).toThrow(
+      /ATTESTLY_AGE_MODEL must be faceres or networks/,
+    );
+  });
+});
