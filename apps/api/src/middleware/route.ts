@@ -3,7 +3,7 @@ import type { RouterContext } from '@koa/router';
 import type { Middleware } from 'koa';
 import type * as v from 'valibot';
 import { origin } from '../lib/request-origin';
-import { describeRoute, type RouteDoc, type Tag } from './describe';
+import { describeRoute, ok, type RouteDoc, type Tag } from './describe';
 import { validate } from './validate';
 
 type Schema = v.GenericSchema;
@@ -131,6 +131,25 @@ export function removesOwn<P extends IdParams>(
     status: 204,
     handler: async (request: RouteRequest<{ params: P }>) => {
       await remove(owner(request.ctx), request.params.id, origin(request.ctx));
+    },
+  };
+}
+
+/**
+ * The sign-out route of an account kind (users, partners, administrators): behind that kind's session guard, it
+ * ends the session it was called with and answers 204.
+ */
+export function signOut<S>(
+  guard: Middleware,
+  logout: (session: S, from: ReturnType<typeof origin>) => Promise<unknown>,
+): RouteSpec<Record<never, never>> {
+  return {
+    summary: 'Sign out',
+    responses: { 204: ok('Session ended') },
+    guards: [guard],
+    status: 204,
+    handler: async ({ ctx }) => {
+      await logout(ctx.state.session as S, origin(ctx));
     },
   };
 }
