@@ -85,6 +85,36 @@ export const currentPassword = (message = 'Password is required') =>
 export const newPassword = (message = 'Password is required') =>
   v.pipe(currentPassword(message), v.minLength(8, 'Password must be at least 8 characters'));
 
+/** The browser-only field that repeats a new password (sign-up, reset, change); it is never sent. */
+export const passwordConfirmation = v.pipe(
+  v.string('Please confirm your password'),
+  v.nonEmpty('Please confirm your password'),
+);
+
+/**
+ * The 'Passwords must match' rule of every form with a `confirmPassword` field (spec 01 §5): it must repeat
+ * `field`, and the message is shown under the confirmation.
+ */
+export function passwordsMatch<
+  F extends 'password' | 'new_password',
+  TInput extends Record<F | 'confirmPassword', string>,
+>(field: F): v.BaseValidation<TInput, TInput, v.PartialCheckIssue<Record<F | 'confirmPassword', string>>> {
+  const matches = v.forward(
+    v.partialCheck(
+      [[field as string], ['confirmPassword']],
+      (input: Record<string, string>) => input[field] === input.confirmPassword,
+      'Passwords must match',
+    ),
+    ['confirmPassword'],
+  );
+  // valibot cannot type a check over a key chosen by the caller; the input the form gives it is TInput.
+  return matches as unknown as v.BaseValidation<
+    TInput,
+    TInput,
+    v.PartialCheckIssue<Record<F | 'confirmPassword', string>>
+  >;
+}
+
 export const PHONE_PATTERN = /^\+?[0-9][0-9 ()-]{5,18}[0-9]$/;
 
 export const optionalPhone = v.pipe(

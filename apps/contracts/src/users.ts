@@ -6,6 +6,8 @@ import {
   newPassword,
   optionalPhone,
   optionalText,
+  passwordConfirmation,
+  passwordsMatch,
   personName,
   requiredText,
 } from './fields';
@@ -34,20 +36,10 @@ export const registerForm = v.pipe(
     email,
     phone: optionalPhone,
     password: newPassword(),
-    confirmPassword: v.pipe(
-      v.string('Please confirm your password'),
-      v.nonEmpty('Please confirm your password'),
-    ),
+    confirmPassword: passwordConfirmation,
     terms: v.literal(true, 'You must accept the terms and privacy policy'),
   }),
-  v.forward(
-    v.partialCheck(
-      [['password'], ['confirmPassword']],
-      (input) => input.password === input.confirmPassword,
-      'Passwords must match',
-    ),
-    ['confirmPassword'],
-  ),
+  passwordsMatch('password'),
 );
 export type RegisterForm = v.InferInput<typeof registerForm>;
 

@@ -1,25 +1,14 @@
 import * as v from 'valibot';
-import { currentPassword, newPassword } from './fields';
+import { currentPassword, newPassword, passwordConfirmation, passwordsMatch } from './fields';
 
 /**
  * Forms that exist only in the browser: each adds a confirmation field to an API body, checked with the same
  * 'Passwords must match' rule as sign-up (spec 01 §5). The confirmation is never sent.
  */
-const confirmation = v.pipe(
-  v.string('Please confirm your password'),
-  v.nonEmpty('Please confirm your password'),
-);
 
 export const resetPasswordForm = v.pipe(
-  v.object({ new_password: newPassword('New password is required'), confirmPassword: confirmation }),
-  v.forward(
-    v.partialCheck(
-      [['new_password'], ['confirmPassword']],
-      (input) => input.new_password === input.confirmPassword,
-      'Passwords must match',
-    ),
-    ['confirmPassword'],
-  ),
+  v.object({ new_password: newPassword('New password is required'), confirmPassword: passwordConfirmation }),
+  passwordsMatch('new_password'),
 );
 export type ResetPasswordForm = v.InferInput<typeof resetPasswordForm>;
 
@@ -27,16 +16,9 @@ export const changePasswordForm = v.pipe(
   v.object({
     current_password: currentPassword('Current password is required'),
     new_password: newPassword('New password is required'),
-    confirmPassword: confirmation,
+    confirmPassword: passwordConfirmation,
   }),
-  v.forward(
-    v.partialCheck(
-      [['new_password'], ['confirmPassword']],
-      (input) => input.new_password === input.confirmPassword,
-      'Passwords must match',
-    ),
-    ['confirmPassword'],
-  ),
+  passwordsMatch('new_password'),
   v.forward(
     v.partialCheck(
       [['current_password'], ['new_password']],

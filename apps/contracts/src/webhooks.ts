@@ -28,12 +28,8 @@ export const WEBHOOK_LIMITS = {
   retryWindowMs: 24 * 3600_000,
 } as const;
 
-/**
- * Why a webhook URL is refused before any connection (the connect-time check of resolved addresses is the API's):
- * absolute http(s) URL, no credentials, no fragment. Whether plain http or a private host is allowed depends on the
- * operator's allowlist, so the API checks that.
- */
-export function webhookUrlProblem(value: string): string | null {
+/** A webhook URL as an http(s) URL, or why it is not one: the first checks of every webhook URL, here and in the API. */
+export function webhookHttpUrl(value: string): URL | string {
   let url: URL;
   try {
     url = new URL(value);
@@ -41,6 +37,17 @@ export function webhookUrlProblem(value: string): string | null {
     return 'Webhook URL must be a valid URL';
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Webhook URL must use https';
+  return url;
+}
+
+/**
+ * Why a webhook URL is refused before any connection (the connect-time check of resolved addresses is the API's):
+ * absolute http(s) URL, no credentials, no fragment. Whether plain http or a private host is allowed depends on the
+ * operator's allowlist, so the API checks that.
+ */
+export function webhookUrlProblem(value: string): string | null {
+  const url = webhookHttpUrl(value);
+  if (typeof url === 'string') return url;
   if (url.username || url.password) return 'Webhook URL must not contain credentials';
   if (url.hash || value.includes('#')) return 'Webhook URL must not contain a fragment (#)';
   return null;

@@ -32,6 +32,14 @@ export function examples(command: Command, lines: string[]): Command {
   return command.addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`);
 }
 
+/**
+ * The description of a command that reports something (a list, a check) and its two examples: as text for a person,
+ * and with --json as one document for scripts.
+ */
+export function reports(command: Command, description: string, invocation: string): Command {
+  return examples(command.description(description), [invocation, `${invocation} --json`]);
+}
+
 /** Opens the config, database and services for the command, and closes them afterwards. */
 export async function withContext<T>(
   io: Io,

@@ -31,3 +31,40 @@ export function openMedia(key: Buffer, sealed: SealedMedia, context: string): Bu
   decipher.setAuthTag(sealed.authTag);
   return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]);
 }
+
+/**
+ * A secret sealed into one text column (`iv.tag.ciphertext`, each part base64url; the webhook secrets' column was
+ * written in base64 and stays so): TOTP secrets, webhook signing secrets, OIDC signing keys and wallet keys.
+ */
+export function sealText(
+  key: Buffer,
+  plaintext: Uint8Array,
+  context: string,
+  encoding: 'base64url' | 'base64' = 'base64url',
+): string {
+  const sealed = sealMedia(key, plaintext, context);
+  return [sealed.iv, sealed.authTag, sealed.ciphertext].map((part) => part.toString(encoding)).join('.');
+}
+
+/** The three parts of a `sealText` column, or null when it has fewer. */
+export function sealedParts(stored: string): SealedMedia | null {
+  const [iv, authTag, ciphertext] = stored.split('.').map((part) => Buffer.from(part, 'base64url'));
+  return iv && authTag && ciphertext ? { iv, authTag, ciphertext } : null;
+}
+
+/**
+ * Opens a `sealText` column holding `what` (e.g. "signing key <kid>"): an error names it when the column is not
+ * three parts, or does not open (another master key, another row's context, a changed byte).
+ */
+export function openText(key: Buffer, stored: string, context: string, what: string): Buffer {
+  const sealed = sealedParts(stored);
+  if (!sealed) throw new Error(`${what} is malformed`);
+  const decipher = createDecipheriv('aes-256-gcm', key, sealed.iv);
+  decipher.setAAD(Buffer.from(context, 'utf8'));
+  decipher.setAuthTag(sealed.authTag);
+  try {
+    return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]);
+  } catch {
+    throw new Error(`${what} cannot be decrypted: is this the master key it was created with?`);
+  }
+}

@@ -2,7 +2,8 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Middleware } from 'koa';
 import type * as v from 'valibot';
-import { describeRoute, type RouteDoc, type Tag } from './describe';
+import { origin } from '../lib/request-origin';
+import { describeRoute, ok, type RouteDoc, type Tag } from './describe';
 import { validate } from './validate';
 
 type Schema = v.GenericSchema;
@@ -110,5 +111,45 @@ export function confirms<R>(
   return async (request) => {
     await work(request);
     return { message };
+  };
+}
+
+type IdParams = v.GenericSchema<unknown, { id: string }>;
+
+/**
+ * The input and handler of a DELETE of one of the caller's own records (`/…/:id`, answered 204 with no body): the
+ * service is given the owner the session names (`owner`), the record's id and where the request came from, for its
+ * audit entry. A record of someone else is the service's 404.
+ */
+export function removesOwn<P extends IdParams>(
+  params: P,
+  owner: (ctx: RouterContext) => string,
+  remove: (ownerId: string, id: string, from: ReturnType<typeof origin>) => Promise<unknown>,
+) {
+  return {
+    input: { params },
+    status: 204,
+    handler: async (request: RouteRequest<{ params: P }>) => {
+      await remove(owner(request.ctx), request.params.id, origin(request.ctx));
+    },
+  };
+}
+
+/**
+ * The sign-out route of an account kind (users, partners, administrators): behind that kind's session guard, it
+ * ends the session it was called with and answers 204.
+ */
+export function signOut<S>(
+  guard: Middleware,
+  logout: (session: S, from: ReturnType<typeof origin>) => Promise<unknown>,
+): RouteSpec<Record<never, never>> {
+  return {
+    summary: 'Sign out',
+    responses: { 204: ok('Session ended') },
+    guards: [guard],
+    status: 204,
+    handler: async ({ ctx }) => {
+      await logout(ctx.state.session as S, origin(ctx));
+    },
   };
 }

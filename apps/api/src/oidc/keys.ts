@@ -1,14 +1,8 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  createPrivateKey,
-  generateKeyPairSync,
-  randomBytes,
-  type JsonWebKey,
-} from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import { Op, Transaction } from 'sequelize';
 import type { Deps } from '../core/deps';
 import { deriveKey, randomToken } from '../lib/crypto';
+import { openText, sealText } from '../lib/media-crypto';
 
 /**
  * Token signing keys (DESIGN.md §2, §4): generated on first start, kept in the database so every replica signs
@@ -36,28 +30,14 @@ function encryptionKey(deps: KeyDeps): Buffer {
   return deriveKey(deps.config.masterKey, 'oidc-signing-keys');
 }
 
+// The kid as associated data ties each ciphertext to its row: swapping rows around fails to decrypt.
 function seal(deps: KeyDeps, kid: string, jwk: SigningJwk): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', encryptionKey(deps), iv);
-  // The kid as associated data ties each ciphertext to its row: swapping rows around fails to decrypt.
-  cipher.setAAD(Buffer.from(kid));
-  const body = Buffer.concat([cipher.update(JSON.stringify(jwk), 'utf8'), cipher.final()]);
-  return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+  return sealText(encryptionKey(deps), Buffer.from(JSON.stringify(jwk), 'utf8'), kid);
 }
 
 function open(deps: KeyDeps, kid: string, sealed: string): SigningJwk {
-  const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-  if (!iv || !tag || !body) throw new Error(`signing key ${kid} is malformed`);
-  const decipher = createDecipheriv('aes-256-gcm', encryptionKey(deps), iv);
-  decipher.setAAD(Buffer.from(kid));
-  decipher.setAuthTag(tag);
-  try {
-    return JSON.parse(
-      Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8'),
-    ) as SigningJwk;
-  } catch {
-    throw new Error(`signing key ${kid} cannot be decrypted: is this the master key it was created with?`);
-  }
+  const jwk = openText(encryptionKey(deps), sealed, kid, `signing key ${kid}`);
+  return JSON.parse(jwk.toString('utf8')) as SigningJwk;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Link, createFileRoute } from '@tanstack/react-router';
 import { usersApi } from '../api/users';
-import { TokenActionPage } from '../components/ui/token-action-page';
+import { EmailVerificationPage } from '../components/ui/token-action-page';
 import { useHasToken } from '../auth/session';
 import { tokenSearch } from '../lib/text-search';
 
@@ -14,14 +14,7 @@ function VerifyEmailPage() {
   const { token } = Route.useSearch();
   const signedIn = useHasToken('user');
   return (
-    <TokenActionPage
-      title="Verify your email"
-      token={token}
-      queryKey="verify-email"
-      action={usersApi.verifyEmail}
-      pendingLabel="Verifying your email address…"
-      fallbackError="This verification link is invalid or has expired."
-    >
+    <EmailVerificationPage token={token} queryKey="verify-email" action={usersApi.verifyEmail}>
       {signedIn ? (
         <Link to="/profile" className="font-semibold text-indigo-700 hover:text-indigo-900">
           Go to your profile
@@ -31,6 +24,6 @@ function VerifyEmailPage() {
           Sign in
         </Link>
       )}
-    </TokenActionPage>
+    </EmailVerificationPage>
   );
 }

@@ -1,14 +1,10 @@
 import { Table } from '../../components/table';
-import { defineCommand, examples, withContext } from '../../lib/command';
+import { defineCommand, reports, withContext } from '../../lib/command';
 
 /** `attestly admin list`. */
 export const adminListCommand = defineCommand(
   'list',
-  (command) =>
-    examples(command.description('List administrators'), [
-      'attestly admin list',
-      'attestly admin list --json',
-    ]),
+  (command) => reports(command, 'List administrators', 'attestly admin list'),
   async (io) => {
     const admins = await withContext(io, async (context) => {
       const { presentAdmin } =

@@ -1,16 +1,13 @@
 import { Text } from 'ink';
 import { Command } from 'commander';
-import { defineCommand, examples, withContext } from '../../lib/command';
+import { defineCommand, reports, withContext } from '../../lib/command';
 import { EXIT_USER } from '../../lib/errors';
 
 /** `attestly audit verify`: recomputes the audit log's hash chain (modules/shared/audit) and names the first broken link. */
 export const auditVerifyCommand = defineCommand(
   'verify',
   (command) =>
-    examples(command.description('Walk the audit hash chain and report the first broken link'), [
-      'attestly audit verify',
-      'attestly audit verify --json',
-    ]),
+    reports(command, 'Walk the audit hash chain and report the first broken link', 'attestly audit verify'),
   async (io) => {
     const result = await withContext(io, async (context) => {
       const { verifyAuditChain } = await import('../../../../apps/api/src/modules/shared/audit/service');

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { Text } from 'ink';
 import { Table } from '../../components/table';
-import { defineCommand, examples, withContext } from '../../lib/command';
+import { defineCommand, examples, reports, withContext } from '../../lib/command';
 
 interface KeyRow {
   kid: string;
@@ -14,10 +14,11 @@ interface KeyRow {
 const list = defineCommand(
   'list',
   (command) =>
-    examples(command.description('List the OIDC signing keys (current and still-published retired ones)'), [
+    reports(
+      command,
+      'List the OIDC signing keys (current and still-published retired ones)',
       'attestly keys list',
-      'attestly keys list --json',
-    ]),
+    ),
   async (io) => {
     const keys = await withContext(io, async (context) => {
       const rows = await context.deps.db.models.OidcSigningKey.findAll({ order: [['created_at', 'DESC']] });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { Text } from 'ink';
 import { Table } from '../../components/table';
-import { defineCommand, examples, withContext } from '../../lib/command';
+import { defineCommand, examples, reports, withContext } from '../../lib/command';
 import type { CommandContext } from '../../lib/api';
 import { UserError } from '../../lib/errors';
 
@@ -46,10 +46,7 @@ async function audit(context: CommandContext, event: string, details: Record<str
 const list = defineCommand(
   'list',
   (command) =>
-    examples(command.description('List the credential root, document signers and trust anchors'), [
-      'attestly wallet list',
-      'attestly wallet list --json',
-    ]),
+    reports(command, 'List the credential root, document signers and trust anchors', 'attestly wallet list'),
   async (io) => {
     const certificates = await withContext(io, async (context) =>
       (await (await keyStore(context)).list()).map((row) => ({

@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
-import { flag, required, stampedTable, uuidKey } from './columns';
+import { flag, nullable, required, sql, stamp, stampedTable, uuidKey, withDefault } from './columns';
 import type {
   ReviewerDocumentAnalysis,
   VerificationMethod,
@@ -25,64 +17,31 @@ export interface ReviewNote {
  * One verification attempt (DESIGN.md §5, spec 02 §3 "Verification"). A user's proven facts on `users` derive from
  * approved rows. `subject_fingerprint` is a keyed HMAC of what was checked (e.g. a card number), never the value.
  */
-export class Verification extends Model<
-  InferAttributes<Verification>,
-  InferCreationAttributes<Verification>
-> {
-  declare id: CreationOptional<string>;
-  declare user_id: string;
-  declare verification_type: VerificationType;
-  declare verification_method: VerificationMethod;
-  declare status: VerificationStatus;
-  declare confidence_score: number | null;
-  declare age_threshold: number | null;
-  declare needs_manual_review: CreationOptional<boolean>;
+export class Verification extends stampedTable('verifications', {
+  id: uuidKey(),
+  user_id: required(sql.uuid()),
+  verification_type: required(sql.string<VerificationType>(16)),
+  verification_method: required(sql.string<VerificationMethod>(32)),
+  status: required(sql.string<VerificationStatus>(16)),
+  confidence_score: nullable(sql.double()),
+  age_threshold: nullable(sql.integer()),
+  needs_manual_review: flag(false),
   /** The message the user was shown. */
-  declare message: string | null;
-  declare result_details: CreationOptional<Record<string, unknown>>;
+  message: nullable(sql.string(500)),
+  result_details: withDefault(sql.json<Record<string, unknown>>(), {}),
   /** The reading with what only reviewers see (the document's reuse on other accounts). */
-  declare document_analysis: ReviewerDocumentAnalysis | null;
-  declare review_notes: CreationOptional<ReviewNote[]>;
-  declare subject_fingerprint: string | null;
+  document_analysis: nullable(sql.json<ReviewerDocumentAnalysis>()),
+  review_notes: withDefault(sql.json<ReviewNote[]>(), []),
+  subject_fingerprint: nullable(sql.string(64)),
   /** Set when a partner's consent flow asked for the check (statistics per partner and site). */
-  declare partner_id: string | null;
-  declare site_id: string | null;
+  partner_id: nullable(sql.string(64)),
+  site_id: nullable(sql.string(64)),
   /** Made through a sandbox API key or a sandbox site: marked in results, never counted toward quotas or stats. */
-  declare sandbox: CreationOptional<boolean>;
-  declare reviewed_at: Date | null;
-  declare reviewed_by: string | null;
+  sandbox: flag(false),
+  reviewed_at: nullable(sql.date()),
+  reviewed_by: nullable(sql.string(64)),
   /** When the fact this row proved stops counting (approved rows only). */
-  declare expires_at: Date | null;
-  declare created_at: CreationOptional<Date>;
-  declare updated_at: CreationOptional<Date>;
-
-  static initModel(sequelize: Sequelize): typeof Verification {
-    Verification.init(
-      {
-        id: uuidKey(),
-        user_id: required(DataTypes.UUID),
-        verification_type: required(DataTypes.STRING(16)),
-        verification_method: required(DataTypes.STRING(32)),
-        status: required(DataTypes.STRING(16)),
-        confidence_score: DataTypes.DOUBLE,
-        age_threshold: DataTypes.INTEGER,
-        needs_manual_review: flag(false),
-        message: DataTypes.STRING(500),
-        result_details: { type: DataTypes.JSON, allowNull: false, defaultValue: {} },
-        document_analysis: DataTypes.JSON,
-        review_notes: { type: DataTypes.JSON, allowNull: false, defaultValue: [] },
-        subject_fingerprint: DataTypes.STRING(64),
-        partner_id: DataTypes.STRING(64),
-        site_id: DataTypes.STRING(64),
-        sandbox: flag(false),
-        reviewed_at: DataTypes.DATE,
-        reviewed_by: DataTypes.STRING(64),
-        expires_at: DataTypes.DATE,
-        created_at: DataTypes.DATE,
-        updated_at: DataTypes.DATE,
-      },
-      stampedTable(sequelize, 'verifications'),
-    );
-    return Verification;
-  }
-}
+  expires_at: nullable(sql.date()),
+  created_at: stamp(),
+  updated_at: stamp(),
+}) {}

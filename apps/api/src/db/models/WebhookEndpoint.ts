@@ -1,46 +1,16 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
-import { flag, plainTable, required, uuidKey } from './columns';
+import { flag, nullable, plainTable, required, sql, uuidKey } from './columns';
 
 /** A partner's webhook receiver (DESIGN.md §6): where events go, which ones, and the sealed signing secret. */
-export class WebhookEndpoint extends Model<
-  InferAttributes<WebhookEndpoint>,
-  InferCreationAttributes<WebhookEndpoint>
-> {
-  declare id: CreationOptional<string>;
-  declare partner_id: string;
-  declare url: string;
+export class WebhookEndpoint extends plainTable('webhook_endpoints', {
+  id: uuidKey(),
+  partner_id: required(sql.uuid()),
+  url: required(sql.string(2000)),
   /** JSON list of event names. */
-  declare events: string;
-  declare secret_sealed: string;
-  declare secret_hint: string;
-  declare active: CreationOptional<boolean>;
-  declare disabled_reason: string | null;
-  declare created_at: Date;
-  declare updated_at: Date;
-
-  static initModel(sequelize: Sequelize): typeof WebhookEndpoint {
-    WebhookEndpoint.init(
-      {
-        id: uuidKey(),
-        partner_id: required(DataTypes.UUID),
-        url: required(DataTypes.STRING(2000)),
-        events: required(DataTypes.TEXT),
-        secret_sealed: required(DataTypes.TEXT),
-        secret_hint: required(DataTypes.STRING(8)),
-        active: flag(true),
-        disabled_reason: DataTypes.STRING(200),
-        created_at: required(DataTypes.DATE),
-        updated_at: required(DataTypes.DATE),
-      },
-      plainTable(sequelize, 'webhook_endpoints'),
-    );
-    return WebhookEndpoint;
-  }
-}
+  events: required(sql.text()),
+  secret_sealed: required(sql.text()),
+  secret_hint: required(sql.string(8)),
+  active: flag(true),
+  disabled_reason: nullable(sql.string(200)),
+  created_at: required(sql.date()),
+  updated_at: required(sql.date()),
+}) {}

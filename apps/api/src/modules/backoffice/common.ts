@@ -59,3 +59,19 @@ export function actionOn<B extends v.GenericSchema, R>(
       act(request.params.id, request.body, actor(request.ctx)),
   };
 }
+
+/** The input and handler of a back-office list: the validated query (filters and page), handed to the service. */
+export function listOn<Q extends v.GenericSchema, R>(query: Q, list: (query: v.InferOutput<Q>) => R) {
+  return {
+    input: { query },
+    handler: (request: RouteRequest<{ query: Q }>) => list(request.query),
+  };
+}
+
+/** The input and handler of reading one record (`/things/:id`): the service is given the record's id. */
+export function recordOn<R>(params: IdParams, read: (id: string) => R) {
+  return {
+    input: { params },
+    handler: (request: RouteRequest<{ params: IdParams }>) => read(request.params.id),
+  };
+}

@@ -54,3 +54,29 @@ export function TokenActionPage({
     </AuthCard>
   );
 }
+
+/** The page an address-verification mail links to, for users and partners alike; `children` say where to go next. */
+export function EmailVerificationPage({
+  token,
+  queryKey,
+  action,
+  children,
+}: {
+  token: string;
+  queryKey: string;
+  action(token: string): Promise<{ message: string }>;
+  children: ReactNode;
+}) {
+  return (
+    <TokenActionPage
+      title="Verify your email"
+      token={token}
+      queryKey={queryKey}
+      action={action}
+      pendingLabel="Verifying your email address…"
+      fallbackError="This verification link is invalid or has expired."
+    >
+      {children}
+    </TokenActionPage>
+  );
+}

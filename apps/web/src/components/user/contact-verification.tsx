@@ -1,7 +1,7 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { phoneCodeForm } from '@attestly/contracts';
 import { errorMessage } from '../../api/client';
@@ -15,21 +15,40 @@ import { QueryState } from '../ui/query-state';
 import { StatusBadge } from './status-badge';
 import { useSendEmailVerification } from './use-send-email-verification';
 
+/** One contact line: what it is and whether it is verified, its value, and (until verified) the action to verify it. */
+function ContactLine({
+  label,
+  value,
+  verified,
+  children,
+}: {
+  label: string;
+  value: string;
+  verified: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+      <div className="min-w-0">
+        <p className="font-medium text-slate-900">
+          {label} <StatusBadge verified={verified} />
+        </p>
+        <p className="truncate text-sm text-slate-700">{value}</p>
+      </div>
+      {verified ? null : children}
+    </div>
+  );
+}
+
 function EmailVerification({ email, verified }: { email: string; verified: boolean }) {
   const send = useSendEmailVerification(email);
   return (
-    <div className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
-      <div className="min-w-0">
-        <p className="font-medium text-slate-900">
-          Email <StatusBadge verified={verified} />
-        </p>
-        <p className="truncate text-sm text-slate-700">{email}</p>
-      </div>
-      {!verified ? (
+    <div className="py-4">
+      <ContactLine label="Email" value={email} verified={verified}>
         <Button variant="secondary" busy={send.isPending} onClick={() => send.mutate()}>
           {send.isSuccess ? 'Send again' : 'Send verification email'}
         </Button>
-      ) : null}
+      </ContactLine>
     </div>
   );
 }
@@ -82,19 +101,11 @@ function PhoneVerification({ phone, verified }: { phone: string | null; verified
   }
   return (
     <div className="space-y-3 py-4">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <div>
-          <p className="font-medium text-slate-900">
-            Phone <StatusBadge verified={verified} />
-          </p>
-          <p className="text-sm text-slate-700">{phone}</p>
-        </div>
-        {!verified ? (
-          <Button variant="secondary" busy={send.isPending} onClick={() => send.mutate()}>
-            {codeSent ? 'Send a new code' : 'Send code'}
-          </Button>
-        ) : null}
-      </div>
+      <ContactLine label="Phone" value={phone} verified={verified}>
+        <Button variant="secondary" busy={send.isPending} onClick={() => send.mutate()}>
+          {codeSent ? 'Send a new code' : 'Send code'}
+        </Button>
+      </ContactLine>
       {codeSent && !verified && delivery === 'log' ? (
         <p role="note" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950">
           This appliance has no SMS gateway configured, so no text message was sent: the code was written to

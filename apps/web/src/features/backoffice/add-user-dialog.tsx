@@ -11,7 +11,7 @@ import { FormError } from '../../components/ui/field';
 import { applyServerErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { FormActions } from './form-ui';
-import { SecretShownOnce } from './copy-and-done';
+import { FirstPasswordShownOnce } from './copy-and-done';
 import { SignInChoice } from './sign-in-choice';
 
 /**
@@ -62,17 +62,12 @@ export function AddUserDialog({
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? undefined : close())} title="Add User">
       {created ? (
-        <SecretShownOnce
-          value={created.password}
+        <FirstPasswordShownOnce
+          password={created.password}
           testId="user-temporary-password"
-          copyLabel="Copy password"
+          signsIn="The person signs in at /login with their e-mail address"
           onDone={close}
-        >
-          <p className="text-sm text-slate-800">
-            The person signs in at /login with their e-mail address and this first password. Copy it now and
-            hand it over securely: it is shown only once.
-          </p>
-        </SecretShownOnce>
+        />
       ) : (
         <form className="space-y-4" noValidate onSubmit={form.handleSubmit((values) => add.mutate(values))}>
           <FormError message={add.isError ? adminErrorMessage(add.error, 'Failed to add user') : null} />

@@ -52,3 +52,27 @@ export function SecretShownOnce({
     </div>
   );
 }
+
+/**
+ * The first password of an account an administrator created with `show_password`: where and with what the holder
+ * signs in (`signsIn`), then the password, shown once, to hand over.
+ */
+export function FirstPasswordShownOnce({
+  password,
+  testId,
+  signsIn,
+  onDone,
+}: {
+  password: string;
+  testId: string;
+  signsIn: string;
+  onDone(): void;
+}) {
+  return (
+    <SecretShownOnce value={password} testId={testId} copyLabel="Copy password" onDone={onDone}>
+      <p className="text-sm text-slate-800">
+        {signsIn} and this first password. Copy it now and hand it over securely: it is shown only once.
+      </p>
+    </SecretShownOnce>
+  );
+}

@@ -15,30 +15,39 @@ import { FormActions } from './form-ui';
 import { TextAreaField } from './textarea-field';
 import { usePartnerRefresh } from './use-partner-refresh';
 
-/** spec 02 §2: regenerating warns that the current key is invalidated; the new key is shown once. */
-export function RegenerateKeyDialog({
-  partnerId,
-  open,
-  onClose,
-}: {
+/** A dialog about one partner that hands out a credential. */
+interface CredentialDialogProps {
   partnerId: string;
   open: boolean;
   onClose(): void;
-}) {
+}
+
+/**
+ * The credential the dialog's action answered, shown once, and the close that forgets it and the action's state,
+ * so that the dialog opens again at its first step.
+ */
+function useShownOnce<T>(onClose: () => void) {
+  const [shown, show] = useState<T | null>(null);
+  const closeAfter = (action: { reset(): void }) => () => {
+    show(null);
+    action.reset();
+    onClose();
+  };
+  return { shown, show, closeAfter };
+}
+
+/** spec 02 §2: regenerating warns that the current key is invalidated; the new key is shown once. */
+export function RegenerateKeyDialog({ partnerId, open, onClose }: CredentialDialogProps) {
   const refresh = usePartnerRefresh(partnerId);
-  const [key, setKey] = useState<string | null>(null);
+  const { shown: key, show, closeAfter } = useShownOnce<string>(onClose);
   const regenerate = useMutation({
     mutationFn: () => adminApi.regenerateApiKey(partnerId),
     onSuccess: async (answer) => {
-      setKey(answer.api_key);
+      show(answer.api_key);
       await refresh();
     },
   });
-  const close = () => {
-    setKey(null);
-    regenerate.reset();
-    onClose();
-  };
+  const close = closeAfter(regenerate);
   return (
     <Dialog
       open={open}
@@ -75,17 +84,9 @@ export function RegenerateKeyDialog({
 type SiteValues = v.InferInput<typeof adminCreateSiteBody>;
 
 /** spec 02 §5 "Create Site": name, domain and redirect URIs (one per line) required; scopes basic_info and AGE_18. */
-export function CreateSiteDialog({
-  partnerId,
-  open,
-  onClose,
-}: {
-  partnerId: string;
-  open: boolean;
-  onClose(): void;
-}) {
+export function CreateSiteDialog({ partnerId, open, onClose }: CredentialDialogProps) {
   const refresh = usePartnerRefresh(partnerId);
-  const [secret, setSecret] = useState<{ clientId: string; secret: string } | null>(null);
+  const { shown: secret, show, closeAfter } = useShownOnce<{ clientId: string; secret: string }>(onClose);
   const form = useForm<SiteValues, unknown, v.InferOutput<typeof adminCreateSiteBody>>({
     resolver: valibotResolver(adminCreateSiteBody),
     defaultValues: {
@@ -101,7 +102,7 @@ export function CreateSiteDialog({
     onSuccess: async (site) => {
       toast.success('Site created successfully');
       form.reset();
-      if (site.client_secret) setSecret({ clientId: site.client_id, secret: site.client_secret });
+      if (site.client_secret) show({ clientId: site.client_id, secret: site.client_secret });
       else onClose();
       await refresh();
     },
@@ -109,11 +110,7 @@ export function CreateSiteDialog({
       applyServerErrors(error, form.setError, ['site_name', 'domain', 'description', 'redirect_uris']);
     },
   });
-  const close = () => {
-    setSecret(null);
-    create.reset();
-    onClose();
-  };
+  const close = closeAfter(create);
   return (
     <Dialog
       open={open}

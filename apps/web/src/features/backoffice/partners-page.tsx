@@ -23,7 +23,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { capitalize, formatDay } from './format';
 import { FormActions, OptionList, optionsOf } from './form-ui';
 import { FilterBar, PagedTable, SearchFilter, SelectFilter, type Column } from './list-ui';
-import { SecretShownOnce } from './copy-and-done';
+import { FirstPasswordShownOnce } from './copy-and-done';
 import { SignInChoice } from './sign-in-choice';
 import { PageHeader, Panel, PlanBadge, StatusBadge } from './ui';
 
@@ -194,17 +194,12 @@ function CreatePartnerDialog({ open, onClose }: { open: boolean; onClose(): void
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? undefined : close())} title="Create Partner">
       {created ? (
-        <SecretShownOnce
-          value={created.password}
+        <FirstPasswordShownOnce
+          password={created.password}
           testId="temporary-password"
-          copyLabel="Copy password"
+          signsIn="The partner signs in at /partner/login with the contact e-mail"
           onDone={close}
-        >
-          <p className="text-sm text-slate-800">
-            The partner signs in at /partner/login with the contact e-mail and this first password. Copy it
-            now and hand it over securely: it is shown only once.
-          </p>
-        </SecretShownOnce>
+        />
       ) : (
         <form
           className="space-y-4"

@@ -1,7 +1,7 @@
 import { Link, createFileRoute } from '@tanstack/react-router';
 import { partnerApi } from '../../api/partner';
 import { useHasToken } from '../../auth/session';
-import { TokenActionPage } from '../../components/ui/token-action-page';
+import { EmailVerificationPage } from '../../components/ui/token-action-page';
 import { tokenSearch } from '../../lib/text-search';
 
 export const Route = createFileRoute('/partner/verify-email')({
@@ -14,20 +14,13 @@ function PartnerVerifyEmailPage() {
   const { token } = Route.useSearch();
   const signedIn = useHasToken('partner');
   return (
-    <TokenActionPage
-      title="Verify your email"
-      token={token}
-      queryKey="partner-verify-email"
-      action={partnerApi.verifyEmail}
-      pendingLabel="Verifying your email address…"
-      fallbackError="This verification link is invalid or has expired."
-    >
+    <EmailVerificationPage token={token} queryKey="partner-verify-email" action={partnerApi.verifyEmail}>
       <Link
         to={(signedIn ? '/partner/dashboard' : '/partner/login') as '/'}
         className="font-semibold text-indigo-700 hover:text-indigo-900"
       >
         {signedIn ? 'Go to your dashboard' : 'Sign in'}
       </Link>
-    </TokenActionPage>
+    </EmailVerificationPage>
   );
 }

@@ -12,7 +12,7 @@ import {
 } from '@attestly/contracts';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { ok } from '../../../middleware/describe';
-import { NO_STORE, routes } from '../../../middleware/route';
+import { NO_STORE, routes, signOut } from '../../../middleware/route';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { AdminService } from './service';
 import type { SessionRecord } from '../../shared/sessions/service';
@@ -85,15 +85,7 @@ export function adminAuthRoutes(services: AdminAuthRoutesServices): Router {
     handler: ({ body, ctx }) => admins.enable2fa(session(ctx), body.totp_code, origin(ctx)),
   });
 
-  route.post('/logout', {
-    summary: 'Sign out',
-    responses: { 204: ok('Session ended') },
-    guards: [requireAdmin],
-    status: 204,
-    handler: async ({ ctx }) => {
-      await admins.logout(session(ctx), origin(ctx));
-    },
-  });
+  route.post('/logout', signOut(requireAdmin, admins.logout));
 
   route.get('/me', {
     summary: 'The signed-in administrator',

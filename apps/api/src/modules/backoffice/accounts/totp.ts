@@ -3,7 +3,7 @@ import { generateSecret, generateSync, generateURI, verifySync } from 'otplib';
 import QRCode from 'qrcode';
 import { TOTP } from '@attestly/contracts';
 import { deriveKey, hmacSha256 } from '../../../lib/crypto';
-import { openMedia, sealMedia } from '../../../lib/media-crypto';
+import { openMedia, sealedParts, sealText } from '../../../lib/media-crypto';
 
 /**
  * TOTP for administrators (RFC 6238: HMAC-SHA-1, 30-second steps, 6 digits). A code is accepted for the current
@@ -63,14 +63,13 @@ export function totpKey(masterKey: Buffer): Buffer {
 }
 
 export function sealSecret(key: Buffer, adminId: string, secret: string): string {
-  const sealed = sealMedia(key, Buffer.from(secret, 'utf8'), `admin-totp:${adminId}`);
-  return [sealed.iv, sealed.authTag, sealed.ciphertext].map((part) => part.toString('base64url')).join('.');
+  return sealText(key, Buffer.from(secret, 'utf8'), `admin-totp:${adminId}`);
 }
 
 export function openSecret(key: Buffer, adminId: string, stored: string): string {
-  const [iv, authTag, ciphertext] = stored.split('.').map((part) => Buffer.from(part, 'base64url'));
-  if (!iv || !authTag || !ciphertext) throw new Error('malformed TOTP secret');
-  return openMedia(key, { iv, authTag, ciphertext }, `admin-totp:${adminId}`).toString('utf8');
+  const sealed = sealedParts(stored);
+  if (!sealed) throw new Error('malformed TOTP secret');
+  return openMedia(key, sealed, `admin-totp:${adminId}`).toString('utf8');
 }
 
 /** Backup codes: 10 characters from an alphabet without look-alikes (no 0/o, 1/l/i), shown as `xxxxx-xxxxx`. */

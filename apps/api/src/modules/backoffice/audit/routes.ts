@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { adminAuditListQuery, adminAuditLogListSchema } from '@attestly/contracts';
 import { ok } from '../../../middleware/describe';
 import { routes } from '../../../middleware/route';
+import { listOn } from '../common';
 import type { AdminAuditService } from './service';
 
 /** spec 02 §7: GET /audit-logs with every filter. */
@@ -11,7 +12,6 @@ export function mountAuditRoutes(router: Router, service: AdminAuditService): vo
     description:
       'Newest first, with every filter; each entry carries its hash and the previous one (a chain).',
     responses: { 200: ok('Audit entries', adminAuditLogListSchema) },
-    input: { query: adminAuditListQuery },
-    handler: ({ query }) => service.list(query),
+    ...listOn(adminAuditListQuery, service.list),
   });
 }

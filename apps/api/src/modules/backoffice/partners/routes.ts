@@ -16,7 +16,7 @@ import {
 } from '@attestly/contracts';
 import { ok } from '../../../middleware/describe';
 import { NO_STORE, routes } from '../../../middleware/route';
-import { actionOn, actor } from '../common';
+import { actionOn, actor, listOn, recordOn } from '../common';
 import type { AdminPartnerService } from './service';
 
 const idParams = adminIdParams.partner;
@@ -30,8 +30,7 @@ export function mountPartnerRoutes(router: Router, service: AdminPartnerService)
   route.get('/partners', {
     summary: 'List partners',
     responses: { 200: ok('Partners', adminPartnerListSchema) },
-    input: { query: adminPartnerListQuery },
-    handler: ({ query }) => service.list(query),
+    ...listOn(adminPartnerListQuery, service.list),
   });
 
   route.post('/partners', {
@@ -55,8 +54,7 @@ export function mountPartnerRoutes(router: Router, service: AdminPartnerService)
       200: ok('Partner with its sites and statistics', adminPartnerDetailSchema),
       404: ok('No such partner'),
     },
-    input: { params: idParams },
-    handler: ({ params }) => service.detail(params.id),
+    ...recordOn(idParams, service.detail),
   });
 
   route.put('/partners/:id', {

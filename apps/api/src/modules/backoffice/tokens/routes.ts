@@ -10,7 +10,7 @@ import {
 } from '@attestly/contracts';
 import { ok } from '../../../middleware/describe';
 import { routes } from '../../../middleware/route';
-import { actionOn } from '../common';
+import { actionOn, listOn } from '../common';
 import type { AdminTokenService } from './service';
 
 /** spec 02 §7 tokens and OAuth authorizations. */
@@ -20,8 +20,7 @@ export function mountTokenRoutes(router: Router, service: AdminTokenService): vo
   route.get('/tokens', {
     summary: 'List OAuth tokens',
     responses: { 200: ok('Access and refresh tokens', adminTokenListSchema) },
-    input: { query: adminTokenListQuery },
-    handler: ({ query }) => service.listTokens(query),
+    ...listOn(adminTokenListQuery, service.listTokens),
   });
 
   route.post('/tokens/:id/revoke', {
@@ -34,8 +33,7 @@ export function mountTokenRoutes(router: Router, service: AdminTokenService): vo
   route.get('/oauth-authorizations', {
     summary: 'List OAuth authorizations (grants)',
     responses: { 200: ok('Authorizations', adminAuthorizationListSchema) },
-    input: { query: adminTokenListQuery },
-    handler: ({ query }) => service.listAuthorizations(query),
+    ...listOn(adminTokenListQuery, service.listAuthorizations),
   });
 
   route.post('/oauth-authorizations/:id/revoke', {

@@ -17,7 +17,7 @@ import {
 } from '@attestly/contracts';
 import { ok } from '../../../middleware/describe';
 import { NO_STORE, routes } from '../../../middleware/route';
-import { actionOn, actor } from '../common';
+import { actionOn, actor, listOn, recordOn } from '../common';
 import type { AdminVerificationService } from '../verifications/service';
 import type { AdminUserService } from './service';
 
@@ -36,8 +36,7 @@ export function mountUserRoutes(
   route.get('/users', {
     summary: 'List users',
     responses: { 200: ok('Users', adminUserListSchema) },
-    input: { query: adminUserListQuery },
-    handler: ({ query }) => service.list(query),
+    ...listOn(adminUserListQuery, service.list),
   });
 
   route.post('/users', {
@@ -61,8 +60,7 @@ export function mountUserRoutes(
       200: ok('User with authorizations and verification history', adminUserDetailSchema),
       404: ok('No such user'),
     },
-    input: { params: idParams },
-    handler: ({ params }) => service.detail(params.id),
+    ...recordOn(idParams, service.detail),
   });
 
   route.get('/users/:id/verifications', {

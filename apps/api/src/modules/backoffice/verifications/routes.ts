@@ -12,7 +12,7 @@ import {
 } from '@attestly/contracts';
 import { ok } from '../../../middleware/describe';
 import { routes } from '../../../middleware/route';
-import { actionOn, actor } from '../common';
+import { actionOn, actor, listOn, recordOn } from '../common';
 import type { AdminVerificationService } from './service';
 
 const idParams = adminIdParams.verification;
@@ -31,8 +31,7 @@ export function mountVerificationRoutes(router: Router, service: AdminVerificati
   route.get('/verifications', {
     summary: 'List verifications (the review queue)',
     responses: { 200: ok('Verifications', adminVerificationListSchema) },
-    input: { query: adminVerificationListQuery },
-    handler: ({ query }) => service.list(query),
+    ...listOn(adminVerificationListQuery, service.list),
   });
 
   route.get('/verifications/:id', {
@@ -41,8 +40,7 @@ export function mountVerificationRoutes(router: Router, service: AdminVerificati
       200: ok('Verification with its analysis, notes and kept media', adminVerificationDetailSchema),
       404: ok('No such verification'),
     },
-    input: { params: idParams },
-    handler: ({ params }) => service.detail(params.id),
+    ...recordOn(idParams, service.detail),
   });
 
   route.post('/verifications/:id/approve', {

@@ -18,7 +18,7 @@ import type { Session } from '../../../db/models/index';
 import { sandboxOnly, type PartnerPrincipal } from '../api-keys/middleware';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { ok } from '../../../middleware/describe';
-import { confirms, routes } from '../../../middleware/route';
+import { confirms, routes, signOut } from '../../../middleware/route';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import { bearerAnswer } from '../../shared/sessions/service';
 import type { SiteService } from '../sites/service';
@@ -84,15 +84,7 @@ export function partnerRoutes(services: PartnerRoutesServices): Router {
     },
   });
 
-  route.post('/partners/logout', {
-    summary: 'Sign out',
-    responses: { 204: ok('Session ended') },
-    guards: [requirePartner],
-    status: 204,
-    handler: async ({ ctx }) => {
-      await partners.logout(ctx.state.session as Session, origin(ctx));
-    },
-  });
+  route.post('/partners/logout', signOut(requirePartner, partners.logout));
 
   route.get('/partners/profile', {
     summary: 'Read your partner profile',

@@ -9,8 +9,7 @@ import { hashPassword } from '../../../lib/passwords';
 import type { AuditService } from '../../shared/audit/service';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { RequestOrigin, SessionService } from '../../shared/sessions/service';
-import { LOCKED_OUT } from '../../users/accounts/limits';
-import { createPasswordCheck } from '../../users/accounts/password-check';
+import { createAccountSignIn } from '../../users/accounts/password-check';
 import { createLoginLockout } from '../../users/accounts/lockout';
 import { mailOutboxFor } from '../../shared/notifications/outbox';
 import { createPartnerAccount } from './account';
@@ -29,14 +28,12 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
   const account = createPartnerAccount(deps, { audit, sessions, limiter });
   const registrationTiming = createAnswerTiming();
   // The users' password step and lockout (users/accounts/password-check.ts), counted separately for partners.
-  const checkPassword = createPasswordCheck<Partner>(
-    { clock, passwordCost: config.passwordCost, lockout, audit },
+  const { checkPassword, signedIn } = createAccountSignIn<Partner>(
+    { clock, passwordCost: config.passwordCost, lockout, audit, sessions },
+    'partner',
     {
-      events: { failed: 'partner.login_failed', lockedOut: 'partner.locked_out' },
-      subject: 'partnerId',
-      lockedMessage: LOCKED_OUT,
       lockedOutDetails: () => ({}),
-      recordFailures: (partner, figures) => Partner.update(figures, { where: { id: partner.id } }),
+      write: (partner, figures) => Partner.update(figures, { where: { id: partner.id } }),
     },
   );
 
@@ -115,20 +112,7 @@ export function createPartnerService(deps: Deps, { sessions, audit, limiter }: S
         'This partner account has been suspended. Please contact support.',
       );
     }
-    const now = clock.now();
-    await Partner.update(
-      { login_attempts: 0, locked_until: null, last_login_at: now },
-      { where: { id: partner.id } },
-    );
-    partner.set({ login_attempts: 0, locked_until: null, last_login_at: now });
-    const issued = await sessions.issue('partner', partner.id, { remember: body.rememberMe, ...origin });
-    await audit.recordSafely({
-      event: 'partner.login_succeeded',
-      partnerId: partner.id,
-      ...origin,
-      details: { session_id: issued.session.id },
-    });
-    return { partner, ...issued };
+    return { partner, ...(await signedIn(partner, body.rememberMe, origin)) };
   }
 
   async function updateProfile(

@@ -6,7 +6,7 @@ import { routes } from '../../../middleware/route';
 import type { ApiKeyService } from './service';
 import { partnerId } from '../accounts/routes';
 import { origin } from '../../../lib/request-origin';
-import { presentApiKey } from './service';
+import { presentApiKey, presentNewApiKey } from './service';
 
 /** What these routes take from the app (services.ts builds it and passes it in). */
 export type ApiKeyRoutesServices = { apiKeys: ApiKeyService; requireActivePartner: Middleware };
@@ -36,13 +36,13 @@ export function apiKeyRoutes(services: ApiKeyRoutesServices): Router {
     responses: { 201: ok('The new key', apiKeyCreatedSchema) },
     input: { body: createApiKeyBody },
     status: 201,
-    handler: async ({ body, ctx }) => {
-      const created = await apiKeys.create(
-        { partnerId: partnerId(ctx), environment: body.environment },
-        { origin: origin(ctx) },
-      );
-      return { ...presentApiKey(created.key), api_key: created.api_key };
-    },
+    handler: async ({ body, ctx }) =>
+      presentNewApiKey(
+        await apiKeys.create(
+          { partnerId: partnerId(ctx), environment: body.environment },
+          { origin: origin(ctx) },
+        ),
+      ),
   });
 
   route.post('/partners/api-keys/:id/regenerate', {
@@ -50,13 +50,10 @@ export function apiKeyRoutes(services: ApiKeyRoutesServices): Router {
     description: 'The old key stops working at once; the new one is in this answer only.',
     responses: { 200: ok('The new key', apiKeyCreatedSchema), 404: ok('Not one of your keys') },
     input: { params: apiKeyIdParams },
-    handler: async ({ params, ctx }) => {
-      const created = await apiKeys.regenerate(
-        { partnerId: partnerId(ctx), keyId: params.id },
-        { origin: origin(ctx) },
-      );
-      return { ...presentApiKey(created.key), api_key: created.api_key };
-    },
+    handler: async ({ params, ctx }) =>
+      presentNewApiKey(
+        await apiKeys.regenerate({ partnerId: partnerId(ctx), keyId: params.id }, { origin: origin(ctx) }),
+      ),
   });
 
   route.delete('/partners/api-keys/:id', {

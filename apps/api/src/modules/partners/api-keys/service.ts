@@ -41,6 +41,14 @@ export function presentApiKey(key: ApiKey): ApiKeyView {
   };
 }
 
+/** A key just made (created or regenerated): its view plus the key itself, in this answer only. */
+export function presentNewApiKey(created: {
+  key: ApiKey;
+  api_key: string;
+}): ApiKeyView & { api_key: string } {
+  return { ...presentApiKey(created.key), api_key: created.api_key };
+}
+
 export function environmentOfKey(raw: string): ApiKeyEnvironment | null {
   if (raw.startsWith(API_KEY_PREFIX.sandbox)) return 'sandbox';
   if (raw.startsWith(API_KEY_PREFIX.live)) return 'live';

@@ -13,7 +13,7 @@ import {
 import { assert, notFound } from '../../../errors';
 import { readMultipart } from '../../../middleware/multipart';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { removesOwn, routes } from '../../../middleware/route';
 import type { PartnerStatsService } from '../stats/service';
 import type { SiteService } from './service';
 import { partnerId } from '../accounts/routes';
@@ -96,11 +96,7 @@ export function siteRoutes(services: SiteRoutesServices): Router {
     summary: 'Delete one of your sites',
     description: "Revokes every user's grant to the site.",
     responses: { 204: ok('Deleted'), 404: ok('Not one of your sites') },
-    input: { params: siteIdParams },
-    status: 204,
-    handler: async ({ params, ctx }) => {
-      await sites.remove(partnerId(ctx), params.id, origin(ctx));
-    },
+    ...removesOwn(siteIdParams, partnerId, sites.remove),
   });
 
   route.post('/partners/sites/:id/client-secret', {

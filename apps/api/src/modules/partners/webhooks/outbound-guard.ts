@@ -1,6 +1,8 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
+import { webhookHttpUrl } from '@attestly/contracts';
+import { NON_PUBLIC_V4 } from '../../../lib/ip-ranges';
 
 /**
  * Outbound safety for webhook deliveries (SSRF): a partner chooses the URL, so the server must not be turned into
@@ -12,21 +14,12 @@ import type { LookupFunction } from 'node:net';
  * receivers): a listed pair is reachable, over plain http too, and nothing else on that host.
  */
 const BLOCKED_V4 = [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
+  ...NON_PUBLIC_V4,
+  // Documentation (RFC 5737) and the deprecated 6to4 relay anycast (RFC 7526): no receiver lives there either.
   ['192.0.2.0', 24],
   ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
   ['198.51.100.0', 24],
   ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
 ] as const;
 /** Ranges refused whatever they carry; the forms that carry an IPv4 address are judged in `embeddedIpv4`. */
 const BLOCKED_V6 = [
@@ -216,13 +209,8 @@ export class OutboundRefused extends Error {
  * a listed host and port; an IP literal must be public or listed (Node does not call `lookup` for IP literals).
  */
 export function urlProblem(value: string, allowlist: OutboundAllowlist): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'Webhook URL must be a valid URL';
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Webhook URL must use https';
+  const url = webhookHttpUrl(value);
+  if (typeof url === 'string') return url;
   const host = bareHost(url.hostname);
   const listed = hostListed(allowlist, host, urlPort(url));
   if (url.protocol === 'http:' && !listed) return 'Webhook URL must use https';

@@ -14,7 +14,7 @@ import {
 } from '@attestly/contracts';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { removesOwn, routes } from '../../../middleware/route';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { WebhookService } from './service';
 import { partnerId } from '../accounts/routes';
@@ -70,11 +70,7 @@ export function webhookRoutes(services: WebhookRoutesServices): Router {
   route.delete('/partners/webhooks/:id', {
     summary: 'Delete a webhook endpoint',
     responses: { 204: ok('Deleted'), 404: notYours },
-    input: { params: webhookIdParams },
-    status: 204,
-    handler: async ({ params, ctx }) => {
-      await webhooks.remove(partnerId(ctx), params.id, origin(ctx));
-    },
+    ...removesOwn(webhookIdParams, partnerId, webhooks.remove),
   });
 
   route.post('/partners/webhooks/:id/test', {

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { deriveKey } from '../../../lib/crypto';
-import { openMedia, sealMedia } from '../../../lib/media-crypto';
+import { openMedia, sealText } from '../../../lib/media-crypto';
 
 /**
  * `Attestly-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (DESIGN.md §6). Signing the
@@ -22,8 +22,7 @@ export function webhookSecretKey(masterKey: Buffer): Buffer {
 }
 
 export function sealSecret(key: Buffer, secret: string, endpointId: string): string {
-  const sealed = sealMedia(key, Buffer.from(secret, 'utf8'), `webhook-secret:${endpointId}`);
-  return [sealed.iv, sealed.authTag, sealed.ciphertext].map((part) => part.toString('base64')).join('.');
+  return sealText(key, Buffer.from(secret, 'utf8'), `webhook-secret:${endpointId}`, 'base64');
 }
 
 export function openSecret(key: Buffer, stored: string, endpointId: string): string {

@@ -2,8 +2,9 @@ import type { Clock } from '../../../lib/clock';
 import { AppError, tooManyRequests } from '../../../errors';
 import { decoyHash, verifyPassword } from '../../../lib/passwords';
 import type { AuditEntry } from '../../shared/audit/service';
-import type { RequestOrigin } from '../../shared/sessions/service';
-import { INVALID_CREDENTIALS } from './limits';
+import type { AccountKind } from '@attestly/contracts';
+import type { RequestOrigin, SessionService } from '../../shared/sessions/service';
+import { INVALID_CREDENTIALS, LOCKED_OUT } from './limits';
 import type { LoginLockout } from './lockout';
 
 /** What the password step needs to know of an account: users, partners and administrators alike. */
@@ -117,4 +118,75 @@ export function createPasswordCheck<A extends SignInAccount>(
       details,
     });
   }
+}
+
+/** What a sign-in that passed writes on the account row: no failures counted, no lock, and when it happened. */
+export interface SignedInFigures {
+  login_attempts: 0;
+  locked_until: null;
+  last_login_at: Date;
+}
+
+/**
+ * The end of a password sign-in whose password and account state passed (users and partners): the account-wide
+ * figures are cleared and the time noted, on the row (`write`) and on the instance the caller answers with, a
+ * session of the account's kind is issued, and the success is audited with that session's id.
+ */
+function createSignedIn<A extends { id: string; set(values: SignedInFigures): unknown }>(
+  { clock, sessions, audit }: Pick<PasswordCheckDeps, 'clock' | 'audit'> & { sessions: SessionService },
+  audience: {
+    kind: AccountKind;
+    event: AuditEntry['event'];
+    subject: 'userId' | 'partnerId';
+    write(account: A, figures: SignedInFigures): Promise<unknown>;
+  },
+) {
+  return async function signedIn(
+    account: A,
+    remember: boolean,
+    origin: RequestOrigin,
+    details: Record<string, unknown> = {},
+  ) {
+    const figures: SignedInFigures = { login_attempts: 0, locked_until: null, last_login_at: clock.now() };
+    await audience.write(account, figures);
+    account.set(figures);
+    const issued = await sessions.issue(audience.kind, account.id, { remember, ...origin });
+    await audit.recordSafely({
+      event: audience.event,
+      [audience.subject]: account.id,
+      ...origin,
+      details: { ...details, session_id: issued.session.id },
+    });
+    return issued;
+  };
+}
+
+/**
+ * The password sign-in of users and partners, whose failure figures live on the account row (`write`): the
+ * password step with that kind's audit events and lockout message, and the end of a sign-in that passed.
+ */
+export function createAccountSignIn<A extends SignInAccount & { set(values: SignedInFigures): unknown }>(
+  deps: PasswordCheckDeps & { sessions: SessionService },
+  kind: 'user' | 'partner',
+  audience: {
+    lockedOutDetails(account: A | null): Record<string, unknown>;
+    write(account: A, figures: AccountFailures | SignedInFigures): Promise<unknown>;
+  },
+) {
+  const subject = kind === 'user' ? 'userId' : 'partnerId';
+  return {
+    checkPassword: createPasswordCheck<A>(deps, {
+      events: { failed: `${kind}.login_failed`, lockedOut: `${kind}.locked_out` },
+      subject,
+      lockedMessage: LOCKED_OUT,
+      lockedOutDetails: audience.lockedOutDetails,
+      recordFailures: audience.write,
+    }),
+    signedIn: createSignedIn<A>(deps, {
+      kind,
+      event: `${kind}.login_succeeded`,
+      subject,
+      write: audience.write,
+    }),
+  };
 }

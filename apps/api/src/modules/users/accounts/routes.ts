@@ -25,7 +25,7 @@ import {
 } from '@attestly/contracts';
 import { assert, notFound } from '../../../errors';
 import { ok } from '../../../middleware/describe';
-import { confirms, routes } from '../../../middleware/route';
+import { confirms, routes, signOut } from '../../../middleware/route';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { readMultipart } from '../../../middleware/multipart';
 import { bearerAnswer, type SessionRecord } from '../../shared/sessions/service';
@@ -140,15 +140,7 @@ export function userRoutes(services: UserRoutesServices): Router {
     handler: async ({ ctx }) => signedIn(await users.refresh(session(ctx), origin(ctx))),
   });
 
-  account.post('/users/logout', {
-    summary: 'Sign out',
-    responses: { 204: ok('Session ended') },
-    guards: [requireUser],
-    status: 204,
-    handler: async ({ ctx }) => {
-      await users.logout(session(ctx), origin(ctx));
-    },
-  });
+  account.post('/users/logout', signOut(requireUser, users.logout));
 
   profile.get('/users/profile', {
     summary: 'Read your profile',

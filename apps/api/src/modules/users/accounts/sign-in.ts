@@ -7,8 +7,7 @@ import { createAnswerTiming } from '../../../lib/answer-timing';
 import { hashPassword } from '../../../lib/passwords';
 import type { RequestOrigin } from '../../shared/sessions/service';
 import type { AccountContext } from './account-context';
-import { LOCKED_OUT } from './limits';
-import { createPasswordCheck } from './password-check';
+import { createAccountSignIn } from './password-check';
 
 /** Sign-up and sign-in: an account for an address, and a session for the right password (lockout.ts). */
 export function createSignIn(
@@ -20,14 +19,12 @@ export function createSignIn(
   const { User } = db.models;
   const signUpTiming = createAnswerTiming();
   // The password step and its lockout (password-check.ts, lockout.ts), shared with partners and administrators.
-  const checkPassword = createPasswordCheck<User>(
-    { clock, passwordCost: config.passwordCost, lockout, audit },
+  const { checkPassword, signedIn } = createAccountSignIn<User>(
+    { clock, passwordCost: config.passwordCost, lockout, audit, sessions },
+    'user',
     {
-      events: { failed: 'user.login_failed', lockedOut: 'user.locked_out' },
-      subject: 'userId',
-      lockedMessage: LOCKED_OUT,
       lockedOutDetails: (user) => (user ? {} : { reason: 'unknown_email' }),
-      recordFailures: (user, figures) => User.update(figures, { where: { id: user.id } }),
+      write: (user, figures) => User.update(figures, { where: { id: user.id } }),
     },
   );
 
@@ -93,20 +90,7 @@ export function createSignIn(
         'This account has been disabled. Please contact support.',
       );
     }
-    const now = clock.now();
-    await User.update(
-      { login_attempts: 0, locked_until: null, last_login_at: now },
-      { where: { id: user.id } },
-    );
-    user.set({ login_attempts: 0, locked_until: null, last_login_at: now });
-    const issued = await sessions.issue('user', user.id, { remember: body.rememberMe, ...origin });
-    await audit.recordSafely({
-      event: 'user.login_succeeded',
-      userId: user.id,
-      ...origin,
-      details: { remember: body.rememberMe, session_id: issued.session.id },
-    });
-    return { user, ...issued };
+    return { user, ...(await signedIn(user, body.rememberMe, origin, { remember: body.rememberMe })) };
   }
 
   return { register, login };

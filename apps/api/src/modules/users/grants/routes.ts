@@ -8,7 +8,7 @@ import {
 } from '@attestly/contracts';
 import type { Session } from '../../../db/models/index';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { removesOwn, routes } from '../../../middleware/route';
 import type { Middleware } from 'koa';
 import type { Deps } from '../../../core/deps';
 import type { GrantService } from './service';
@@ -41,11 +41,7 @@ export function grantRoutes(services: GrantRoutesServices): Router {
     summary: 'Revoke a token',
     description: 'The site loses access at once: its access and refresh tokens stop working.',
     responses: { 204: ok('Revoked'), 404: ok('Not one of your tokens') },
-    input: { params: userTokenIdParams },
-    status: 204,
-    handler: async ({ params, ctx }) => {
-      await grants.revokeForUser(userId(ctx), params.id, origin(ctx));
-    },
+    ...removesOwn(userTokenIdParams, userId, grants.revokeForUser),
   });
 
   route.get('/users/connected-partners', {

@@ -6,6 +6,7 @@ import { Reader, type Response } from 'mmdb-lib';
 import type { VerificationSummary } from '@attestly/contracts';
 import type { Deps } from '../../../core/deps';
 import { AppError } from '../../../errors';
+import { NON_PUBLIC_V4 } from '../../../lib/ip-ranges';
 import type { RequestOrigin } from '../../shared/sessions/service';
 import { readSubdivisions } from './geo-subdivisions';
 import { presentVerification } from './presenters';
@@ -32,20 +33,7 @@ export const GEO_SOURCE =
 
 /** Loopback, private, link-local, carrier-grade NAT and other non-routable ranges (RFC 1918, 6598, 4193, 3927). */
 const nonPublic = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  nonPublic.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of NON_PUBLIC_V4) nonPublic.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
   ['::', 127],
   ['fc00::', 7],

@@ -1,5 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { deriveKey } from '../../../lib/crypto';
+import { openText, sealText } from '../../../lib/media-crypto';
 
 /**
  * Private keys of the credential issuer at rest (key-store.ts): AES-256-GCM under an HKDF key from the master key,
@@ -9,22 +9,9 @@ import { deriveKey } from '../../../lib/crypto';
 const sealingKey = (masterKey: Buffer) => deriveKey(masterKey, 'wallet-credential-keys');
 
 export function sealKey(masterKey: Buffer, id: string, secret: Buffer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(masterKey), iv);
-  cipher.setAAD(Buffer.from(id));
-  const body = Buffer.concat([cipher.update(secret), cipher.final()]);
-  return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+  return sealText(sealingKey(masterKey), secret, id);
 }
 
 export function unsealKey(masterKey: Buffer, id: string, sealed: string): Buffer {
-  const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-  if (!iv || !tag || !body) throw new Error(`wallet key ${id} is malformed`);
-  const decipher = createDecipheriv('aes-256-gcm', sealingKey(masterKey), iv);
-  decipher.setAAD(Buffer.from(id));
-  decipher.setAuthTag(tag);
-  try {
-    return Buffer.concat([decipher.update(body), decipher.final()]);
-  } catch {
-    throw new Error(`wallet key ${id} cannot be decrypted: is this the master key it was created with?`);
-  }
+  return openText(sealingKey(masterKey), sealed, id, `wallet key ${id}`);
 }
