@@ -1,3 +1,4 @@
+import type { AgeModel } from '@attestly/models';
 import * as v from 'valibot';
 import { commaList } from './lib/comma-list';
 import { allowlistEntryProblem } from './modules/partners/webhooks/outbound-guard';
@@ -173,7 +174,11 @@ export const envSchema = v.object({
     'head',
   ),
   ATTESTLY_AGE_MODEL: v.optional(
-    v.picklist(['faceres', 'networks'], 'ATTESTLY_AGE_MODEL must be faceres or networks'),
+    // The committed heads of models/src/vision-engine.ts (ageHeads); the type check keeps the two lists together.
+    v.picklist(
+      ['faceres', 'networks'] satisfies AgeModel[],
+      'ATTESTLY_AGE_MODEL must be faceres or networks',
+    ),
     'faceres',
   ),
   ATTESTLY_AGE_BUFFER: v.pipe(

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { AgeModel } from '@attestly/models';
 import * as v from 'valibot';
 import { readConfigFile } from './config-file';
 import { decodeKey, envSchema, type LOG_LEVELS } from './config-env';
@@ -50,7 +51,7 @@ export interface Config {
     /** 'head': the trained, calibrated head (default); 'raw': the model's age must clear T + ageBuffer. */
     decisionMode: 'head' | 'raw';
     /** Which committed age head decides (models/MODEL_CARD.md): faceres's features or the age networks. */
-    ageModel: 'faceres' | 'networks';
+    ageModel: AgeModel;
     ageBuffer: number;
   };
   /** Whether a single photo may approve an age (it cannot prove liveness; default false → video or document). */
