@@ -4,18 +4,18 @@
  *     [--out <dir>] [--cnn <dir>] [--ridge-lambda 1] [--logistic-lambda 0.1]
  *
  * Features, standardised over all faces:
- * - 'cnn' (issue 22 R1, the head an operator chooses with ATTESTLY_AGE_MODEL=networks): the age networks' mean age distribution read as its
- *   expected age and the log-odds of "age ≥ 13, 16, 18, 21, 25" (age-cnn.ts), 6 values. They are read from the
- *   networks' out-of-fold scores (`--cnn`, default models/.cache/age-cnn, written by `npm run train:age-model`):
- *   every face's score comes from a network that never trained on it (faces-dev: both networks, averaged as the
- *   engine does; neither trained on it).
+ * - 'cnn' (issue 22 R1, the head an operator chooses with ATTESTLY_AGE_MODEL=networks): the age networks' mean
+ *   age distribution (crop and mirror image) read as its expected age and the log-odds of "age ≥ 13, 16, 18, 21,
+ *   25" (age-cnn.ts), 6 values. They are read from the networks' out-of-fold scores (`--cnn`, default
+ *   models/.cache/age-cnn, written by `npm run train:age-model`): every face's score comes from a network that never
+ *   trained on it (faces-dev: both networks, averaged as the engine does; neither trained on it).
  * - 'base' (the default, and the engine's default head): faceres's 1024-d descriptor and its age output, 1,025
  *   values.
  * - 'rich' (issue 22 R2, measured, not shipped: MODEL_CARD.md): faceres's block-9 and block-11 pooled activations
  *   and its age softmax (faceres-features.ts) before those, 4,197 values from the same faceres pass.
  * 'base' and 'rich' read the observation cache (models/scripts/observe-datasets.ts) and run on the same faces and
- * folds, so they compare directly. Models: ridge regression for the age estimate; logistic heads "age ≥ 21", "age ≥ 25" and
- * "child" (age < 13). Each feature set has its own file, so refitting one head never replaces another: 'base' writes
+ * folds, so they compare directly. Models: ridge regression for the age estimate; logistic heads "age ≥ 21",
+ * "age ≥ 25" and "child" (age < 13). Each feature set has its own file, so refitting one head never replaces another: 'base' writes
  * age-head.json (the engine's default head), 'cnn' age-head-networks.json (ATTESTLY_AGE_MODEL=networks), 'rich'
  * age-head-rich.json, each with its .cv.json report; `--out` writes them there instead of models/weights.
  *

@@ -24,9 +24,9 @@ function jsonLines<T>(file: string): T[] {
 
 /**
  * The age networks' out-of-fold scores, keyed `<set>/<file>`: `oof-<m>.jsonl` in `cnnDir` (written by
- * models/training/train_age_cnn.py, or by score_age_cnn.py from the committed networks) joined with the crop index of models/.cache/age-crops (quality metrics, and the
- * faces where no face was found). A face scored by several networks gets the mean of their distributions, as the
- * engine computes it.
+ * models/training/train_age_cnn.py, or by score_age_cnn.py from the committed networks) joined with the crop index
+ * of models/.cache/age-crops (quality metrics, and the faces where no face was found). A face scored by several
+ * networks gets the mean of their distributions, crop and mirror alike, as the engine computes it.
  */
 export function readAgeCnnScores(
   cnnDir: string,
