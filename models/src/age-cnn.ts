@@ -44,28 +44,32 @@ export function ageCnnSize(model: FaceresGraph): number {
  * Runs every age network on Human's face crop ([h, w, 3], 0–1), resized as the training crops were
  * (bilinear, no corner alignment, ×255), and on its mirror image, and returns the mean of their age distributions.
  * The mirror is the training's own flip augmentation read back at test time: out of fold it lowered the error and
- * let more adults through on every source at the same teenagers' bound (MODEL_CARD.md, issue 22). Intermediate
- * tensors are disposed; the crop stays the caller's.
+ * let more adults through on every source at the same teenagers' bound for the head on the networks alone; the head
+ * that also reads faceres gains nothing from it and reads the crop only (`mirror: false`; MODEL_CARD.md, issue 22).
+ * Intermediate tensors are disposed; the crop stays the caller's.
  */
 export async function runAgeCnn(
   tf: FaceresTf,
   models: readonly FaceresGraph[],
   crop: FaceresTensor,
+  mirror = true,
 ): Promise<number[]> {
   if (!models.length) throw new Error('no age network loaded');
   const size = ageCnnSize(models[0]!);
   const outputs = tf.tidy(() => {
     const batch = crop.shape.length === 3 ? tf.expandDims(crop, 0) : crop;
     const resized = tf.mul(tf.image.resizeBilinear(batch, [size, size], false), 255);
-    const input = tf.concat([resized, tf.reverse(resized, 2)], 0);
+    const input = mirror ? tf.concat([resized, tf.reverse(resized, 2)], 0) : resized;
     return models.map((m) => m.execute(input, [AGE_CNN_OUTPUT]) as FaceresTensor | FaceresTensor[]).flat();
   });
   try {
     const dists = await Promise.all(outputs.map((t) => t.data()));
+    const images = mirror ? 2 : 1;
     const mean = new Array<number>(100).fill(0);
     for (const d of dists) {
-      if (d.length !== 200) throw new Error(`the age network gave ${d.length} values, expected 2 × 100 bins`);
-      for (let i = 0; i < 200; i++) mean[i % 100]! += d[i]! / (2 * dists.length);
+      if (d.length !== images * 100)
+        throw new Error(`the age network gave ${d.length} values, expected ${images} × 100 bins`);
+      for (let i = 0; i < d.length; i++) mean[i % 100]! += d[i]! / (images * dists.length);
     }
     return mean;
   } finally {

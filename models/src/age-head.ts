@@ -11,14 +11,40 @@ import type { FaceObservation } from './types';
  *   mean age distribution read as its expected age and the log-odds of "age ≥ 13, 16, 18, 21, 25", 6 values.
  */
 export type AgeFeatureSet =
-  'faceres-descriptor-1024+faceres-age' | 'faceres-blocks-9-11+softmax+descriptor+age' | 'faceres-age-cnn-ab';
+  | 'faceres-descriptor-1024+faceres-age'
+  | 'faceres-blocks-9-11+softmax+descriptor+age'
+  | 'faceres-age-cnn-ab'
+  | 'faceres-descriptor-1024+faceres-age+age-cnn-ab';
 export const AGE_FEATURE_SETS: readonly AgeFeatureSet[] = [
   'faceres-descriptor-1024+faceres-age',
   'faceres-blocks-9-11+softmax+descriptor+age',
   'faceres-age-cnn-ab',
+  'faceres-descriptor-1024+faceres-age+age-cnn-ab',
 ];
+export interface AgeModelsRead {
+  ageNetworks: boolean;
+  ageNetworksMirror: boolean;
+  ageReadsFaceres: boolean;
+}
+
+/**
+ * The networks a head's features need: the age networks (and whether they read the crop's mirror image too), and
+ * faceres for the age, not only for identity. The head on the networks alone reads the mirror; the head that also
+ * reads faceres was trained on the crop alone (the mirror added nothing to it, MODEL_CARD.md).
+ */
+export function ageModelsRead(
+  features: AgeFeatureSet = 'faceres-descriptor-1024+faceres-age',
+): AgeModelsRead {
+  return {
+    ageNetworks:
+      features === 'faceres-age-cnn-ab' || features === 'faceres-descriptor-1024+faceres-age+age-cnn-ab',
+    ageNetworksMirror: features === 'faceres-age-cnn-ab',
+    ageReadsFaceres: features !== 'faceres-age-cnn-ab',
+  };
+}
+
 export type AgeHeadInput = Pick<FaceObservation, 'modelAge'> &
-  Partial<Pick<FaceObservation, 'descriptor' | 'ageFeatures' | 'ageDistribution'>>;
+  Partial<Pick<FaceObservation, 'descriptor' | 'ageFeatures' | 'ageDistribution' | 'faceresAge'>>;
 
 /** A logistic classifier "age ≥ target" over the standardised features. */
 export interface LogisticHead {
@@ -83,6 +109,11 @@ export function featureVector(
   if (!obs.descriptor?.length)
     throw new Error('the age head reads the faceres descriptor, the observation has none');
   if (features === 'faceres-descriptor-1024+faceres-age') return [...obs.descriptor, obs.modelAge];
+  if (features === 'faceres-descriptor-1024+faceres-age+age-cnn-ab') {
+    if (!obs.ageDistribution || obs.faceresAge === undefined)
+      throw new Error('the age head reads faceres and the age networks, the observation lacks one of them');
+    return [...obs.descriptor, obs.faceresAge, ...ageCnnFeatures(obs.ageDistribution)];
+  }
   if (obs.ageFeatures?.length !== AGE_FEATURE_SIZE) {
     throw new Error(
       `the age head reads ${AGE_FEATURE_SIZE} faceres age features, the observation has ${obs.ageFeatures?.length ?? 0}`,

@@ -113,7 +113,7 @@ export interface ObservationNeeds {
  * estimates an age from the wrong person.
  */
 export async function observeSubject(
-  runtime: Pick<HumanRuntime, 'human' | 'faceres' | 'ageCnn'>,
+  runtime: Pick<HumanRuntime, 'human' | 'faceres' | 'ageCnn' | 'ageReadsFaceres' | 'ageNetworksMirror'>,
   image: RgbImage,
   pass: 'full' | 'describe' = 'full',
   want: ObservationNeeds = { age: true, identity: pass === 'describe' },
@@ -125,10 +125,14 @@ export async function observeSubject(
     const { face, used, offset } = await findSubject(human, image, pass, crops);
     const tf = human.tf as unknown as FaceresTf;
     const ageDistribution =
-      want.age && runtime.ageCnn.length ? await runAgeCnn(tf, runtime.ageCnn, face.tensor) : undefined;
-    // faceres (identity) runs where faces are compared, or for the age when no age network is loaded.
+      want.age && runtime.ageCnn.length
+        ? await runAgeCnn(tf, runtime.ageCnn, face.tensor, runtime.ageNetworksMirror)
+        : undefined;
+    // faceres (identity) runs where faces are compared, or for the age when the head reads it.
     const res =
-      want.identity || !ageDistribution ? await runFaceres(tf, runtime.faceres, face.tensor) : undefined;
+      want.identity || !ageDistribution || (want.age && runtime.ageReadsFaceres)
+        ? await runFaceres(tf, runtime.faceres, face.tensor)
+        : undefined;
     const modelAge = ageDistribution ? expectedAge(ageDistribution) : (res?.age ?? NaN);
     if ((res && res.descriptor.length === 0) || !Number.isFinite(modelAge))
       throw new VisionInputError('no_face');
@@ -142,6 +146,7 @@ export async function observeSubject(
       detectionScore: face.score,
       modelAge,
       ...(ageDistribution ? { ageDistribution } : {}),
+      ...(ageDistribution && res ? { faceresAge: res.age } : {}),
       descriptor: res?.descriptor ?? [],
       ageFeatures: res?.ageFeatures ?? [],
       antispoof: pass === 'full' ? (face.real ?? 0) : NaN,

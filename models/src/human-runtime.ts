@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadAgeCnn } from './age-cnn';
+import type { AgeModelsRead } from './age-head';
 import { loadFaceres, type FaceresGraph, type FaceresTensor, type FaceresTf } from './faceres-features';
 import { humanDistDir, humanModelsDir, nodeRequire, wasmDir } from './model-files';
 import { registerFileRouter } from './tf-file-router';
@@ -54,6 +55,13 @@ export interface HumanRuntime {
    * gives the age.
    */
   ageCnn: FaceresGraph[];
+  /**
+   * Whether the age head also reads faceres (its descriptor and age) beside the age networks: faceres then runs on
+   * every face whose age is wanted, not only where faces are compared.
+   */
+  ageReadsFaceres: boolean;
+  /** Whether the age networks also read the mirror image of the crop (age-cnn.ts). */
+  ageNetworksMirror: boolean;
 }
 
 /*
@@ -149,7 +157,7 @@ async function loadHumanModule(
 
 export async function createHumanRuntime(
   preference: BackendPreference = 'auto',
-  options: { ageNetworks?: boolean } = {},
+  options: Partial<AgeModelsRead> = {},
 ): Promise<HumanRuntime> {
   const { mod, backend } = await loadHumanModule(preference);
   const human = new mod.Human(humanConfig(backend));
@@ -157,5 +165,12 @@ export async function createHumanRuntime(
   await human.load();
   const faceres = await loadFaceres(human.tf as unknown as FaceresTf);
   const ageCnn = options.ageNetworks ? await loadAgeCnn(human.tf as unknown as FaceresTf) : [];
-  return { human, backend: backend === 'wasm' ? 'wasm-simd' : 'tensorflow', faceres, ageCnn };
+  return {
+    human,
+    backend: backend === 'wasm' ? 'wasm-simd' : 'tensorflow',
+    faceres,
+    ageCnn,
+    ageReadsFaceres: options.ageReadsFaceres ?? ageCnn.length === 0,
+    ageNetworksMirror: options.ageNetworksMirror ?? true,
+  };
 }

@@ -38,6 +38,8 @@ export interface FaceObservation {
   modelAge: number;
   /** The age networks' mean 100-bin age distribution (age-cnn.ts); absent where no age network is loaded. */
   ageDistribution?: number[];
+  /** faceres's own age where faceres ran alongside the age networks (modelAge is then the networks'). */
+  faceresAge?: number;
   /**
    * 1024-d faceres descriptor (identity): computed where a pass compares faces (video frames, face matching,
    * documents), empty for a photo's age check, which never compares.

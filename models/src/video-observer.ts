@@ -120,7 +120,7 @@ export function noClearFace(): VisionInputError {
  * The engine runs the same steps fanned out over its worker pool.
  */
 export async function observeVideo(
-  runtime: Pick<HumanRuntime, 'human' | 'faceres' | 'ageCnn'>,
+  runtime: Pick<HumanRuntime, 'human' | 'faceres' | 'ageCnn' | 'ageReadsFaceres' | 'ageNetworksMirror'>,
   bytes: Uint8Array,
   options: VideoDecodeOptions = defaultVideoDecodeOptions,
 ): Promise<VideoObservation & { decodeMs: number }> {

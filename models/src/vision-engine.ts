@@ -1,8 +1,9 @@
 import os from 'node:os';
 import weightsJson from '../weights/age-head.json' with { type: 'json' };
 import networksWeightsJson from '../weights/age-head-networks.json' with { type: 'json' };
+import combinedWeightsJson from '../weights/age-head-combined.json' with { type: 'json' };
 import manifestJson from '../manifest.json' with { type: 'json' };
-import type { AgeHeadWeights } from './age-head';
+import { ageModelsRead, type AgeHeadWeights } from './age-head';
 import { defaultDecisionConfig, type DecisionConfig } from './decision';
 import { readDocument, closeDocumentReader, type DocumentReading } from './document/read-document';
 import {
@@ -86,11 +87,13 @@ export const committedWeights = weightsJson as unknown as AgeHeadWeights;
 /**
  * The committed age heads an operator can choose from (ATTESTLY_AGE_MODEL): 'faceres' reads Human's faceres
  * descriptor and age output (the default); 'networks' reads the two age networks fine-tuned here (issue 22, R1),
- * better on UTKFace-like faces and worse on East Asian adults (MODEL_CARD.md says by how much).
+ * better on UTKFace-like faces and worse on East Asian adults; 'combined' reads both, and approves more adults than
+ * the faceres head on every source at a higher cost per photo (MODEL_CARD.md says by how much).
  */
 export const ageHeads = {
   faceres: committedWeights,
   networks: networksWeightsJson as unknown as AgeHeadWeights,
+  combined: combinedWeightsJson as unknown as AgeHeadWeights,
 } as const;
 export type AgeModel = keyof typeof ageHeads;
 export const modelManifest = manifestJson as ModelManifest;
@@ -123,8 +126,9 @@ export function createVisionEngine(options: VisionEngineOptions = {}): VisionEng
       workerData: {
         backend: options.backend ?? 'auto',
         video,
-        // The workers run the age networks only for a head that reads them (MODEL_CARD.md, issue 22).
-        ageNetworks: settings.weights?.features === 'faceres-age-cnn-ab',
+        // The workers run the age networks only for a head that reads them, and faceres for the age only for a head
+        // that reads it (MODEL_CARD.md, issue 22).
+        ageModels: ageModelsRead(settings.weights?.features),
       },
     });
   } catch (error) {

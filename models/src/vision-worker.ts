@@ -3,6 +3,7 @@
  * `ready` is posted. Bundled by the API as `vision-worker.js` beside the server bundle.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { AgeModelsRead } from './age-head';
 import { serialiseError } from './errors';
 import { observeSubject } from './face-observer';
 import { createHumanRuntime, type BackendPreference } from './human-runtime';
@@ -14,8 +15,8 @@ import type { FramesMeta, WorkerRequest, WorkerResponse, WorkerValue } from './w
 interface VisionWorkerData {
   backend: BackendPreference;
   video: VideoDecodeOptions;
-  /** Load the age networks (age-cnn.ts): the age head given to the engine reads them. */
-  ageNetworks?: boolean;
+  /** The networks the engine's age head reads (age-head.ts `ageModelsRead`); faceres alone when absent. */
+  ageModels?: AgeModelsRead;
 }
 
 const port = parentPort;
@@ -35,7 +36,7 @@ function unpackFrames(buffer: ArrayBuffer, meta: FramesMeta): { timeSeconds: num
 }
 
 try {
-  const runtime = await createHumanRuntime(config.backend, { ageNetworks: config.ageNetworks ?? false });
+  const runtime = await createHumanRuntime(config.backend, config.ageModels);
   const { human } = runtime;
   const handle = async (request: WorkerRequest): Promise<WorkerValue> => {
     switch (request.op) {

@@ -68,7 +68,7 @@ describe('age networks (faceres fine-tuned for age, TensorFlow.js graphs)', () =
     expect(worst).toBeLessThan(1e-4);
   }, 120_000);
 
-  it('average both networks over the crop and its mirror image', async () => {
+  it('average both networks over the crop and its mirror image, or over the crop alone', async () => {
     const tf = runtime.human.tf as unknown as FaceresTf & {
       tensor4d(v: Float32Array, shape: number[]): FaceresTensor;
       div(t: FaceresTensor, v: number): FaceresTensor;
@@ -87,16 +87,23 @@ describe('age networks (faceres fine-tuned for age, TensorFlow.js graphs)', () =
       const x = tf.tensor4d(Float32Array.from(crops.subarray(i * per, (i + 1) * per)), [1, size, size, 3]);
       const mirror = tf.reverse(x, 2);
       const expected = new Array<number>(100).fill(0);
+      const cropOnly = new Array<number>(100).fill(0);
       for (const model of models) {
         for (const input of [x, mirror]) {
-          (await run(model, input)).forEach((v, j) => (expected[j]! += v / (2 * models.length)));
+          const p = await run(model, input);
+          p.forEach((v, j) => (expected[j]! += v / (2 * models.length)));
+          if (input === x) p.forEach((v, j) => (cropOnly[j]! += v / models.length));
         }
       }
       // The engine's input: Human's crop in 0–1 (already 128 px here, so its resize changes nothing).
       const crop = tf.div(x, 255);
       const mean = await runAgeCnn(tf, models, crop);
+      const meanOfCrop = await runAgeCnn(tf, models, crop, false);
       for (const t of [x, mirror, crop]) t.dispose();
       for (let j = 0; j < 100; j++) expect(mean[j]).toBeCloseTo(expected[j]!, 5);
+      for (let j = 0; j < 100; j++) expect(meanOfCrop[j]).toBeCloseTo(cropOnly[j]!, 5);
+      // The mirror image is a different input: the two means differ.
+      expect(Math.max(...mean.map((v, j) => Math.abs(v - meanOfCrop[j]!)))).toBeGreaterThan(1e-4);
     }
   }, 120_000);
 

@@ -5,12 +5,13 @@ import { adultMale40s, fixture } from './media';
 
 /**
  * The operator's choice of age head (ATTESTLY_AGE_MODEL, issue 22): each committed head is decided from the
- * features it was trained on, and the engine loads the age networks only for the head that reads them.
+ * features it was trained on, and the engine runs the age networks only for the heads that read them, and faceres
+ * on a photo only for the heads that read it.
  */
 const engines: Partial<Record<keyof typeof ageHeads, VisionEngine>> = {};
 
 beforeAll(async () => {
-  for (const model of ['faceres', 'networks'] as const) {
+  for (const model of ['faceres', 'networks', 'combined'] as const) {
     engines[model] = createVisionEngine({ workers: 1, weights: ageHeads[model] });
     await engines[model].ready;
   }
@@ -21,23 +22,25 @@ afterAll(async () => {
 });
 
 describe('age model choice', () => {
-  it('offers the faceres head and the networks head, each naming its own features', () => {
+  it('offers the faceres, networks and combined heads, each naming its own features', () => {
     expect(ageHeads.faceres.features).toBe('faceres-descriptor-1024+faceres-age');
     expect(ageHeads.networks.features).toBe('faceres-age-cnn-ab');
-    expect(ageHeads.networks.cutoffs.map((c) => c.threshold)).toEqual(
-      ageHeads.faceres.cutoffs.map((c) => c.threshold),
-    );
+    expect(ageHeads.combined.features).toBe('faceres-descriptor-1024+faceres-age+age-cnn-ab');
+    for (const head of [ageHeads.networks, ageHeads.combined])
+      expect(head.cutoffs.map((c) => c.threshold)).toEqual(ageHeads.faceres.cutoffs.map((c) => c.threshold));
   });
 
-  it.each(['faceres', 'networks'] as const)(
+  it.each(['faceres', 'networks', 'combined'] as const)(
     'the %s head decides a photo from its own features',
     async (model) => {
       const engine = engines[model]!;
       const photo = fixture(adultMale40s);
       const obs = await engine.observePhoto(photo);
-      // The networks' age distribution is measured only when the head reads it; faceres's descriptor only when not.
-      expect(obs.ageDistribution !== undefined).toBe(model === 'networks');
-      expect(obs.descriptor.length > 0).toBe(model === 'faceres');
+      // The networks' age distribution is measured only when the head reads it, faceres's descriptor likewise; with
+      // both, faceres's own age is kept beside the networks' (modelAge).
+      expect(obs.ageDistribution !== undefined).toBe(model !== 'faceres');
+      expect(obs.descriptor.length > 0).toBe(model !== 'networks');
+      expect(obs.faceresAge !== undefined).toBe(model === 'combined');
       const head = applyAgeHead(ageHeads[model], obs);
       const r = await engine.analyzePhoto(photo, { thresholds: [18] });
       expect(r.age).toBe(Math.round(head.age * 10) / 10);

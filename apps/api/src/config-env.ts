@@ -176,8 +176,8 @@ export const envSchema = v.object({
   ATTESTLY_AGE_MODEL: v.optional(
     // The committed heads of models/src/vision-engine.ts (ageHeads); the type check keeps the two lists together.
     v.picklist(
-      ['faceres', 'networks'] satisfies AgeModel[],
-      'ATTESTLY_AGE_MODEL must be faceres or networks',
+      ['faceres', 'networks', 'combined'] satisfies AgeModel[],
+      'ATTESTLY_AGE_MODEL must be faceres, networks or combined',
     ),
     'faceres',
   ),

@@ -50,7 +50,7 @@ export interface Config {
     workers: number | null;
     /** 'head': the trained, calibrated head (default); 'raw': the model's age must clear T + ageBuffer. */
     decisionMode: 'head' | 'raw';
-    /** Which committed age head decides (models/MODEL_CARD.md): faceres's features or the age networks. */
+    /** Which committed age head decides (models/MODEL_CARD.md): faceres's features, the age networks, or both. */
     ageModel: AgeModel;
     ageBuffer: number;
   };

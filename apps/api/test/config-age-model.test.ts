@@ -15,18 +15,21 @@ const env = (extra: Record<string, string>) => ({
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe('ATTESTLY_AGE_MODEL', () => {
-  it('chooses the faceres head unless the operator names the networks', () => {
+  it('chooses the faceres head unless the operator names another committed head', () => {
     expect(loadConfig(env({})).vision.ageModel).toBe('faceres');
     expect(loadConfig(env({ ATTESTLY_AGE_MODEL: 'networks' })).vision.ageModel).toBe('networks');
     // Each name is a committed head the engine can load (models/src/vision-engine.ts ageHeads).
     expect(ageHeads[loadConfig(env({ ATTESTLY_AGE_MODEL: 'networks' })).vision.ageModel].features).toBe(
       'faceres-age-cnn-ab',
     );
+    expect(ageHeads[loadConfig(env({ ATTESTLY_AGE_MODEL: 'combined' })).vision.ageModel].features).toBe(
+      'faceres-descriptor-1024+faceres-age+age-cnn-ab',
+    );
   });
 
   it('refuses a name it does not know, saying which ones it takes', () => {
     expect(() => loadConfig(env({ ATTESTLY_AGE_MODEL: 'face-api' }))).toThrow(
-      /ATTESTLY_AGE_MODEL must be faceres or networks/,
+      /ATTESTLY_AGE_MODEL must be faceres, networks or combined/,
     );
   });
 });

@@ -26,11 +26,12 @@ function jsonLines<T>(file: string): T[] {
  * The age networks' out-of-fold scores, keyed `<set>/<file>`: `oof-<m>.jsonl` in `cnnDir` (written by
  * models/training/train_age_cnn.py, or by score_age_cnn.py from the committed networks) joined with the crop index
  * of models/.cache/age-crops (quality metrics, and the faces where no face was found). A face scored by several
- * networks gets the mean of their distributions, crop and mirror alike, as the engine computes it.
+ * networks gets the mean of their distributions, crop and mirror alike (`mirror`, the head on the networks alone) or
+ * of the crop only (the head that also reads faceres), as the engine computes it (age-head.ts `ageModelsRead`).
  */
 export function readAgeCnnScores(
   cnnDir: string,
-  cropDir = path.join(cnnDir, '../age-crops'),
+  { mirror = true, cropDir = path.join(cnnDir, '../age-crops') }: { mirror?: boolean; cropDir?: string } = {},
 ): Map<string, AgeCnnScore> {
   const sums = new Map<string, { sum: number[]; models: number }>();
   for (const file of fs.readdirSync(cnnDir).filter((f) => /^oof-[a-z]+\.jsonl$/.test(f))) {
@@ -46,7 +47,8 @@ export function readAgeCnnScores(
         );
       }
       const acc = sums.get(key) ?? { sum: new Array<number>(100).fill(0), models: 0 };
-      e.probs.forEach((p, i) => (acc.sum[i]! += (p + flip[i]!) / 2));
+      if (mirror) e.probs.forEach((p, i) => (acc.sum[i]! += (p + flip[i]!) / 2));
+      else e.probs.forEach((p, i) => (acc.sum[i]! += p));
       acc.models++;
       sums.set(key, acc);
     }

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { AgeFeatureSet } from '../../src/age-head';
-import { featureVector } from '../../src/age-head';
+import { ageModelsRead, featureVector } from '../../src/age-head';
 import { ageCnnFeatures } from '../../src/age-cnn';
 import { assessQuality } from '../../src/quality';
 import { readCsv } from './csv';
@@ -38,10 +38,13 @@ export async function readFaces(options: {
   const { dataDir, present, featureSet, cnnDir, cacheOnly } = options;
   const faces: Face[] = [];
   const counts: FaceCounts = {};
-  const cnnScores = featureSet === 'faceres-age-cnn-ab' ? readAgeCnnScores(cnnDir) : null;
+  const read = ageModelsRead(featureSet);
+  const cnnScores = read.ageNetworks ? readAgeCnnScores(cnnDir, { mirror: read.ageNetworksMirror }) : null;
+  // The combined head reads both: faceres's observation and the networks' distribution of the same image.
+  const both = read.ageNetworks && read.ageReadsFaceres;
   for (const source of present) {
     const rows = readCsv(path.join(dataDir, source, 'labels.csv'));
-    if (cnnScores) {
+    if (cnnScores && !both) {
       // The age networks' out-of-fold distributions on the production crops (train_age_cnn.py), with the crops'
       // quality metrics: the networks ran in Python on exactly the input the engine feeds them.
       const c = { rows: rows.length, observed: 0, faces: 0, gated: 0 };
@@ -78,6 +81,9 @@ export async function readFaces(options: {
       if (o.error !== 'not_observed') c.observed++;
       const age = Number(rows[i]!.age);
       if (!o.obs || !Number.isFinite(age)) return;
+      // The engine's observation holds both when the head reads both.
+      const probs = both ? cnnScores?.get(`${source}/${rows[i]!.file}`)?.probs : undefined;
+      if (both && !probs) return;
       c.faces++;
       const gate = assessQuality(o.obs.quality).ok;
       if (gate) c.gated++;
@@ -87,7 +93,12 @@ export async function readFaces(options: {
         gender: rows[i]!.gender ?? '',
         race: rows[i]!.race ?? '',
         gate,
-        x: Float64Array.from(featureVector(o.obs, featureSet)),
+        x: Float64Array.from(
+          featureVector(
+            probs ? { ...o.obs, faceresAge: o.obs.modelAge, ageDistribution: probs } : o.obs,
+            featureSet,
+          ),
+        ),
         rawAge: o.obs.modelAge,
       });
     });
