@@ -8,19 +8,16 @@ import type { FaceObservation } from './types';
  * - 'faceres-blocks-9-11+softmax+descriptor+age' (issue 22, research R2): the intermediate activations and age
  *   softmax of the same faceres pass (faceres-features.ts, 3,172 values), then the descriptor and age, 4,197 values;
  * - 'faceres-age-cnn-ab' (issue 22, R1, shipped): the age networks fine-tuned from faceres (age-cnn.ts), their
- *   mean age distribution read as its expected age and the log-odds of "age ≥ 13, 16, 18, 21, 25", 6 values.
+ *   mean age distribution read as its expected age and the log-odds of "age ≥ 13, 16, 18, 21, 25", 6 values;
+ * - 'faceres-descriptor-1024+faceres-age+age-cnn-ab' (issue 22, ATTESTLY_AGE_MODEL=combined): the first set (the
+ *   descriptor and faceres's age), then the networks' six values on the crop alone (no mirror), 1,031 values.
  */
 export type AgeFeatureSet =
   | 'faceres-descriptor-1024+faceres-age'
   | 'faceres-blocks-9-11+softmax+descriptor+age'
   | 'faceres-age-cnn-ab'
   | 'faceres-descriptor-1024+faceres-age+age-cnn-ab';
-export const AGE_FEATURE_SETS: readonly AgeFeatureSet[] = [
-  'faceres-descriptor-1024+faceres-age',
-  'faceres-blocks-9-11+softmax+descriptor+age',
-  'faceres-age-cnn-ab',
-  'faceres-descriptor-1024+faceres-age+age-cnn-ab',
-];
+
 export interface AgeModelsRead {
   ageNetworks: boolean;
   ageNetworksMirror: boolean;
