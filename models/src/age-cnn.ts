@@ -9,8 +9,9 @@ import type { FaceresGraph, FaceresTensor, FaceresTf } from './faceres-features'
  * as TensorFlow.js graphs in models/weights (manifest.json holds their SHA-256). Each reads Human's aligned face
  * crop resized to its input size (128 px), and its mirror image in the same batch, and gives a 100-bin age
  * distribution (ages 0–99) for each. The engine averages the four distributions; the age head (age-head.ts, feature
- * set 'faceres-age-cnn-ab', ATTESTLY_AGE_MODEL=networks) reads the features below from that average. These
- * networks decide age only: the face-match and identity checks keep Human's own faceres descriptor, which fine-tuning for age would erode.
+ * set 'faceres-age-cnn-ab', ATTESTLY_AGE_MODEL=networks) reads the features below from that average (the combined
+ * head reads the crop alone, without the mirror). These networks decide age only: the face-match and identity checks
+ * keep Human's own faceres descriptor, which fine-tuning for age would erode.
  */
 export const AGE_CNN_FILES = ['faceres-age-a.json', 'faceres-age-b.json'] as const;
 export const AGE_CNN_OUTPUT = 'age_pred/Softmax';

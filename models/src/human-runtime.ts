@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadAgeCnn } from './age-cnn';
-import type { AgeModelsRead } from './age-head';
+import { ageModelsRead, type AgeModelsRead } from './age-head';
 import { loadFaceres, type FaceresGraph, type FaceresTensor, type FaceresTf } from './faceres-features';
 import { humanDistDir, humanModelsDir, nodeRequire, wasmDir } from './model-files';
 import { registerFileRouter } from './tf-file-router';
@@ -157,20 +157,21 @@ async function loadHumanModule(
 
 export async function createHumanRuntime(
   preference: BackendPreference = 'auto',
-  options: Partial<AgeModelsRead> = {},
+  // What the engine's age head reads (age-head.ts); the default head's models when not given.
+  models: AgeModelsRead = ageModelsRead(),
 ): Promise<HumanRuntime> {
   const { mod, backend } = await loadHumanModule(preference);
   const human = new mod.Human(humanConfig(backend));
   registerFileRouter(human.tf.io);
   await human.load();
   const faceres = await loadFaceres(human.tf as unknown as FaceresTf);
-  const ageCnn = options.ageNetworks ? await loadAgeCnn(human.tf as unknown as FaceresTf) : [];
+  const ageCnn = models.ageNetworks ? await loadAgeCnn(human.tf as unknown as FaceresTf) : [];
   return {
     human,
     backend: backend === 'wasm' ? 'wasm-simd' : 'tensorflow',
     faceres,
     ageCnn,
-    ageReadsFaceres: options.ageReadsFaceres ?? ageCnn.length === 0,
-    ageNetworksMirror: options.ageNetworksMirror ?? true,
+    ageReadsFaceres: models.ageReadsFaceres,
+    ageNetworksMirror: models.ageNetworksMirror,
   };
 }

@@ -13,6 +13,7 @@ import {
   expectedAge,
   runAgeCnn,
 } from '../src/age-cnn';
+import { ageModelsRead } from '../src/age-head';
 import { ModelIntegrityError } from '../src/errors';
 import type { FaceresTensor, FaceresTf } from '../src/faceres-features';
 import { observeSubject } from '../src/face-observer';
@@ -37,7 +38,7 @@ describe('age networks (faceres fine-tuned for age, TensorFlow.js graphs)', () =
   // One runtime per thread: a second one would register Human's file router twice.
   let runtime: HumanRuntime;
   beforeAll(async () => {
-    runtime = await createHumanRuntime('wasm', { ageNetworks: true });
+    runtime = await createHumanRuntime('wasm', ageModelsRead('faceres-age-cnn-ab'));
   }, 120_000);
 
   it('give the training framework’s outputs on the fixture crops (max abs difference below 1e-4)', async () => {
