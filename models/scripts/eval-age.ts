@@ -1,7 +1,8 @@
 /**
  * Facial-age evaluation through the production pipeline (decode → detect → quality gate → estimate → decision):
  *   npm run eval:age -- --labels <csv> [--images <dir>] [--json] [--mode head|raw] [--weights <age-head.json>]
- * `--weights` runs the engine with another head, e.g. models/weights/age-head-networks.json (the age networks).
+ * `--weights` runs the engine with another head than the default (age-head-combined.json), e.g.
+ * models/weights/age-head.json (faceres alone) or models/weights/age-head-networks.json (the age networks alone).
  * CSV: `file,age` or `file,age_min,age_max` (paths relative to the CSV, or to --images). Faces sent back for a
  * retake count as not approved. The last line printed is one JSON object with the summary.
  */

@@ -1,7 +1,7 @@
 /**
  * Trains and calibrates the age head reproducibly (seed 20261126) on faces-dev + faces-train + faces-aaf:
- *   npm run train:age-head [-- --features cnn|combined|rich|base] [--cache-only] [--folds 5] [--max-upper 0.01]
- *     [--loso] [--out <dir>] [--cnn <dir>] [--ridge-lambda 1] [--logistic-lambda 0.1]
+ *   npm run train:age-head [-- --features cnn|combined|combined-ab|rich|base] [--cache-only] [--folds 5]
+ *     [--max-upper 0.01] [--loso] [--out <dir>] [--cnn <dir>] [--ridge-lambda 1] [--logistic-lambda 0.1]
  *
  * Features, standardised over all faces:
  * - 'cnn' (issue 22 R1, the head an operator chooses with ATTESTLY_AGE_MODEL=networks): the age networks' mean
@@ -9,20 +9,23 @@
  *   25" (age-cnn.ts), 6 values. They are read from the networks' out-of-fold scores (`--cnn`, default
  *   models/.cache/age-cnn, written by `npm run train:age-model`): every face's score comes from a network that never
  *   trained on it (faces-dev: both networks, averaged as the engine does; neither trained on it).
- * - 'base' (the default, and the engine's default head): faceres's 1024-d descriptor and its age output, 1,025
- *   values.
- * - 'combined' (issue 22, ATTESTLY_AGE_MODEL=combined): 'base' and then the six 'cnn' values, read from the
- *   networks' out-of-fold distribution of the crop alone (no mirror: with faceres beside them it added nothing),
- *   1,031 values; the faces both passes found.
+ * - 'base' (this script's default; ATTESTLY_AGE_MODEL=faceres, the engine's default head until 2026-11-28):
+ *   faceres's 1024-d descriptor and its age output, 1,025 values.
+ * - 'combined' (issue 22, ATTESTLY_AGE_MODEL=combined, the engine's default head): 'base' and then the six 'cnn' values of network a alone,
+ *   read from the out-of-fold distribution of the crop alone (no mirror: with faceres beside them it added nothing),
+ *   1,031 values; the faces both passes found. A training face network a trained on reads network b's score (the
+ *   same recipe on the other half), so every score comes from a network that never saw the face.
+ * - 'combined-ab' (measured, not shipped: MODEL_CARD.md): the same with both networks averaged, as the engine would
+ *   average them (faces-dev: both; a training face: the one that did not train on it).
  * - 'rich' (issue 22 R2, measured, not shipped: MODEL_CARD.md): faceres's block-9 and block-11 pooled activations
  *   and its age softmax (faceres-features.ts) before those, 4,197 values from the same faceres pass.
  * 'base' and 'rich' read the observation cache (models/scripts/observe-datasets.ts) and run on the same faces and
  * folds, so they compare directly ('combined' reads it too, on the faces both passes found). Models: ridge
  * regression for the age estimate; logistic heads "age ≥ 21", "age ≥ 25" and "child" (age < 13). Each feature set
- * has its own file, so refitting one head never replaces another: 'base' writes age-head.json (the engine's default
- * head), 'cnn' age-head-networks.json (ATTESTLY_AGE_MODEL=networks), 'combined' age-head-combined.json
- * (ATTESTLY_AGE_MODEL=combined), 'rich' age-head-rich.json, each with its .cv.json report; `--out` writes them there
- * instead of models/weights.
+ * has its own file, so refitting one head never replaces another: 'base' writes age-head.json
+ * (ATTESTLY_AGE_MODEL=faceres), 'cnn' age-head-networks.json (ATTESTLY_AGE_MODEL=networks), 'combined'
+ * age-head-combined.json (ATTESTLY_AGE_MODEL=combined, the default), 'combined-ab' age-head-combined-ab.json,
+ * 'rich' age-head-rich.json, each with its .cv.json report; `--out` writes them there instead of models/weights.
  *
  * Method (MODEL_CARD.md "How the cut-offs are chosen"):
  * 1. Grouped, stratified K-fold cross-fitting over the three sources together (strata: source × age bucket; a
@@ -81,7 +84,8 @@ const FEATURE_SETS: Record<string, AgeFeatureSet> = {
   cnn: 'faceres-age-cnn-ab',
   rich: 'faceres-blocks-9-11+softmax+descriptor+age',
   base: 'faceres-descriptor-1024+faceres-age',
-  combined: 'faceres-descriptor-1024+faceres-age+age-cnn-ab',
+  combined: 'faceres-descriptor-1024+faceres-age+age-cnn-a',
+  'combined-ab': 'faceres-descriptor-1024+faceres-age+age-cnn-ab',
 };
 const featureSet = FEATURE_SETS[featureArg];
 if (!featureSet) {
@@ -93,6 +97,7 @@ const HEAD_FILES: Record<string, string> = {
   rich: 'age-head-rich',
   base: 'age-head',
   combined: 'age-head-combined',
+  'combined-ab': 'age-head-combined-ab',
 };
 const headFile = HEAD_FILES[featureArg]!;
 const cnnDir = path.resolve(argValue(args, '--cnn') ?? path.join(modelsDir, '.cache/age-cnn'));

@@ -12,8 +12,9 @@
  *    models/manifest.json is regenerated with their SHA-256.
  * 4. The calibrated age head on the out-of-fold scores (train-age-head.ts --features cnn --loso), written as
  *    models/weights/age-head-networks.json (+ .cv.json with the figures): ATTESTLY_AGE_MODEL=networks.
- * 5. The head on faceres's observations and the same scores (train-age-head.ts --features combined --loso; it
- *    observes the faces the cache lacks first), models/weights/age-head-combined.json: ATTESTLY_AGE_MODEL=combined.
+ * 5. The default head, on faceres's observations and network a's scores (train-age-head.ts --features combined
+ *    --loso; it observes the faces the cache lacks first), models/weights/age-head-combined.json:
+ *    ATTESTLY_AGE_MODEL=combined, the default.
  * CI never runs this: it checks the hashes and compares TensorFlow.js with the golden outputs.
  */
 import { spawn } from 'node:child_process';
@@ -112,12 +113,12 @@ if (!skipTrain) {
   }
 }
 await run('npx', ['tsx', 'models/scripts/update-manifest.ts'], 'manifest');
-// The head on the networks is written beside the default head, as age-head-networks.json (MODEL_CARD.md says why
-// it is not the default); ATTESTLY_AGE_MODEL=networks chooses it, and eval:age -- --weights
-// models/weights/age-head-networks.json runs the engine with it.
+// The head on the networks alone, age-head-networks.json (MODEL_CARD.md says why it is not the default);
+// ATTESTLY_AGE_MODEL=networks chooses it, and eval:age -- --weights models/weights/age-head-networks.json runs the
+// engine with it.
 await run('npx', ['tsx', 'models/scripts/train-age-head.ts', '--features', 'cnn', '--loso'], 'age head');
-// The head on faceres and the networks together (ATTESTLY_AGE_MODEL=combined): it also reads faceres's observation
-// of every face, which this step makes first where models/.cache lacks it (~25 min on 2 quiet cores).
+// The default head, on faceres and network a together (ATTESTLY_AGE_MODEL=combined): it also reads faceres's
+// observation of every face, which this step makes first where models/.cache lacks it (~25–35 min on 2 cores).
 await run(
   'npx',
   ['tsx', 'models/scripts/train-age-head.ts', '--features', 'combined', '--loso'],

@@ -8,12 +8,14 @@ import type { FaceresGraph, FaceresTensor, FaceresTf } from './faceres-features'
  * models/training/train_age_cnn.py, two models cross-fitted on disjoint halves of the training faces and committed
  * as TensorFlow.js graphs in models/weights (manifest.json holds their SHA-256). Each reads Human's aligned face
  * crop resized to its input size (128 px), and its mirror image in the same batch, and gives a 100-bin age
- * distribution (ages 0–99) for each. The engine averages the four distributions; the age head (age-head.ts, feature
- * set 'faceres-age-cnn-ab', ATTESTLY_AGE_MODEL=networks) reads the features below from that average (the combined
- * head reads the crop alone, without the mirror). These networks decide age only: the face-match and identity checks
- * keep Human's own faceres descriptor, which fine-tuning for age would erode.
+ * distribution (ages 0–99) for each. The head on the networks alone (age-head.ts, feature set 'faceres-age-cnn-ab',
+ * ATTESTLY_AGE_MODEL=networks) reads the features below from the mean of the four distributions; the default head
+ * ('combined') reads them from network a on the crop alone, beside faceres. These networks decide age only: the
+ * face-match and identity checks keep Human's own faceres descriptor, which fine-tuning for age would erode.
  */
 export const AGE_CNN_FILES = ['faceres-age-a.json', 'faceres-age-b.json'] as const;
+/** An age network by name: a trained on one half of the training faces, b on the other. */
+export type AgeNetworkId = 'a' | 'b';
 export const AGE_CNN_OUTPUT = 'age_pred/Softmax';
 /** The "age ≥ t" boundaries whose log-odds the head reads (the ones the networks were trained on). */
 export const AGE_CNN_TAILS = [13, 16, 18, 21, 25] as const;
@@ -30,8 +32,17 @@ export function ageCnnDir(): string {
   return candidates.find((d) => fs.existsSync(path.join(d, AGE_CNN_FILES[0]))) ?? candidates[0]!;
 }
 
-export async function loadAgeCnn(tf: FaceresTf, dir = ageCnnDir()): Promise<FaceresGraph[]> {
-  return Promise.all(AGE_CNN_FILES.map((f) => tf.loadGraphModel(pathToFileURL(path.join(dir, f)).href)));
+/** The graph file of age network `id` ('a' or 'b'). */
+export function ageCnnFile(id: AgeNetworkId): (typeof AGE_CNN_FILES)[number] {
+  return id === 'a' ? AGE_CNN_FILES[0] : AGE_CNN_FILES[1];
+}
+
+export async function loadAgeCnn(
+  tf: FaceresTf,
+  ids: readonly AgeNetworkId[] = ['a', 'b'],
+  dir = ageCnnDir(),
+): Promise<FaceresGraph[]> {
+  return Promise.all(ids.map((id) => tf.loadGraphModel(pathToFileURL(path.join(dir, ageCnnFile(id))).href)));
 }
 
 /** The networks' input side, from the graph's signature (the exporter fixes it). */
@@ -42,7 +53,7 @@ export function ageCnnSize(model: FaceresGraph): number {
 }
 
 /**
- * Runs every age network on Human's face crop ([h, w, 3], 0–1), resized as the training crops were
+ * Runs the given age networks on Human's face crop ([h, w, 3], 0–1), resized as the training crops were
  * (bilinear, no corner alignment, ×255), and on its mirror image, and returns the mean of their age distributions.
  * The mirror is the training's own flip augmentation read back at test time: out of fold it lowered the error and
  * let more adults through on every source at the same teenagers' bound for the head on the networks alone; the head

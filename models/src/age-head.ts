@@ -1,4 +1,4 @@
-import { ageCnnFeatures } from './age-cnn';
+import { ageCnnFeatures, type AgeNetworkId } from './age-cnn';
 import { AGE_FEATURE_SIZE } from './faceres-features';
 import type { FaceObservation } from './types';
 
@@ -9,17 +9,21 @@ import type { FaceObservation } from './types';
  *   softmax of the same faceres pass (faceres-features.ts, 3,172 values), then the descriptor and age, 4,197 values;
  * - 'faceres-age-cnn-ab' (issue 22, R1, shipped): the age networks fine-tuned from faceres (age-cnn.ts), their
  *   mean age distribution read as its expected age and the log-odds of "age ≥ 13, 16, 18, 21, 25", 6 values;
- * - 'faceres-descriptor-1024+faceres-age+age-cnn-ab' (issue 22, ATTESTLY_AGE_MODEL=combined): the first set (the
- *   descriptor and faceres's age), then the networks' six values on the crop alone (no mirror), 1,031 values.
+ * - 'faceres-descriptor-1024+faceres-age+age-cnn-ab' (issue 22): the first set (the descriptor and faceres's age),
+ *   then the six values of both networks' mean on the crop alone (no mirror), 1,031 values;
+ * - 'faceres-descriptor-1024+faceres-age+age-cnn-a' (issue 22, ATTESTLY_AGE_MODEL=combined): the same with network
+ *   a alone, at half the networks' cost per face.
  */
 export type AgeFeatureSet =
   | 'faceres-descriptor-1024+faceres-age'
   | 'faceres-blocks-9-11+softmax+descriptor+age'
   | 'faceres-age-cnn-ab'
-  | 'faceres-descriptor-1024+faceres-age+age-cnn-ab';
+  | 'faceres-descriptor-1024+faceres-age+age-cnn-ab'
+  | 'faceres-descriptor-1024+faceres-age+age-cnn-a';
 
 export interface AgeModelsRead {
-  ageNetworks: boolean;
+  /** The age networks the head reads, averaged; none for a head on faceres alone. */
+  ageNetworks: readonly AgeNetworkId[];
   ageNetworksMirror: boolean;
   ageReadsFaceres: boolean;
 }
@@ -32,9 +36,13 @@ export interface AgeModelsRead {
 export function ageModelsRead(
   features: AgeFeatureSet = 'faceres-descriptor-1024+faceres-age',
 ): AgeModelsRead {
+  const networks: Partial<Record<AgeFeatureSet, readonly AgeNetworkId[]>> = {
+    'faceres-age-cnn-ab': ['a', 'b'],
+    'faceres-descriptor-1024+faceres-age+age-cnn-ab': ['a', 'b'],
+    'faceres-descriptor-1024+faceres-age+age-cnn-a': ['a'],
+  };
   return {
-    ageNetworks:
-      features === 'faceres-age-cnn-ab' || features === 'faceres-descriptor-1024+faceres-age+age-cnn-ab',
+    ageNetworks: networks[features] ?? [],
     ageNetworksMirror: features === 'faceres-age-cnn-ab',
     ageReadsFaceres: features !== 'faceres-age-cnn-ab',
   };
@@ -72,7 +80,7 @@ export interface ChildGuard {
   min_age_estimate: number;
 }
 
-/** Committed as models/weights/age-head.json; produced by `npm run train:age-head`. */
+/** Committed as models/weights/age-head*.json (vision-engine.ts `ageHeads`); produced by `npm run train:age-head`. */
 export interface AgeHeadWeights {
   format: 'attestly-age-head/1';
   features: AgeFeatureSet;
@@ -106,7 +114,10 @@ export function featureVector(
   if (!obs.descriptor?.length)
     throw new Error('the age head reads the faceres descriptor, the observation has none');
   if (features === 'faceres-descriptor-1024+faceres-age') return [...obs.descriptor, obs.modelAge];
-  if (features === 'faceres-descriptor-1024+faceres-age+age-cnn-ab') {
+  if (
+    features === 'faceres-descriptor-1024+faceres-age+age-cnn-ab' ||
+    features === 'faceres-descriptor-1024+faceres-age+age-cnn-a'
+  ) {
     if (!obs.ageDistribution || obs.faceresAge === undefined)
       throw new Error('the age head reads faceres and the age networks, the observation lacks one of them');
     return [...obs.descriptor, obs.faceresAge, ...ageCnnFeatures(obs.ageDistribution)];

@@ -165,7 +165,9 @@ export async function createHumanRuntime(
   registerFileRouter(human.tf.io);
   await human.load();
   const faceres = await loadFaceres(human.tf as unknown as FaceresTf);
-  const ageCnn = models.ageNetworks ? await loadAgeCnn(human.tf as unknown as FaceresTf) : [];
+  const ageCnn = models.ageNetworks.length
+    ? await loadAgeCnn(human.tf as unknown as FaceresTf, models.ageNetworks)
+    : [];
   return {
     human,
     backend: backend === 'wasm' ? 'wasm-simd' : 'tensorflow',

@@ -2,6 +2,7 @@ export {
   ageHeads,
   createVisionEngine,
   committedWeights,
+  defaultAgeModel,
   modelManifest,
   type AgeModel,
 } from './vision-engine';

@@ -82,20 +82,23 @@ export interface VisionEngine {
   close(): Promise<void>;
 }
 
-export const committedWeights = weightsJson as unknown as AgeHeadWeights;
-
 /**
- * The committed age heads an operator can choose from (ATTESTLY_AGE_MODEL): 'faceres' reads Human's faceres
- * descriptor and age output (the default); 'networks' reads the two age networks fine-tuned here (issue 22, R1),
- * better on UTKFace-like faces and worse on East Asian adults; 'combined' reads both, and approves more adults than
- * the faceres head on every source at a higher cost per photo (MODEL_CARD.md says by how much).
+ * The committed age heads an operator can choose from (ATTESTLY_AGE_MODEL): 'combined' (the default) reads Human's
+ * faceres descriptor and age output and one age network fine-tuned here (issue 22), and approves more adults than
+ * 'faceres' on every source and for every group at the same bounds; 'faceres' reads faceres alone (the default
+ * until 2026-11-28), for about a sixth less CPU per photo; 'networks' reads the two age networks alone, better on
+ * UTKFace-like faces and worse on East Asian adults. MODEL_CARD.md gives each set of figures.
  */
 export const ageHeads = {
-  faceres: committedWeights,
+  faceres: weightsJson as unknown as AgeHeadWeights,
   networks: networksWeightsJson as unknown as AgeHeadWeights,
   combined: combinedWeightsJson as unknown as AgeHeadWeights,
 } as const;
 export type AgeModel = keyof typeof ageHeads;
+/** The head that decides when the operator names none (ATTESTLY_AGE_MODEL's default; config-env.ts). */
+export const defaultAgeModel = 'combined' satisfies AgeModel;
+/** The default head's weights: what the engine decides with unless it is given others. */
+export const committedWeights = ageHeads[defaultAgeModel];
 export const modelManifest = manifestJson as ModelManifest;
 
 export function createVisionEngine(options: VisionEngineOptions = {}): VisionEngine {

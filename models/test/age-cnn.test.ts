@@ -11,6 +11,7 @@ import {
   ageCnnFeatures,
   ageCnnSize,
   expectedAge,
+  loadAgeCnn,
   runAgeCnn,
 } from '../src/age-cnn';
 import { ageModelsRead } from '../src/age-head';
@@ -67,6 +68,25 @@ describe('age networks (faceres fine-tuned for age, TensorFlow.js graphs)', () =
       }
     }
     expect(worst).toBeLessThan(1e-4);
+  }, 120_000);
+
+  it('load the networks a head names, in its order', async () => {
+    const tf = runtime.human.tf as unknown as FaceresTf & {
+      tensor4d(v: Float32Array, shape: number[]): FaceresTensor;
+    };
+    const [b] = await loadAgeCnn(tf, ['b']);
+    expect(await loadAgeCnn(tf, [])).toEqual([]);
+    const size = ageCnnSize(b!);
+    const x = tf.tensor4d(Float32Array.from(crops.subarray(0, size * size * 3)), [1, size, size, 3]);
+    const out = b!.execute(x, [AGE_CNN_OUTPUT]);
+    const y = Array.isArray(out) ? out[0]! : out;
+    const p = Array.from(await y.data());
+    for (const t of [x, y]) t.dispose();
+    b!.dispose();
+    const worst = Math.max(...p.map((v, j) => Math.abs(v - golden('b').probs[0]![j]!)));
+    expect(worst).toBeLessThan(1e-4);
+    // Network a's output differs on the same crop: the file loaded is b's, not the first one.
+    expect(Math.max(...p.map((v, j) => Math.abs(v - golden('a').probs[0]![j]!)))).toBeGreaterThan(1e-3);
   }, 120_000);
 
   it('average both networks over the crop and its mirror image, or over the crop alone', async () => {

@@ -25,7 +25,7 @@ describe('age model choice', () => {
   it('offers the faceres, networks and combined heads, each naming its own features', () => {
     expect(ageHeads.faceres.features).toBe('faceres-descriptor-1024+faceres-age');
     expect(ageHeads.networks.features).toBe('faceres-age-cnn-ab');
-    expect(ageHeads.combined.features).toBe('faceres-descriptor-1024+faceres-age+age-cnn-ab');
+    expect(ageHeads.combined.features).toBe('faceres-descriptor-1024+faceres-age+age-cnn-a');
     for (const head of [ageHeads.networks, ageHeads.combined])
       expect(head.cutoffs.map((c) => c.threshold)).toEqual(ageHeads.faceres.cutoffs.map((c) => c.threshold));
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ageModelsRead } from '../src/age-head';
 import { committedWeights, createVisionEngine, decideAge, type VisionEngine } from '../src/index';
 import type { VideoObservation } from '../src/types';
 import { defaultVideoDecodeOptions } from '../src/video-decode';
@@ -21,7 +22,12 @@ beforeAll(async () => {
     size: 1,
     maxQueue: 1,
     jobTimeoutMs: 60_000,
-    workerData: { backend: 'auto', video: defaultVideoDecodeOptions },
+    // The models the engine's default head reads, as the engine gives its own workers.
+    workerData: {
+      backend: 'auto',
+      video: defaultVideoDecodeOptions,
+      ageModels: ageModelsRead(committedWeights.features),
+    },
   });
   clip = await syntheticChallengeVideo(fixture(adultFemale30s), adultFemale30sLandmarks, headTurnAndBlink);
   await Promise.all([engine.ready, single.ready]);

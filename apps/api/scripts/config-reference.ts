@@ -144,7 +144,7 @@ export const CONFIG_DOCS: Record<string, Entry> = {
   ATTESTLY_AGE_MODEL: {
     group: 'Verification',
     meaning:
-      'Which committed age head the `head` rule uses: `faceres` (Human’s faceres descriptor and age output), `networks` (the two age networks fine-tuned here: lower error and more adults approved on UTKFace-like faces, fewer East Asian adults approved) or `combined` (both: more adults approved than `faceres` on every source, East Asian adults included, for about 1.4× the CPU per photo and 1.15× per video). models/MODEL_CARD.md gives each set of figures. All keep the 13–17 bound and the child guard.',
+      'Which committed age head the `head` rule uses: `combined` (Human’s faceres descriptor and age output with one age network fine-tuned here: more adults approved than `faceres` on every source and for every group, East Asian adults included, for about 1.2× the CPU per photo and 1.05× per video), `faceres` (faceres alone, the default until 2026-11-28) or `networks` (the two age networks alone: lower error and more adults approved on UTKFace-like faces, fewer East Asian adults approved). models/MODEL_CARD.md gives each set of figures. All keep the 13–17 bound and the child guard.',
   },
   ATTESTLY_AGE_BUFFER: {
     group: 'Verification',

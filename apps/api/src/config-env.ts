@@ -179,7 +179,8 @@ export const envSchema = v.object({
       ['faceres', 'networks', 'combined'] satisfies AgeModel[],
       'ATTESTLY_AGE_MODEL must be faceres, networks or combined',
     ),
-    'faceres',
+    // models' defaultAgeModel; a literal here keeps this module free of the engine's weights.
+    'combined' satisfies AgeModel,
   ),
   ATTESTLY_AGE_BUFFER: v.pipe(
     v.optional(v.string(), '7'),

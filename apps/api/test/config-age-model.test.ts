@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ageHeads } from '@attestly/models';
+import { ageHeads, committedWeights, defaultAgeModel } from '@attestly/models';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 
@@ -15,15 +15,21 @@ const env = (extra: Record<string, string>) => ({
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe('ATTESTLY_AGE_MODEL', () => {
-  it('chooses the faceres head unless the operator names another committed head', () => {
-    expect(loadConfig(env({})).vision.ageModel).toBe('faceres');
+  it('chooses the combined head, the engine’s default, unless the operator names another committed head', () => {
+    expect(loadConfig(env({})).vision.ageModel).toBe('combined');
+    expect(defaultAgeModel).toBe('combined');
+    expect(committedWeights).toBe(ageHeads.combined);
+    expect(loadConfig(env({ ATTESTLY_AGE_MODEL: 'faceres' })).vision.ageModel).toBe('faceres');
     expect(loadConfig(env({ ATTESTLY_AGE_MODEL: 'networks' })).vision.ageModel).toBe('networks');
     // Each name is a committed head the engine can load (models/src/vision-engine.ts ageHeads).
+    expect(ageHeads[loadConfig(env({ ATTESTLY_AGE_MODEL: 'faceres' })).vision.ageModel].features).toBe(
+      'faceres-descriptor-1024+faceres-age',
+    );
     expect(ageHeads[loadConfig(env({ ATTESTLY_AGE_MODEL: 'networks' })).vision.ageModel].features).toBe(
       'faceres-age-cnn-ab',
     );
-    expect(ageHeads[loadConfig(env({ ATTESTLY_AGE_MODEL: 'combined' })).vision.ageModel].features).toBe(
-      'faceres-descriptor-1024+faceres-age+age-cnn-ab',
+    expect(ageHeads[loadConfig(env({})).vision.ageModel].features).toBe(
+      'faceres-descriptor-1024+faceres-age+age-cnn-a',
     );
   });
 

@@ -1,15 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { AgeNetworkId } from '../../src/age-cnn';
 import type { QualityMetrics } from '../../src/types';
 
 export interface AgeCnnScore {
   /**
-   * The mean age distribution of the networks that never trained on this face, each reading the crop and its mirror
-   * as the engine does (age-cnn.ts); absent when no face was found.
+   * The mean age distribution of the engine's networks that never trained on this face (or of the other one), as
+   * the engine reads them (age-cnn.ts); absent when no face was found.
    */
   probs?: number[];
   quality: QualityMetrics;
-  /** How many networks scored it (1 for a training face, both for faces-dev, which neither trained on). */
+  /** How many networks' scores were averaged (1 for a training face; for faces-dev, which neither trained on, the engine's networks). */
   models: number;
 }
 
@@ -25,16 +26,24 @@ function jsonLines<T>(file: string): T[] {
 /**
  * The age networks' out-of-fold scores, keyed `<set>/<file>`: `oof-<m>.jsonl` in `cnnDir` (written by
  * models/training/train_age_cnn.py, or by score_age_cnn.py from the committed networks) joined with the crop index
- * of models/.cache/age-crops (quality metrics, and the faces where no face was found). A face scored by several
- * networks gets the mean of their distributions, crop and mirror alike (`mirror`, the head on the networks alone) or
- * of the crop only (the head that also reads faceres), as the engine computes it (age-head.ts `ageModelsRead`).
+ * of models/.cache/age-crops (quality metrics, and the faces where no face was found). A face gets the mean of the
+ * distributions of the engine's networks (`networks`) that scored it, crop and mirror alike (`mirror`, the head on
+ * the networks alone) or of the crop only (the heads that also read faceres), as the engine computes it (age-head.ts
+ * `ageModelsRead`). A training face is scored only by the network that did not train on it: when the engine reads
+ * network a alone, a face of a's half gets b's score, the same recipe fitted on the other half, so every score the
+ * head is fitted and calibrated on comes from a network that never saw the face.
  */
 export function readAgeCnnScores(
   cnnDir: string,
-  { mirror = true, cropDir = path.join(cnnDir, '../age-crops') }: { mirror?: boolean; cropDir?: string } = {},
+  {
+    mirror = true,
+    networks = ['a', 'b'],
+    cropDir = path.join(cnnDir, '../age-crops'),
+  }: { mirror?: boolean; networks?: readonly AgeNetworkId[]; cropDir?: string } = {},
 ): Map<string, AgeCnnScore> {
-  const sums = new Map<string, { sum: number[]; models: number }>();
+  const scored = new Map<string, Map<string, number[]>>();
   for (const file of fs.readdirSync(cnnDir).filter((f) => /^oof-[a-z]+\.jsonl$/.test(f))) {
+    const network = file.slice(4, -6);
     for (const e of jsonLines<{ set: string; file: string; probs: number[]; probs_flip?: number[] }>(
       path.join(cnnDir, file),
     )) {
@@ -46,14 +55,12 @@ export function readAgeCnnScores(
             'run /usr/bin/python3 models/training/score_age_cnn.py',
         );
       }
-      const acc = sums.get(key) ?? { sum: new Array<number>(100).fill(0), models: 0 };
-      if (mirror) e.probs.forEach((p, i) => (acc.sum[i]! += (p + flip[i]!) / 2));
-      else e.probs.forEach((p, i) => (acc.sum[i]! += p));
-      acc.models++;
-      sums.set(key, acc);
+      const byNetwork = scored.get(key) ?? new Map<string, number[]>();
+      byNetwork.set(network, mirror ? e.probs.map((p, i) => (p + flip[i]!) / 2) : e.probs);
+      scored.set(key, byNetwork);
     }
   }
-  if (!sums.size)
+  if (!scored.size)
     throw new Error(`no out-of-fold age network scores in ${cnnDir}: run npm run train:age-model`);
   const out = new Map<string, AgeCnnScore>();
   for (const file of fs.readdirSync(cropDir).filter((f) => /^index-\d+\.jsonl$/.test(f))) {
@@ -61,11 +68,14 @@ export function readAgeCnnScores(
       path.join(cropDir, file),
     )) {
       const key = `${e.set}/${e.file}`;
-      const acc = sums.get(key);
+      const byNetwork = scored.get(key);
       if (e.error || !e.quality) {
         out.set(key, { quality: e.quality!, models: 0 });
-      } else if (acc) {
-        out.set(key, { probs: acc.sum.map((v) => v / acc.models), quality: e.quality, models: acc.models });
+      } else if (byNetwork) {
+        const own = networks.filter((m) => byNetwork.has(m));
+        const dists = (own.length ? own : [...byNetwork.keys()]).map((m) => byNetwork.get(m)!);
+        const probs = dists[0]!.map((_, i) => dists.reduce((s, d) => s + d[i]!, 0) / dists.length);
+        out.set(key, { probs, quality: e.quality, models: dists.length });
       }
     }
   }

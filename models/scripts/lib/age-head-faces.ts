@@ -39,9 +39,11 @@ export async function readFaces(options: {
   const faces: Face[] = [];
   const counts: FaceCounts = {};
   const read = ageModelsRead(featureSet);
-  const cnnScores = read.ageNetworks ? readAgeCnnScores(cnnDir, { mirror: read.ageNetworksMirror }) : null;
+  const cnnScores = read.ageNetworks.length
+    ? readAgeCnnScores(cnnDir, { mirror: read.ageNetworksMirror, networks: read.ageNetworks })
+    : null;
   // The combined head reads both: faceres's observation and the networks' distribution of the same image.
-  const both = read.ageNetworks && read.ageReadsFaceres;
+  const both = read.ageNetworks.length > 0 && read.ageReadsFaceres;
   for (const source of present) {
     const rows = readCsv(path.join(dataDir, source, 'labels.csv'));
     if (cnnScores && !both) {
