@@ -1,8 +1,9 @@
 /**
  * Vision benchmark: photo latency (first call and warm p50/p95), 5-s video latency, pool throughput, peak RSS.
  *   tsx models/bench/vision-bench.ts      (prints a table, then one JSON line)
- *   VISION_BENCH_WEIGHTS=models/weights/age-head-networks.json tsx models/bench/vision-bench.ts
- *                                         (the same with another age head: here the age networks of issue 22)
+ *   VISION_BENCH_WEIGHTS=models/weights/age-head.json tsx models/bench/vision-bench.ts
+ *                                         (the same with another age head than the default: here faceres alone)
+ * Two heads compared in separate runs drift with the machine; models/bench/age-head-ab.ts takes turns in one process.
  * Uses the committed FairFace fixtures only.
  */
 import fs from 'node:fs';

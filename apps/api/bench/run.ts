@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: starts the built server on a fresh SQLite database and loads it with autocannon, then runs
- * the benchmarks of the other areas that are present (web bundle/FCP, OIDC flows, vision). Prints a table per
+ * the benchmarks of the other areas that are present (web bundle/FCP, OIDC flows, vision, age heads A/B). Prints a table per
  * area and, last, one JSON line with every figure.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -208,6 +208,14 @@ async function main() {
     if (vision) {
       results.vision = await (vision as () => Promise<unknown>)();
       table('Vision: photo and video verification', results.vision as Record<string, unknown>);
+    }
+    const ageHeads = await optional('models/bench/age-head-ab.ts', 'runAgeHeadAb');
+    if (ageHeads) {
+      results.age_head_ab = await (ageHeads as () => Promise<unknown>)();
+      table(
+        'Age heads: the default head against the faceres head, taking turns (issue 22: ratios ≤ 1.2)',
+        results.age_head_ab as Record<string, unknown>,
+      );
     }
   } finally {
     await stopProcess(child);
