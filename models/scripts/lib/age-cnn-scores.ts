@@ -10,7 +10,10 @@ export interface AgeCnnScore {
    */
   probs?: number[];
   quality: QualityMetrics;
-  /** How many networks' scores were averaged (1 for a training face; for faces-dev, which neither trained on, the engine's networks). */
+  /**
+   * How many networks' scores were averaged: 1 for a training face; for faces-dev, which neither trained on, the
+   * engine's networks.
+   */
   models: number;
 }
 
