@@ -115,6 +115,23 @@ async function optional(
   return (module[exportName] as (...args: never[]) => Promise<unknown>) ?? null;
 }
 
+/** A bench printed as a table: the file and export to run when present, where its figures go, the table's title. */
+interface TableBench {
+  key: string;
+  module: string;
+  exportName: string;
+  title: string;
+  args?: unknown[];
+}
+
+async function tableBench(results: Record<string, unknown>, bench: TableBench): Promise<void> {
+  const run = (await optional(bench.module, bench.exportName)) as
+    ((...a: unknown[]) => Promise<unknown>) | null;
+  if (!run) return;
+  results[bench.key] = await run(...(bench.args ?? []));
+  table(bench.title, results[bench.key] as Record<string, unknown>);
+}
+
 async function main() {
   if (!existsSync(serverEntry)) {
     console.error('Build first: npm run build');
@@ -145,27 +162,29 @@ async function main() {
       results.api as Record<string, unknown>,
     );
 
-    const web = await optional('apps/web/bench/web-bench.ts', 'runWebBench');
-    if (web) {
-      results.web = await (web as (url: string) => Promise<unknown>)(baseUrl);
-      table('Web: gzip bytes per route chunk, landing FCP', results.web as Record<string, unknown>);
-    }
-    const oidc = await optional('apps/api/bench/oidc-bench.ts', 'runOidcBench');
-    if (oidc) {
-      results.oidc = await (oidc as () => Promise<unknown>)();
-      table(
-        'OpenID Connect: full flows, userinfo, introspection (ours vs bare oidc-provider)',
-        results.oidc as Record<string, unknown>,
-      );
-    }
-    const scaleOut = await optional('apps/api/bench/scale-out-bench.ts', 'runScaleOutBench');
-    if (scaleOut) {
-      results.scale_out = await (scaleOut as () => Promise<unknown>)();
-      table(
-        'Scale-out on PostgreSQL: OIDC flows/s with 1 and 3 replicas behind round robin',
-        results.scale_out as Record<string, unknown>,
-      );
-    }
+    // The benches before the back office's, then the rest, each printed as a table (tableBench).
+    for (const bench of [
+      {
+        key: 'web',
+        module: 'apps/web/bench/web-bench.ts',
+        exportName: 'runWebBench',
+        title: 'Web: gzip bytes per route chunk, landing FCP',
+        args: [baseUrl],
+      },
+      {
+        key: 'oidc',
+        module: 'apps/api/bench/oidc-bench.ts',
+        exportName: 'runOidcBench',
+        title: 'OpenID Connect: full flows, userinfo, introspection (ours vs bare oidc-provider)',
+      },
+      {
+        key: 'scale_out',
+        module: 'apps/api/bench/scale-out-bench.ts',
+        exportName: 'runScaleOutBench',
+        title: 'Scale-out on PostgreSQL: OIDC flows/s with 1 and 3 replicas behind round robin',
+      },
+    ])
+      await tableBench(results, bench);
     const admin = await optional('apps/api/bench/admin-bench.ts', 'runAdminBench');
     if (admin) {
       results.admin = await (admin as () => Promise<Record<string, unknown>>)();
@@ -180,43 +199,41 @@ async function main() {
         console.table(outcome.pages);
       }
     }
-    const webhooks = await optional('apps/api/bench/webhooks-bench.ts', 'runWebhooksBench');
-    if (webhooks) {
-      results.webhooks = await (webhooks as () => Promise<unknown>)();
-      table(
-        'Webhooks: signed deliveries/s, event-to-delivery latency under verification load, quota check',
-        results.webhooks as Record<string, unknown>,
-      );
-    }
-    const partnerStats = await optional('apps/api/bench/partner-stats-bench.ts', 'runPartnerStatsBench');
-    if (partnerStats) {
-      results.partner_stats = await (partnerStats as () => Promise<unknown>)();
-      table(
-        'Partner statistics: GET /partners/stats with 1,000,000 verifications (target < 200 ms)',
-        results.partner_stats as Record<string, unknown>,
-      );
-    }
-    const wallet = await optional('apps/api/bench/wallet-bench.ts', 'runWalletBench');
-    if (wallet) {
-      results.wallet = await (wallet as () => Promise<unknown>)();
-      table(
-        'Wallet credentials: a batch of 30 at the credential endpoint, one presentation verified (p50 ms)',
-        results.wallet as Record<string, unknown>,
-      );
-    }
-    const vision = await optional('models/bench/vision-bench.ts', 'runVisionBench');
-    if (vision) {
-      results.vision = await (vision as () => Promise<unknown>)();
-      table('Vision: photo and video verification', results.vision as Record<string, unknown>);
-    }
-    const ageHeads = await optional('models/bench/age-head-ab.ts', 'runAgeHeadAb');
-    if (ageHeads) {
-      results.age_head_ab = await (ageHeads as () => Promise<unknown>)();
-      table(
-        'Age heads: the default head against the faceres head, taking turns (issue 22: ratios ≤ 1.2)',
-        results.age_head_ab as Record<string, unknown>,
-      );
-    }
+    for (const bench of [
+      {
+        key: 'webhooks',
+        module: 'apps/api/bench/webhooks-bench.ts',
+        exportName: 'runWebhooksBench',
+        title:
+          'Webhooks: signed deliveries/s, event-to-delivery latency under verification load, quota check',
+      },
+      {
+        key: 'partner_stats',
+        module: 'apps/api/bench/partner-stats-bench.ts',
+        exportName: 'runPartnerStatsBench',
+        title: 'Partner statistics: GET /partners/stats with 1,000,000 verifications (target < 200 ms)',
+      },
+      {
+        key: 'wallet',
+        module: 'apps/api/bench/wallet-bench.ts',
+        exportName: 'runWalletBench',
+        title:
+          'Wallet credentials: a batch of 30 at the credential endpoint, one presentation verified (p50 ms)',
+      },
+      {
+        key: 'vision',
+        module: 'models/bench/vision-bench.ts',
+        exportName: 'runVisionBench',
+        title: 'Vision: photo and video verification',
+      },
+      {
+        key: 'age_head_ab',
+        module: 'models/bench/age-head-ab.ts',
+        exportName: 'runAgeHeadAb',
+        title: 'Age heads: the default head against the faceres head, taking turns (issue 22: ratios ≤ 1.2)',
+      },
+    ])
+      await tableBench(results, bench);
   } finally {
     await stopProcess(child);
     rmSync(dataDir, { recursive: true, force: true });
