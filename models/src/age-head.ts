@@ -28,6 +28,13 @@ export interface AgeModelsRead {
   ageReadsFaceres: boolean;
 }
 
+/** The age networks each feature set reads; the others read none. */
+const AGE_NETWORKS: Partial<Record<AgeFeatureSet, readonly AgeNetworkId[]>> = {
+  'faceres-age-cnn-ab': ['a', 'b'],
+  'faceres-descriptor-1024+faceres-age+age-cnn-ab': ['a', 'b'],
+  'faceres-descriptor-1024+faceres-age+age-cnn-a': ['a'],
+};
+
 /**
  * The networks a head's features need: the age networks (and whether they read the crop's mirror image too), and
  * faceres for the age, not only for identity. The head on the networks alone reads the mirror; the head that also
@@ -36,13 +43,8 @@ export interface AgeModelsRead {
 export function ageModelsRead(
   features: AgeFeatureSet = 'faceres-descriptor-1024+faceres-age',
 ): AgeModelsRead {
-  const networks: Partial<Record<AgeFeatureSet, readonly AgeNetworkId[]>> = {
-    'faceres-age-cnn-ab': ['a', 'b'],
-    'faceres-descriptor-1024+faceres-age+age-cnn-ab': ['a', 'b'],
-    'faceres-descriptor-1024+faceres-age+age-cnn-a': ['a'],
-  };
   return {
-    ageNetworks: networks[features] ?? [],
+    ageNetworks: AGE_NETWORKS[features] ?? [],
     ageNetworksMirror: features === 'faceres-age-cnn-ab',
     ageReadsFaceres: features !== 'faceres-age-cnn-ab',
   };
@@ -114,10 +116,7 @@ export function featureVector(
   if (!obs.descriptor?.length)
     throw new Error('the age head reads the faceres descriptor, the observation has none');
   if (features === 'faceres-descriptor-1024+faceres-age') return [...obs.descriptor, obs.modelAge];
-  if (
-    features === 'faceres-descriptor-1024+faceres-age+age-cnn-ab' ||
-    features === 'faceres-descriptor-1024+faceres-age+age-cnn-a'
-  ) {
+  if (ageModelsRead(features).ageNetworks.length) {
     if (!obs.ageDistribution || obs.faceresAge === undefined)
       throw new Error('the age head reads faceres and the age networks, the observation lacks one of them');
     return [...obs.descriptor, obs.faceresAge, ...ageCnnFeatures(obs.ageDistribution)];

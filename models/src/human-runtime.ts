@@ -157,7 +157,8 @@ async function loadHumanModule(
 
 export async function createHumanRuntime(
   preference: BackendPreference = 'auto',
-  // What the engine's age head reads (age-head.ts); the default head's models when not given.
+  // What the engine's age head reads (age-head.ts); faceres alone when not given, for the tools that read no age
+  // network (crops, attack clips). The engine always passes its head's (vision-engine.ts).
   models: AgeModelsRead = ageModelsRead(),
 ): Promise<HumanRuntime> {
   const { mod, backend } = await loadHumanModule(preference);

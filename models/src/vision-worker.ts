@@ -15,7 +15,10 @@ import type { FramesMeta, WorkerRequest, WorkerResponse, WorkerValue } from './w
 interface VisionWorkerData {
   backend: BackendPreference;
   video: VideoDecodeOptions;
-  /** The networks the engine's age head reads (age-head.ts `ageModelsRead`); faceres alone when absent. */
+  /**
+   * The networks the engine's age head reads (age-head.ts `ageModelsRead`); the engine always sets it. Absent, the
+   * worker runs faceres alone, which the default head cannot decide from.
+   */
   ageModels?: AgeModelsRead;
 }
 
