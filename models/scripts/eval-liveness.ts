@@ -8,12 +8,13 @@
  *
  * Video: each clip's per-frame track (engine.observeVideo: the landmark pass on every frame at 8 fps, the age
  * models on the best frames) is cached in models/.cache/liveness-tracks, keyed by the clip's hash; the decision is
- * then `assessClipLiveness` over the track. The consistency thresholds are chosen on the TUNING half of the attack
- * clips (faces split by make-liveness-attacks) and APCER is reported on the REPORTING half only. An attack counts
- * as accepted when the whole check passes (the turn and blink seen AND nothing in them a 2-D fake). Bona fide clips
- * (../shared/data/live-videos, first 5 s, at most 640 px wide) were never used to choose anything; they do not
- * perform the challenge, so BPCER is the share the consistency checks (3-D, eyes, identity) reject, apart from the
- * challenge's motions and order.
+ * then `assessClipLiveness` over the track. The consistency thresholds and the warp score's scale are chosen on the
+ * TUNING halves (attack faces split by make-liveness-attacks; genuine people split by person) and APCER and BPCER
+ * are reported on the REPORTING halves only. An attack counts as accepted when the whole check passes (the turn and
+ * blink seen AND nothing in them a 2-D fake). Bona fide clips (../shared/data/live-videos, first 5 s, at most 640 px
+ * wide) do not perform the challenge, so BPCER is the share the consistency checks (3-D, eyes, identity) reject,
+ * apart from the challenge's motions and order; it is also given among the people who turned far enough for the 2-D
+ * warp statistics to apply, as every challenge makes a person do.
  * Photo (--labels): Human's single-frame passive cue on each still of the spoof set, as before.
  */
 import crypto from 'node:crypto';
@@ -26,7 +27,10 @@ import {
   assessConsistency,
   defaultClipLivenessOptions,
   videoTrack,
+  warpScore,
   type ClipLivenessOptions,
+  type ConsistencyOptions,
+  type TrackFrame,
 } from '../src/liveness-3d';
 import { blinkTexture } from '../src/blink-texture';
 import { parallaxConsistency } from '../src/parallax';
@@ -158,13 +162,17 @@ try {
 }
 
 // ---- Tuning. ----
-// Each statistic is taken from the track exactly as assessConsistency computes it. Two operating points are chosen,
-// each on tuning halves only:
-//   attack-first: 5 % above the highest value among tuning attacks that the motions alone would accept (every such
-//     attack is refused by each statistic that applies to it), whatever that costs genuine users;
-//   genuine-first: 10 % below the lowest value among the TUNING half of the genuine clips (split by person), so no
-//     tuning person is refused, whatever gets through.
-// Both are then reported on the reporting halves (attack faces and genuine people never used to choose them).
+// Each statistic is taken from the track exactly as assessConsistency computes it, on tuning halves only:
+//   the warp scale: mean and spread of each 2-D warp statistic's log over the tuning half's one-photo attacks that the
+//     motions alone accept (cross-fades are two photos, identity's to refuse, and read as two faces, not as a warp);
+//   the warp score's floor, three ways, with the margins the separate floors had: attack-first (the highest tuning
+//     attack with every statistic 5 % higher), genuine-first (the lowest tuning person who turned with every statistic
+//     10 % lower; committed, as the separate floors were) and midway between the highest attack and the lowest person;
+//   the eye-texture floor: genuine-first, 10 % below the lowest tuning person (attack-first: 5 % above the highest
+//     tuning attack).
+// Every operating point is then reported on the reporting halves (attack faces and people never used to choose it).
+// `three_floors` is the rule before the warp score (each statistic held to its own genuine-first floor, committed
+// 2026-11-27), kept for comparison on the same clips.
 const base = defaultClipLivenessOptions;
 const statsOf = (o: Observed) => {
   if ('error' in o) return null;
@@ -178,55 +186,73 @@ const statsOf = (o: Observed) => {
     texture: blinkTexture(track, base.blink.closedRatio, base.blink.openRatio),
   };
 };
-const tuneAttack = {
-  parallax: [] as number[],
-  photometric: [] as number[],
-  depth: [] as number[],
-  texture: [] as number[],
-};
-const tuneGenuine = {
-  parallax: [] as number[],
-  photometric: [] as number[],
-  depth: [] as number[],
-  texture: [] as number[],
-};
+type Stats = NonNullable<ReturnType<typeof statsOf>>;
+const tuneAttacks: Stats[] = [];
+const tuneGenuine: Stats[] = [];
 for (const c of clips) {
   if (c.split !== 'tune' && c.split !== 'bona_fide_tune') continue;
   const o = observed.get(c.name);
   const st = o && statsOf(o);
   if (!st) continue;
-  if (c.split === 'tune' && !st.active) continue;
-  const into = c.split === 'tune' ? tuneAttack : tuneGenuine;
-  for (const k of ['parallax', 'photometric', 'depth', 'texture'] as const)
-    if (st[k] !== null) into[k].push(st[k]);
+  if (c.split === 'bona_fide_tune') tuneGenuine.push(st);
+  else if (st.active && c.kind !== 'cross_fade') tuneAttacks.push(st);
 }
 const r3x = (v: number) => Math.round(v * 1000) / 1000;
+const WARP_STATS = ['parallax', 'photometric', 'depth'] as const;
+const scaleOf = (values: number[]) => {
+  const logs = values.filter((v) => v > 0 && Number.isFinite(v)).map(Math.log);
+  const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
+  const sd = Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (logs.length - 1));
+  return { logMean: r3x(mean), logSd: r3x(sd) };
+};
+const warpScale = Object.fromEntries(
+  WARP_STATS.map((k) => [k, scaleOf(tuneAttacks.map((st) => st[k]).filter((v): v is number => v !== null))]),
+) as ConsistencyOptions['warpScale'];
+const warpScores = (list: Stats[]) =>
+  list.map((st) => warpScore(st, { ...base.consistency, warpScale })).filter((v): v is number => v !== null);
+const attackScores = warpScores(tuneAttacks);
+const genuineScores = warpScores(tuneGenuine);
+const highestAttack = Math.max(...attackScores);
+const lowestGenuine = Math.min(...genuineScores);
+/** What multiplying all three statistics by `factor` adds to the warp score (the margins of the old floors). */
+const scoreOfFactor = (factor: number) =>
+  WARP_STATS.reduce((sum, k) => sum + Math.log(factor) / warpScale[k].logSd, 0) / WARP_STATS.length;
+const textures = (list: Stats[]) => list.map((st) => st.texture).filter((v): v is number => v !== null);
 const attackFirst = {
-  minParallaxRatio: tuneAttack.parallax.length
-    ? r3x(Math.max(...tuneAttack.parallax) * 1.05)
-    : base.consistency.minParallaxRatio,
-  minPhotometricChange: tuneAttack.photometric.length
-    ? r3x(Math.max(...tuneAttack.photometric) * 1.05)
-    : base.consistency.minPhotometricChange,
-  minDepthResidual: tuneAttack.depth.length
-    ? r3x(Math.max(...tuneAttack.depth) * 1.05)
-    : base.consistency.minDepthResidual,
-  minBlinkTexture: tuneAttack.texture.length
-    ? r3x(Math.max(...tuneAttack.texture) * 1.05)
-    : base.consistency.minBlinkTexture,
+  warpScale,
+  minWarpScore: r3x(highestAttack + scoreOfFactor(1.05)),
+  minBlinkTexture: r3x(Math.max(...textures(tuneAttacks)) * 1.05),
 };
 const genuineFirst = {
-  minParallaxRatio: tuneGenuine.parallax.length ? r3x(Math.min(...tuneGenuine.parallax) * 0.9) : 0,
-  minPhotometricChange: tuneGenuine.photometric.length ? r3x(Math.min(...tuneGenuine.photometric) * 0.9) : 0,
-  minDepthResidual: tuneGenuine.depth.length ? r3x(Math.min(...tuneGenuine.depth) * 0.9) : 0,
-  minBlinkTexture: tuneGenuine.texture.length ? r3x(Math.min(...tuneGenuine.texture) * 0.9) : 0,
+  warpScale,
+  minWarpScore: r3x(lowestGenuine + scoreOfFactor(0.9)),
+  minBlinkTexture: r3x(Math.min(...textures(tuneGenuine)) * 0.9),
+};
+const midway = {
+  warpScale,
+  minWarpScore: r3x((highestAttack + lowestGenuine) / 2),
+  minBlinkTexture: genuineFirst.minBlinkTexture,
 };
 const committed = base.consistency;
-const tuned = { attackFirst, genuineFirst, tuningClips: { attacks: tuneAttack, genuine: tuneGenuine } };
+const tuned = {
+  attackFirst,
+  genuineFirst,
+  midway,
+  tuningHalves: {
+    attacks: tuneAttacks.length,
+    attackScores: { highest: r3x(highestAttack), count: attackScores.length },
+    genuinePeopleWhoTurned: genuineScores.length,
+    genuineScores: genuineScores.map(r3x).sort((x, y) => x - y),
+  },
+};
+/** The rule before the warp score: each statistic held to its own genuine-first floor (2026-11-27). */
+const THREE_FLOORS = { parallax: 1.84, photometric: 0.128, depth: 0.946 } as const;
 const operatingPoints: Record<string, ClipLivenessOptions> = {
   committed: base,
   attack_first: { ...base, consistency: { ...committed, ...attackFirst } },
   genuine_first: { ...base, consistency: { ...committed, ...genuineFirst } },
+  midway: { ...base, consistency: { ...committed, ...midway } },
+  three_floors: base,
 };
 const options: ClipLivenessOptions = base;
 
@@ -236,7 +262,26 @@ const interval = (k: number, n: number) => {
   const [lo, hi] = clopperPearson(k, n);
   return { k, n, rate: n ? r3(k / n) : null, ci95: [r3(lo), r3(hi)] };
 };
-function report(opts: ClipLivenessOptions) {
+/**
+ * The consistency reasons of a track at an operating point; `three_floors` swaps the warp score for the three
+ * separate floors it replaced.
+ */
+function consistencyReasons(track: TrackFrame[], point: string, opts: ClipLivenessOptions): string[] {
+  const reasons: string[] = assessConsistency(track, opts.consistency, opts.blink).reasons;
+  if (point !== 'three_floors') return reasons;
+  const c = opts.consistency;
+  const st = {
+    parallax: parallaxConsistency(track, c.minParallaxYawDeg, c.minParallaxFrames)?.ratio ?? null,
+    photometric: photometricConsistency(track, c.minParallaxYawDeg, c.minParallaxFrames)?.change ?? null,
+    depth: depthParallax(track, c.minParallaxYawDeg, c.minParallaxFrames)?.residual ?? null,
+  };
+  const rest = reasons.filter((r) => r !== 'motion_is_2d_warp');
+  return WARP_STATS.some((k) => st[k] !== null && !(st[k] >= THREE_FLOORS[k]))
+    ? ['motion_is_2d_warp', ...rest]
+    : rest;
+}
+
+function report(point: string, opts: ClipLivenessOptions) {
   const perKind: Record<
     string,
     ReturnType<typeof interval> & { outcomes: Record<string, number>; oldRuleAccepted: number }
@@ -253,10 +298,12 @@ function report(opts: ClipLivenessOptions) {
       let outcome: string;
       if ('error' in o) outcome = o.error;
       else {
-        const live = assessClipLiveness(videoTrack(o.obs), opts);
-        if (live.passed) accepted++;
-        if (assessActiveLiveness(videoTrack(o.obs), opts).passed) oldRule++;
-        outcome = live.passed ? 'accepted' : live.reasons.join('+');
+        const track = videoTrack(o.obs);
+        const active = assessActiveLiveness(track, opts);
+        const reasons = [...active.reasons, ...consistencyReasons(track, point, opts)];
+        if (reasons.length === 0) accepted++;
+        if (active.passed) oldRule++;
+        outcome = reasons.length === 0 ? 'accepted' : reasons.join('+');
       }
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     }
@@ -266,13 +313,20 @@ function report(opts: ClipLivenessOptions) {
   }
   const gen = clips.filter((c) => c.split === 'bona_fide' && observed.has(c.name));
   let rejected = 0;
+  const turned = { k: 0, n: 0 };
   const genuineOutcomes: Record<string, number> = {};
   for (const c of gen) {
     const o = observed.get(c.name)!;
-    const outcome =
-      'error' in o
-        ? o.error
-        : assessConsistency(videoTrack(o.obs), opts.consistency, opts.blink).reasons.join('+') || 'passed';
+    let outcome = 'error' in o ? o.error : 'passed';
+    if (!('error' in o)) {
+      const track = videoTrack(o.obs);
+      outcome = consistencyReasons(track, point, opts).join('+') || 'passed';
+      // People who turned far enough for the 2-D warp statistics to apply: every challenge asks for a turn.
+      if (assessConsistency(track, opts.consistency, opts.blink).warpScore !== null) {
+        turned.n++;
+        if (outcome !== 'passed') turned.k++;
+      }
+    }
     if (outcome !== 'passed') rejected++;
     genuineOutcomes[outcome] = (genuineOutcomes[outcome] ?? 0) + 1;
   }
@@ -280,9 +334,10 @@ function report(opts: ClipLivenessOptions) {
     apcer: perKind,
     apcerAll: interval(all.k, all.n),
     bpcer: { ...interval(rejected, gen.length), outcomes: genuineOutcomes },
+    bpcerTurned: interval(turned.k, turned.n),
   };
 }
-const reports = Object.fromEntries(Object.entries(operatingPoints).map(([k, o]) => [k, report(o)]));
+const reports = Object.fromEntries(Object.entries(operatingPoints).map(([k, o]) => [k, report(k, o)]));
 const genuine = clips.filter((c) => c.kind === 'bona_fide' && observed.has(c.name));
 
 const detail = clips
@@ -301,6 +356,7 @@ const detail = clips
       parallax: live.consistency.parallax?.ratio ?? null,
       photometric: live.consistency.photometric?.change ?? null,
       depth: live.consistency.depth?.residual ?? null,
+      warpScore: live.consistency.warpScore,
       texture: live.consistency.blinkTexture,
       identity: live.consistency.identity,
     };
@@ -354,6 +410,8 @@ if (!json) {
   console.log(
     `genuine-first thresholds (tuning genuine half, ${summary.genuine_tuning_people} people): ${JSON.stringify(genuineFirst)}`,
   );
+  console.log(`midway between the tuning halves: ${JSON.stringify(midway)}`);
+  console.log(`tuning halves: ${JSON.stringify(tuned.tuningHalves)}`);
   console.log(`committed defaults: ${JSON.stringify(committed)}`);
   for (const [name, r] of Object.entries(reports)) {
     console.log(`\n[${name}] APCER per attack kind, reporting half (faces never used for tuning):`);
@@ -365,6 +423,7 @@ if (!json) {
     console.log(
       `  BPCER, consistency checks on ${summary.genuine_reporting_people} genuine reporting people: ${pct(r.bpcer)} ${JSON.stringify(r.bpcer.outcomes)}`,
     );
+    console.log(`  BPCER among the reporting people who turned: ${pct(r.bpcerTurned)}`);
   }
 }
 console.log(JSON.stringify(summary));

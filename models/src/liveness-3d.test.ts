@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { blinkTexture } from './blink-texture';
-import { assessConsistency, defaultConsistencyOptions, type TrackFrame } from './liveness-3d';
+import {
+  assessConsistency,
+  defaultConsistencyOptions,
+  warpScore,
+  type ConsistencyOptions,
+  type TrackFrame,
+} from './liveness-3d';
 import { parallaxConsistency } from './parallax';
 import { photometricConsistency } from './photometric';
 import { EYE_PATCH, THUMB_SIZE, TRACK_LANDMARKS } from './track-features';
@@ -122,5 +128,38 @@ describe('blinkTexture and identity', () => {
     expect(r.reasons).toEqual(['identity_changed']);
     const same = assessConsistency([frame(0, 0, [], { descriptor: a }), frame(2, 0, [], { descriptor: a })]);
     expect(same.passed).toBe(true);
+  });
+});
+
+describe('warpScore', () => {
+  // Warped photos centred on parallax 2, pixel change 0.1 and depth 0.5, one unit of log apart per SD.
+  const options: ConsistencyOptions = {
+    ...defaultConsistencyOptions,
+    warpScale: {
+      parallax: { logMean: Math.log(2), logSd: 1 },
+      photometric: { logMean: Math.log(0.1), logSd: 1 },
+      depth: { logMean: Math.log(0.5), logSd: 1 },
+    },
+    maxWarpZ: 3,
+  };
+  const e = Math.E;
+
+  it('measures a turn in standard deviations of warped photos, averaged over the statistics', () => {
+    expect(warpScore({ parallax: 2, photometric: 0.1, depth: 0.5 }, options)).toBeCloseTo(0, 9);
+    expect(warpScore({ parallax: 2 * e, photometric: 0.1 * e, depth: 0.5 * e }, options)).toBeCloseTo(1, 9);
+    // Low on one statistic, high on the other two: a real head seen with a small turn of its nose.
+    expect(
+      warpScore({ parallax: 2 * e ** 2, photometric: 0.1 * e ** 2, depth: 0.5 / e }, options),
+    ).toBeCloseTo(1, 9);
+  });
+
+  it('lets no single statistic carry the score', () => {
+    expect(warpScore({ parallax: Infinity, photometric: 0.1, depth: 0.5 }, options)).toBeCloseTo(1, 9);
+    expect(warpScore({ parallax: 2, photometric: 0, depth: 0.5 }, options)).toBeCloseTo(-1, 9);
+  });
+
+  it('reads only the statistics that apply, and nothing when none does', () => {
+    expect(warpScore({ parallax: 2 * e, photometric: null, depth: 0.5 / e }, options)).toBeCloseTo(0, 9);
+    expect(warpScore({ parallax: null, photometric: null, depth: null }, options)).toBeNull();
   });
 });

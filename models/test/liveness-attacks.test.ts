@@ -84,6 +84,11 @@ describe('liveness against presentation attacks (issue 23)', () => {
     expect(r.video_liveness.reasons.some((x) => x === 'motion_is_2d_warp' || x === 'flat_eye_patch')).toBe(
       true,
     );
+    // The turn itself reads as a 2-D warp: the three statistics together stay below the warp score's floor.
+    const c = assessConsistency(videoTrack(obs));
+    expect(c.warpScore).not.toBeNull();
+    expect(c.warpScore!).toBeLessThan(defaultConsistencyOptions.minWarpScore);
+    expect(c.reasons).toContain('motion_is_2d_warp');
   }, 180_000);
 
   it('refuses a still photo looped for 5 s', async () => {
@@ -123,7 +128,18 @@ describe.skipIf(!haveGenuine)('a genuine recording (../shared/data/live-videos)'
     // The clip turns far enough for the 3-D checks to apply, and they find a real head.
     expect(c.parallax).not.toBeNull();
     expect(c.photometric).not.toBeNull();
+    expect(c.warpScore!).toBeGreaterThanOrEqual(defaultConsistencyOptions.minWarpScore);
     expect(c.reasons).toEqual([]);
     expect(c.passed).toBe(true);
+  }, 180_000);
+
+  it('passes a real turn that is weak on one statistic and strong on the others', async () => {
+    // live_025 turns 18°; its mesh parallax (1.78) is below the floor that statistic alone had before the warp score
+    // (1.84), which refused this person; its pixels change and show depth as a real head's do.
+    const obs = await engine.observeVideo(trimmedGenuineClip(path.join(liveDir, 'live_025.mp4')));
+    const c = assessConsistency(videoTrack(obs));
+    expect(c.parallax!.ratio).toBeLessThan(1.84);
+    expect(c.warpScore!).toBeGreaterThanOrEqual(defaultConsistencyOptions.minWarpScore);
+    expect(c.reasons).not.toContain('motion_is_2d_warp');
   }, 180_000);
 });
