@@ -7,10 +7,12 @@ import {
   type VisionEngine,
 } from '@attestly/models';
 import { drawChallengeSteps } from '../src/modules/users/verification/challenge';
+import { ManualClock } from '../src/lib/clock';
 import { createTestApp, type TestApp } from './helpers';
 import { SeededRandom } from './seeded-random';
 import {
   bearer,
+  DOCUMENT_TEST_DAY,
   genuineRecording,
   haveFaceFixtures,
   newChallenge,
@@ -38,7 +40,12 @@ export function documentFile() {
 
   async function start(): Promise<TestApp> {
     engine = createVisionEngine({ workers: 2 });
-    t = await createTestApp({ vision: engine, env: { ATTESTLY_TRUST_PROXY: 'true' }, random });
+    t = await createTestApp({
+      vision: engine,
+      env: { ATTESTLY_TRUST_PROXY: 'true' },
+      random,
+      clock: new ManualClock(DOCUMENT_TEST_DAY),
+    });
     await engine.ready;
     filedAt = t.clock.now();
     if (withHolder) {

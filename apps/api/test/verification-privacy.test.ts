@@ -4,11 +4,13 @@ import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVisionEngine, type VisionEngine } from '@attestly/models';
+import { ManualClock } from '../src/lib/clock';
 import { createTestApp, type TestApp } from './helpers';
 import { guardLog } from './network-guard-install';
 import {
   ADULT_MALE_40S,
   bearer,
+  DOCUMENT_TEST_DAY,
   fixture,
   haveFaceFixtures,
   newChallenge,
@@ -46,7 +48,11 @@ let t: TestApp;
 
 beforeAll(async () => {
   engine = createVisionEngine({ workers: 1 });
-  t = await createTestApp({ vision: engine, env: { ATTESTLY_TRUST_PROXY: 'true' } });
+  t = await createTestApp({
+    vision: engine,
+    env: { ATTESTLY_TRUST_PROXY: 'true' },
+    clock: new ManualClock(DOCUMENT_TEST_DAY),
+  });
   await engine.ready;
 });
 afterAll(async () => {
