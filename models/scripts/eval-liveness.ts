@@ -267,15 +267,14 @@ const interval = (k: number, n: number) => {
  * separate floors it replaced.
  */
 function consistencyReasons(track: TrackFrame[], point: string, opts: ClipLivenessOptions): string[] {
-  const reasons: string[] = assessConsistency(track, opts.consistency, opts.blink).reasons;
-  if (point !== 'three_floors') return reasons;
-  const c = opts.consistency;
+  const c = assessConsistency(track, opts.consistency, opts.blink);
+  if (point !== 'three_floors') return c.reasons;
   const st = {
-    parallax: parallaxConsistency(track, c.minParallaxYawDeg, c.minParallaxFrames)?.ratio ?? null,
-    photometric: photometricConsistency(track, c.minParallaxYawDeg, c.minParallaxFrames)?.change ?? null,
-    depth: depthParallax(track, c.minParallaxYawDeg, c.minParallaxFrames)?.residual ?? null,
+    parallax: c.parallax?.ratio ?? null,
+    photometric: c.photometric?.change ?? null,
+    depth: c.depth?.residual ?? null,
   };
-  const rest = reasons.filter((r) => r !== 'motion_is_2d_warp');
+  const rest = c.reasons.filter((r) => r !== 'motion_is_2d_warp');
   return WARP_STATS.some((k) => st[k] !== null && !(st[k] >= THREE_FLOORS[k]))
     ? ['motion_is_2d_warp', ...rest]
     : rest;
