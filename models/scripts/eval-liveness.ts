@@ -263,21 +263,25 @@ const interval = (k: number, n: number) => {
   return { k, n, rate: n ? r3(k / n) : null, ci95: [r3(lo), r3(hi)] };
 };
 /**
- * The consistency reasons of a track at an operating point; `three_floors` swaps the warp score for the three
- * separate floors it replaced.
+ * The consistency reasons of a track at an operating point (`three_floors` swaps the warp score for the three
+ * separate floors it replaced), and whether the clip turned far enough for the 2-D warp statistics to apply.
  */
-function consistencyReasons(track: TrackFrame[], point: string, opts: ClipLivenessOptions): string[] {
+function consistencyOf(
+  track: TrackFrame[],
+  point: string,
+  opts: ClipLivenessOptions,
+): { reasons: string[]; turned: boolean } {
   const c = assessConsistency(track, opts.consistency, opts.blink);
-  if (point !== 'three_floors') return c.reasons;
+  const turned = c.warpScore !== null;
+  if (point !== 'three_floors') return { reasons: c.reasons, turned };
   const st = {
     parallax: c.parallax?.ratio ?? null,
     photometric: c.photometric?.change ?? null,
     depth: c.depth?.residual ?? null,
   };
   const rest = c.reasons.filter((r) => r !== 'motion_is_2d_warp');
-  return WARP_STATS.some((k) => st[k] !== null && !(st[k] >= THREE_FLOORS[k]))
-    ? ['motion_is_2d_warp', ...rest]
-    : rest;
+  const warp = WARP_STATS.some((k) => st[k] !== null && !(st[k] >= THREE_FLOORS[k]));
+  return { reasons: warp ? ['motion_is_2d_warp', ...rest] : rest, turned };
 }
 
 function report(point: string, opts: ClipLivenessOptions) {
@@ -299,7 +303,7 @@ function report(point: string, opts: ClipLivenessOptions) {
       else {
         const track = videoTrack(o.obs);
         const active = assessActiveLiveness(track, opts);
-        const reasons = [...active.reasons, ...consistencyReasons(track, point, opts)];
+        const reasons = [...active.reasons, ...consistencyOf(track, point, opts).reasons];
         if (reasons.length === 0) accepted++;
         if (active.passed) oldRule++;
         outcome = reasons.length === 0 ? 'accepted' : reasons.join('+');
@@ -318,10 +322,10 @@ function report(point: string, opts: ClipLivenessOptions) {
     const o = observed.get(c.name)!;
     let outcome = 'error' in o ? o.error : 'passed';
     if (!('error' in o)) {
-      const track = videoTrack(o.obs);
-      outcome = consistencyReasons(track, point, opts).join('+') || 'passed';
+      const consistency = consistencyOf(videoTrack(o.obs), point, opts);
+      outcome = consistency.reasons.join('+') || 'passed';
       // People who turned far enough for the 2-D warp statistics to apply: every challenge asks for a turn.
-      if (assessConsistency(track, opts.consistency, opts.blink).warpScore !== null) {
+      if (consistency.turned) {
         turned.n++;
         if (outcome !== 'passed') turned.k++;
       }
