@@ -3,6 +3,7 @@
  * overlay's texts, the server's answers behind what the screen shows, and full-page screenshots.
  */
 import {
+  CHALLENGE_PROMPTS,
   ageVerificationResultSchema,
   livenessChallengeSchema,
   type AgeVerificationResult,
@@ -39,6 +40,28 @@ export async function watchOverlay(page: Page): Promise<void> {
     state.overlayObserver = new MutationObserver(note);
     state.overlayObserver.observe(document.body, { subtree: true, childList: true, characterData: true });
   });
+}
+
+/**
+ * Presses "Stop recording" from inside the page in the same task that first shows a challenge prompt, so the
+ * recording stops inside the first step's window however slow the test process is.
+ */
+export async function stopAtFirstPrompt(page: Page): Promise<void> {
+  await page.evaluate((prompts) => {
+    const observer = new MutationObserver(() => {
+      const shown = [...document.querySelectorAll('p[aria-live]')].some((element) =>
+        prompts.includes((element.textContent ?? '').trim()),
+      );
+      const stop = [...document.querySelectorAll('button')].find(
+        (button) => (button.textContent ?? '').trim() === 'Stop recording',
+      );
+      if (shown && stop) {
+        observer.disconnect();
+        stop.click();
+      }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, Object.values(CHALLENGE_PROMPTS));
 }
 
 export const overlayTexts = (page: Page) =>
