@@ -115,11 +115,10 @@ export function td3(p: {
 }
 
 /**
- * The day the document tests' app clock is set to, and so the day their passports are dated from. The on-box MRZ
- * OCR misreads a check digit in a few valid date strings on these rendered pages (with the holder's portrait: the
- * pages dated from 2026-11-29 failed, and 2 of 30 monthly pages from 2026-11 to 2028-01), so pages dated from the
- * real day made these tests pass or fail with the calendar. They are about the flow, not about which dates the OCR
- * reads; the OCR's own tests read fixed pages.
+ * The day the document tests' app clock is set to, and so the day their passports are dated from: the pages they
+ * read are the same pictures every day. Pages dated from the real day once made these tests pass or fail with the
+ * calendar, because the MRZ reader misread the digit after a run of fillers on some dates; the reader now reads
+ * such digits again cell by cell (models/MODEL_CARD.md, "Reading the MRZ").
  */
 export const DOCUMENT_TEST_DAY = new Date('2026-11-28T10:00:00Z');
 

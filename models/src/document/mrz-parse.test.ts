@@ -90,4 +90,37 @@ describe('normaliseMrzText', () => {
     const noisy = `PASSPORT\nsome text\n${td3[0].replace(/<</, '«<').replace('<', ' <')}\n${td3[1].toLowerCase()}\n`;
     expect(normaliseMrzText(noisy)).toEqual([...td3]);
   });
+
+  // A page without a personal number: the lower line ends in fifteen fillers and the composite digit.
+  const plain = buildTd3({
+    state: 'GBR',
+    surname: 'HOLMES',
+    given: 'SARAH JANE',
+    number: 'GB2345678',
+    nationality: 'GBR',
+    birth: '961211',
+    sex: 'F',
+    expiry: '311221',
+  });
+
+  it('gives or takes a miscounted run of fillers inside the run, so the last check digit stays in its place', () => {
+    expect(plain[1]).toMatch(/<{15}\d$/);
+    const oneTooMany = plain[1].replace('<<<<', '<<<<<');
+    const fiveShort = [plain[0].replace('<<<<<<', '<'), plain[1].replace('<<<<<<', '<')];
+    expect(normaliseMrzText(`${plain[0]}\n${oneTooMany}`)).toEqual([...plain]);
+    expect(normaliseMrzText(fiveShort.join('\n'))).toEqual([...plain]);
+    expect(parseMrzLines(normaliseMrzText(`${plain[0]}\n${oneTooMany}`), today).check_digits_valid).toBe(
+      true,
+    );
+  });
+
+  it('drops a letter written where the birth or expiry date begins when the line is too long, and only then', () => {
+    const strayBirth = `${plain[1].slice(0, 13)}A${plain[1].slice(13)}`;
+    const strayExpiry = `${plain[1].slice(0, 21)}O${plain[1].slice(21)}`;
+    expect(normaliseMrzText(`${plain[0]}\n${strayBirth}`)).toEqual([...plain]);
+    expect(normaliseMrzText(`${plain[0]}\n${strayExpiry}`)).toEqual([...plain]);
+    // A line of the right length keeps what it read, and its check digits say it is wrong.
+    const misread = `${plain[1].slice(0, 13)}A${plain[1].slice(14)}`;
+    expect(normaliseMrzText(`${plain[0]}\n${misread}`)[1]).toBe(misread);
+  });
 });

@@ -38,20 +38,65 @@ export function normaliseMrzText(text: string): string[] {
   for (const { lines: count } of Object.values(LINE_LENGTHS)) {
     if (lines.length >= count) {
       const tail = lines.slice(-count);
-      const lengths = tail.map((l) => l.length);
-      if (count === 3 && lengths.every((n) => Math.abs(n - 30) <= 2))
-        return tail.map((l) => fitLength(l, 30));
-      if (count === 2 && lengths.every((n) => Math.abs(n - 44) <= 3))
-        return tail.map((l) => fitLength(l, 44));
-      if (count === 2 && lengths.every((n) => Math.abs(n - 36) <= 2))
-        return tail.map((l) => fitLength(l, 36));
+      if (count === 3 && tail.every((l) => fits(l, 30, 2))) return tail.map((l) => fitLength(l, 30));
+      for (const length of [44, 36]) {
+        if (count === 2 && tail.every((l) => fits(l, length, length === 44 ? 3 : 2))) {
+          const [first, second] = tail as [string, string];
+          return [fitLength(first, length), fitLength(dropStrayLetters(second, length), length)];
+        }
+      }
     }
   }
   return lines.slice(-3);
 }
 
+/**
+ * Whether an OCR line can be a line of `length` characters: within `tolerance`, or further off by as many as a
+ * run of fillers can give or take (Tesseract reads a run of twenty '<' as fifteen now and then).
+ */
+function fits(line: string, length: number, tolerance: number): boolean {
+  const difference = Math.abs(line.length - length);
+  if (difference <= tolerance) return true;
+  const longestRun = Math.max(0, ...[...line.matchAll(/<{3,}/g)].map((m) => m[0].length));
+  return difference <= 8 && (line.length < length || longestRun - difference >= 1);
+}
+
+/**
+ * Tesseract's line model now and then writes a letter where a line changes from letters to digits (the lower line
+ * of a TD2 or TD3 document read as 'GBRA9705021…' for 'GBR9705021…'). Where the line is too long and a letter
+ * stands at the first character of the birth date or of the expiry date, followed by the six digits of a date, it
+ * is dropped; the check digits then decide as for any other read.
+ */
+function dropStrayLetters(line: string, length: number): string {
+  let out = line;
+  for (const at of [13, 21]) {
+    if (out.length > length && /[A-Z]/.test(out[at] ?? '') && /^\d{6}$/.test(out.slice(at + 1, at + 7)))
+      out = out.slice(0, at) + out.slice(at + 1);
+  }
+  return out;
+}
+
+/**
+ * Brings an OCR line to its format's length. Tesseract miscounts long runs of fillers far more often than anything
+ * else, so the longest run of three or more gives or takes the difference; cutting or padding the end instead would push the
+ * last field and its check digit out of place. A line without a run is cut or padded at the end.
+ */
 function fitLength(line: string, length: number): string {
-  return line.length >= length ? line.slice(0, length) : line.padEnd(length, '<');
+  const difference = length - line.length;
+  if (difference === 0) return line;
+  let runStart = -1;
+  let runLength = 0;
+  for (const match of line.matchAll(/<{3,}/g)) {
+    if (match[0].length > runLength) {
+      runStart = match.index;
+      runLength = match[0].length;
+    }
+  }
+  if (runStart >= 0 && runLength + difference >= 1) {
+    const run = '<'.repeat(runLength + difference);
+    return line.slice(0, runStart) + run + line.slice(runStart + runLength);
+  }
+  return difference < 0 ? line.slice(0, length) : line.padEnd(length, '<');
 }
 
 /**

@@ -1,9 +1,16 @@
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
-import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesseract.js';
+import {
+  createWorker,
+  OEM,
+  PSM,
+  type Bbox,
+  type Line as OcrLine,
+  type Worker as TesseractWorker,
+} from 'tesseract.js';
 import { VisionInputError } from '../errors';
 import { packageDir } from '../model-files';
-import { normaliseMrzText, parseMrzLines, type MrzReading } from './mrz-parse';
+import { mrzCheckDigit, normaliseMrzText, parseMrzLines, type MrzReading } from './mrz-parse';
 import { largestPdfJpeg, sniffDocument } from './pdf-image';
 import { comparePrinted, type PrintedCheck } from './printed-text';
 
@@ -60,10 +67,22 @@ function printedTesseract(): Promise<TesseractWorker> {
   return printedWorkerPromise;
 }
 
+let cellWorkerPromise: Promise<TesseractWorker> | null = null;
+
+/** A third worker that reads one character cell of the MRZ at a time (digits, or a digit or a filler). */
+function cellTesseract(): Promise<TesseractWorker> {
+  cellWorkerPromise ??= englishWorker({
+    tessedit_char_whitelist: '0123456789<',
+    tessedit_pageseg_mode: PSM.SINGLE_CHAR,
+  });
+  return cellWorkerPromise;
+}
+
 export async function closeDocumentReader(): Promise<void> {
-  const workers = [workerPromise, printedWorkerPromise];
+  const workers = [workerPromise, printedWorkerPromise, cellWorkerPromise];
   workerPromise = null;
   printedWorkerPromise = null;
+  cellWorkerPromise = null;
   for (const w of workers) if (w) await (await w).terminate();
 }
 
@@ -97,6 +116,228 @@ function band(img: Sharp, m: { width: number; height: number }, from: number): S
   const top = Math.floor(m.height * from);
   return img.extract({ left: 0, top, width: m.width, height: m.height - top });
 }
+
+/**
+ * A field of the MRZ that carries its own check digit, as character positions on one line (ICAO 9303 parts 4–6).
+ * `letters`: the body may hold letters (the document number), so only its check digit is read again cell by cell.
+ */
+interface CheckedField {
+  line: number;
+  body: [number, number];
+  check: number;
+  letters?: boolean;
+}
+
+/** The composite check digit: what it covers, as [line, from, to) spans, and where it stands. */
+interface Composite {
+  spans: [number, number, number][];
+  line: number;
+  check: number;
+}
+
+const MRZ_LAYOUT: Record<
+  'TD1' | 'TD2' | 'TD3',
+  { fields: CheckedField[]; composite: Composite; sex: { line: number; at: number } }
+> = {
+  TD3: {
+    fields: [
+      { line: 1, body: [0, 9], check: 9, letters: true },
+      { line: 1, body: [13, 19], check: 19 },
+      { line: 1, body: [21, 27], check: 27 },
+    ],
+    composite: {
+      spans: [
+        [1, 0, 10],
+        [1, 13, 20],
+        [1, 21, 43],
+      ],
+      line: 1,
+      check: 43,
+    },
+    sex: { line: 1, at: 20 },
+  },
+  TD2: {
+    fields: [
+      { line: 1, body: [0, 9], check: 9, letters: true },
+      { line: 1, body: [13, 19], check: 19 },
+      { line: 1, body: [21, 27], check: 27 },
+    ],
+    composite: {
+      spans: [
+        [1, 0, 10],
+        [1, 13, 20],
+        [1, 21, 35],
+      ],
+      line: 1,
+      check: 35,
+    },
+    sex: { line: 1, at: 20 },
+  },
+  TD1: {
+    fields: [
+      { line: 0, body: [5, 14], check: 14, letters: true },
+      { line: 1, body: [0, 6], check: 6 },
+      { line: 1, body: [8, 14], check: 14 },
+    ],
+    composite: {
+      spans: [
+        [0, 5, 30],
+        [1, 0, 7],
+        [1, 8, 15],
+        [1, 18, 29],
+      ],
+      line: 1,
+      check: 29,
+    },
+    sex: { line: 1, at: 7 },
+  },
+};
+
+const verifies = (text: string, check: string) => /^\d$/.test(check) && mrzCheckDigit(text) === Number(check);
+
+/** A greyscale image as rows of bytes, for finding where the ink of a line begins and ends. */
+interface GreyPixels {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * Where each character of an MRZ line lies on the image. MRZ type is fixed-pitch (OCR-B), and every character,
+ * fillers included, leaves ink, so the first and last inked columns of the line's row mark the outer edges of its
+ * first and last cells, and the pitch is their distance over the number of characters: right even where Tesseract
+ * merged or split a run of fillers or dropped the last characters. The search runs two typical glyph spacings
+ * beyond the box Tesseract gave the line. Null when that pitch does not match the spacing of the glyphs Tesseract
+ * found (not an MRZ line, or something else inked on the row).
+ */
+function cellBoxes(line: OcrLine, length: number, grey: GreyPixels): Bbox[] | null {
+  const symbols = line.words.flatMap((word) => word.symbols);
+  if (symbols.length < length / 2) return null;
+  const centre = (b: Bbox) => (b.x0 + b.x1) / 2;
+  const gaps = symbols
+    .slice(1)
+    .map((symbol, i) => centre(symbol.bbox) - centre(symbols[i]!.bbox))
+    .sort((a, b) => a - b);
+  const typical = gaps[Math.floor(gaps.length / 2)]!;
+  if (!(typical > 0)) return null;
+  const y0 = Math.max(0, line.bbox.y0);
+  const y1 = Math.min(grey.height - 1, line.bbox.y1);
+  const inked = (x: number) => {
+    let dark = 0;
+    for (let y = y0; y <= y1; y++) if (grey.data[y * grey.width + x]! < 110) dark++;
+    return dark >= 2;
+  };
+  const from = Math.max(0, Math.floor(line.bbox.x0 - 2 * typical));
+  const to = Math.min(grey.width - 1, Math.ceil(line.bbox.x1 + 2 * typical));
+  let left = from;
+  while (left < to && !inked(left)) left++;
+  let right = to;
+  while (right > left && !inked(right)) right--;
+  const pitch = (right + 1 - left) / length;
+  if (Math.abs(pitch - typical) > 0.1 * typical) return null;
+  const height = line.bbox.y1 - line.bbox.y0;
+  return Array.from({ length }, (_, i) => ({
+    x0: Math.round(left + i * pitch),
+    x1: Math.round(left + (i + 1) * pitch),
+    y0: Math.round(line.bbox.y0 - 0.15 * height),
+    y1: Math.round(line.bbox.y1 + 0.15 * height),
+  }));
+}
+
+/**
+ * Reads the digits of the MRZ again one character cell at a time, where the line read left a check digit that does
+ * not agree. Tesseract reads a whole line with a language model that expects a run of fillers to go on, so the
+ * digit after a long run is the one it gets wrong most ('6' read as 'B' or 'H', '0' swallowed as '<'); a cell on its
+ * own has no such context. A cell alone reads worse than a line (about 85 % of digits right on rendered pages), so
+ * nothing is taken from the cells on its own word: a field takes the cells' body or check digit only where its own
+ * check digit then agrees and the composite digit as the line read it agrees too, and parseMrzLines checks every
+ * digit again.
+ */
+async function rereadCells(
+  png: Buffer,
+  ocrLines: OcrLine[],
+  reading: MrzReading,
+  today: Date,
+): Promise<MrzReading | null> {
+  const format = reading.format;
+  if (!format) return null;
+  const layout = MRZ_LAYOUT[format];
+  const length = reading.lines[0]!.length;
+  const mrzLines = ocrLines
+    .filter((line) => line.text.replace(/[^A-Za-z0-9<]/g, '').length >= 28)
+    .slice(-reading.lines.length);
+  if (mrzLines.length !== reading.lines.length) return null;
+  const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const grey = { data, width: info.width, height: info.height };
+  const boxes = mrzLines.map((line) => cellBoxes(line, length, grey));
+  const { width, height } = grey;
+  const digitReader = await cellTesseract();
+  const letterReader = await tesseract();
+  const cache = new Map<string, string | null>();
+  /** The character in one cell: a digit or '<', or with `letters` any MRZ character; null when none reads. */
+  const cell = async (line: number, position: number, letters = false): Promise<string | null> => {
+    const key = `${line}:${position}:${letters}`;
+    if (cache.has(key)) return cache.get(key)!;
+    const box = boxes[line]?.[position];
+    let read: string | null = null;
+    if (box && box.x0 >= 0 && box.y0 >= 0 && box.x1 <= width! && box.y1 <= height!) {
+      const crop = await sharp(png)
+        .extract({ left: box.x0, top: box.y0, width: box.x1 - box.x0, height: box.y1 - box.y0 })
+        .extend({ left: 16, right: 16, top: 16, bottom: 16, background: '#ffffff' })
+        .png()
+        .toBuffer();
+      const text = (await (letters ? letterReader : digitReader).recognize(crop)).data.text.trim();
+      read = text.length === 1 ? text : null;
+    }
+    cache.set(key, read);
+    return read;
+  };
+  const lines = reading.lines.map((line) => [...line]);
+  const span = (line: number, from: number, to: number) => lines[line]!.slice(from, to).join('');
+  let changedField = false;
+  for (const field of layout.fields) {
+    const [from, to] = field.body;
+    const row = lines[field.line]!;
+    if (verifies(span(field.line, from, to), row[field.check]!)) continue;
+    const check = await cell(field.line, field.check);
+    const body = field.letters ? null : await Promise.all(range(from, to).map((i) => cell(field.line, i)));
+    const readBody = body?.every((c) => c !== null && c !== '<') ? body.join('') : null;
+    const options: [string, string | null][] = [
+      [span(field.line, from, to), check],
+      [readBody ?? '', row[field.check]!],
+      [readBody ?? '', check],
+    ];
+    const chosen = options.find(
+      ([text, digit]) => text.length === to - from && digit && verifies(text, digit),
+    );
+    if (!chosen) continue;
+    row.splice(from, to - from, ...chosen[0]);
+    row[field.check] = chosen[1]!;
+    changedField = true;
+  }
+  // A field taken from the cells must also agree with the composite digit as the line read it: two check digits
+  // read apart, so a misread cell that happens to satisfy its field's digit (1 in 10) is still caught. Only when
+  // every field stands as the line read it may the composite digit itself come from its cell.
+  const composite = layout.composite;
+  const covered = composite.spans.map(([line, from, to]) => span(line, from, to)).join('');
+  const compositeRow = lines[composite.line]!;
+  if (!changedField && !verifies(covered, compositeRow[composite.check]!)) {
+    const digit = await cell(composite.line, composite.check);
+    if (digit && verifies(covered, digit)) compositeRow[composite.check] = digit;
+  }
+  // The holder's sex has no check digit: a letter that is not M, F or '<' is read again in its cell, and only one of
+  // those three is taken.
+  const sexRow = lines[layout.sex.line]!;
+  if (!'MF<'.includes(sexRow[layout.sex.at]!)) {
+    const sex = await cell(layout.sex.line, layout.sex.at, true);
+    if (sex && 'MF<'.includes(sex)) sexRow[layout.sex.at] = sex;
+  }
+  const repaired = lines.map((line) => line.join(''));
+  if (repaired.every((line, i) => line === reading.lines[i])) return null;
+  return parseMrzLines(repaired, today);
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 function score(r: MrzReading): number {
   return (r.check_digits_valid ? 10 : 0) + (r.format_valid ? 5 : 0) + (r.format ? 2 : 0) - r.problems.length;
@@ -141,13 +382,16 @@ export async function readDocument(
   const worker = await tesseract();
   let best: MrzReading | null = null;
   let used = 0;
-  const readings: string[] = [];
   for (const pass of passes) {
     used++;
     const png = await pass.render(sharp(grey), meta).png().toBuffer();
-    const { data } = await worker.recognize(png);
-    const reading = parseMrzLines(normaliseMrzText(data.text), today);
-    readings.push(reading.lines.join('\n'));
+    const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
+    let reading = parseMrzLines(normaliseMrzText(data.text), today);
+    if (reading.format && !(reading.check_digits_valid && reading.format_valid)) {
+      const lines = (data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines));
+      const repaired = await rereadCells(png, lines, reading, today);
+      if (repaired && score(repaired) > score(reading)) reading = repaired;
+    }
     if (!best || score(reading) > score(best)) best = reading;
     if (reading.check_digits_valid && reading.format) break;
   }

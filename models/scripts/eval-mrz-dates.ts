@@ -1,0 +1,75 @@
+/**
+ * How often the on-box MRZ reader reads a passport page cleanly, over pages that differ only in their dates:
+ * `npx tsx models/scripts/eval-mrz-dates.ts [--from 2026-11-01] [--days 120] [--step 3]`.
+ *
+ * Each page is the test suite's holder page (models/test/media.ts: a FairFace portrait, printed fields, the MRZ in
+ * DejaVu Sans Mono) for a holder who turned 30 ten days before the page's day, with a passport valid five more
+ * years, read on that day. A read counts as clean when every check digit agrees, the age reads 30 and nothing sends
+ * it to review. The dates change only digits, so this measures how the reader copes with digit strings it has not
+ * been tuned on (the document tests once passed or failed with the calendar).
+ */
+import { parseArgs } from 'node:util';
+import { clopperPearson } from '../src/calibration';
+import { buildTd3 } from '../src/document/mrz-parse';
+import { closeDocumentReader, readDocument } from '../src/document/read-document';
+import { adultFemale30s, fixture, passportPage } from '../test/media';
+
+const { values } = parseArgs({
+  options: {
+    from: { type: 'string', default: '2026-11-01' },
+    days: { type: 'string', default: '120' },
+    step: { type: 'string', default: '3' },
+  },
+});
+const from = new Date(`${values.from}T10:00:00Z`);
+const days = Number(values.days);
+const step = Number(values.step);
+const portrait = fixture(adultFemale30s);
+
+const yymmdd = (d: Date) => d.toISOString().slice(2, 10).replace(/-/g, '');
+const ddmmyyyy = (d: Date) => d.toISOString().slice(0, 10).split('-').reverse().join('.');
+const shifted = (d: Date, years: number, extraDays = 0) =>
+  new Date(Date.UTC(d.getUTCFullYear() + years, d.getUTCMonth(), d.getUTCDate() + extraDays, 10));
+
+let clean = 0;
+let pages = 0;
+const passes = new Map<number, number>();
+const times: number[] = [];
+for (let offset = 0; offset < days; offset += step) {
+  const today = new Date(from.getTime() + offset * 86_400_000);
+  const birth = shifted(today, -30, -10);
+  const mrz = buildTd3({
+    state: 'GBR',
+    surname: 'HOLMES',
+    given: 'SARAH JANE',
+    number: 'GB2345678',
+    nationality: 'GBR',
+    birth: yymmdd(birth),
+    sex: 'F',
+    expiry: yymmdd(shifted(today, 5)),
+  });
+  const page = await passportPage(mrz, {
+    portrait,
+    printed: ['HOLMES', 'SARAH JANE', `Date of birth ${ddmmyyyy(birth)}`],
+  });
+  const started = performance.now();
+  const reading = await readDocument(page, 'image/jpeg', today);
+  times.push(performance.now() - started);
+  const ok = reading.check_digits_valid && reading.calculated_age === 30 && !reading.needs_manual_review;
+  pages++;
+  if (ok) clean++;
+  passes.set(reading.ocr_passes, (passes.get(reading.ocr_passes) ?? 0) + 1);
+  if (!ok) console.log(`${today.toISOString().slice(0, 10)}  not clean: ${reading.reasons.join('; ')}`);
+}
+await closeDocumentReader();
+const [low, high] = clopperPearson(clean, pages);
+times.sort((a, b) => a - b);
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+console.log(
+  `clean reads ${clean}/${pages} = ${pct(clean / pages)} [${pct(low)}, ${pct(high)}]; ` +
+    `OCR passes ${[...passes.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([k, n]) => `${k}: ${n}`)
+      .join(', ')}; ` +
+    `median ${Math.round(times[Math.floor(times.length / 2)]!)} ms (first read includes starting the workers)`,
+);
