@@ -1,24 +1,26 @@
 /**
- * How often the on-box MRZ reader reads a passport page cleanly, over pages that differ only in their dates:
- * `npx tsx models/scripts/eval-mrz-dates.ts [--from 2026-11-01] [--days 120] [--step 3]`.
+ * How often the on-box MRZ reader reads a document cleanly, over pages that differ only in their dates:
+ * `npx tsx models/scripts/eval-mrz-dates.ts [--from 2026-11-01] [--days 120] [--step 3] [--card td3|td1]`.
  *
  * Each page is the test suite's holder page (models/test/media.ts: a FairFace portrait, printed fields, the MRZ in
- * DejaVu Sans Mono) for a holder who turned 30 ten days before the page's day, with a passport valid five more
- * years, read on that day. A read counts as clean when every check digit agrees, the age reads 30 and nothing sends
+ * DejaVu Sans Mono): a passport data page (TD3, the default) or an identity card (TD1, three lines of 30), for a
+ * holder who turned 30 ten days before the page's day, with a document valid five more years and a number of its own,
+ * read on that day. A read counts as clean when every check digit agrees, the age reads 30 and nothing sends
  * it to review. The dates change only digits, so this measures how the reader copes with digit strings it has not
  * been tuned on (the document tests once passed or failed with the calendar).
  */
 import { parseArgs } from 'node:util';
 import { clopperPearson } from '../src/calibration';
-import { buildTd3 } from '../src/document/mrz-parse';
+import { buildTd1, buildTd3 } from '../src/document/mrz-parse';
 import { closeDocumentReader, readDocument } from '../src/document/read-document';
-import { adultFemale30s, fixture, passportPage } from '../test/media';
+import { adultFemale30s, fixture, idCardPage, passportPage } from '../test/media';
 
 const { values } = parseArgs({
   options: {
     from: { type: 'string', default: '2026-11-01' },
     days: { type: 'string', default: '120' },
     step: { type: 'string', default: '3' },
+    card: { type: 'string', default: 'td3' },
   },
 });
 const from = new Date(`${values.from}T10:00:00Z`);
@@ -38,20 +40,20 @@ const times: number[] = [];
 for (let offset = 0; offset < days; offset += step) {
   const today = new Date(from.getTime() + offset * 86_400_000);
   const birth = shifted(today, -30, -10);
-  const mrz = buildTd3({
-    state: 'GBR',
+  const holder = {
     surname: 'HOLMES',
     given: 'SARAH JANE',
-    number: 'GB2345678',
-    nationality: 'GBR',
+    // A document number of its own per page, so the pages differ in more than their dates.
+    number: `GB${String(1_234_567 + offset * 7_919).slice(-7)}`,
     birth: yymmdd(birth),
-    sex: 'F',
+    sex: 'F' as const,
     expiry: yymmdd(shifted(today, 5)),
-  });
-  const page = await passportPage(mrz, {
-    portrait,
-    printed: ['HOLMES', 'SARAH JANE', `Date of birth ${ddmmyyyy(birth)}`],
-  });
+  };
+  const printed = ['HOLMES', 'SARAH JANE', `Date of birth ${ddmmyyyy(birth)}`];
+  const page =
+    values.card === 'td1'
+      ? await idCardPage(buildTd1({ ...holder, state: 'GBR', nationality: 'GBR' }), { portrait, printed })
+      : await passportPage(buildTd3({ ...holder, state: 'GBR', nationality: 'GBR' }), { portrait, printed });
   const started = performance.now();
   const reading = await readDocument(page, 'image/jpeg', today);
   times.push(performance.now() - started);

@@ -190,28 +190,87 @@ export async function syntheticChallengeVideo(
   );
 }
 
+/** Where a document's parts go on its picture. */
+interface DocumentLayout {
+  width: number;
+  height: number;
+  background: string;
+  /** The portrait box. */
+  photo: { left: number; top: number; width: number; height: number };
+  /** The title's baseline and size; the printed fields' first line, spacing and size (both start at `text.x`). */
+  title: { text: string; y: number; size: number };
+  text: { x: number; y: number; step: number; size: number };
+  /** The MRZ's first baseline, line spacing and size. */
+  mrz: { y: number; step: number; size: number };
+}
+
+/** A document rendered from an SVG, with the portrait (when given) composited into its photo box. */
+async function documentPage(
+  layout: DocumentLayout,
+  mrz: readonly string[],
+  options: { portrait?: Buffer | null; printed?: string[] },
+): Promise<Buffer> {
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const printed = options.printed ?? ['SPECIMEN'];
+  const { width, height, photo, text } = layout;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="${width}" height="${height}" fill="${layout.background}"/>
+    <rect x="${photo.left}" y="${photo.top}" width="${photo.width}" height="${photo.height}" fill="#c8c2b5"/>
+    <text x="${text.x}" y="${layout.title.y}" font-family="DejaVu Sans" font-size="${layout.title.size}" fill="#333">${layout.title.text}</text>
+    ${printed.map((l, i) => `<text x="${text.x}" y="${text.y + i * text.step}" font-family="DejaVu Sans" font-size="${text.size}" fill="#333">${esc(l)}</text>`).join('')}
+    ${mrz.map((l, i) => `<text x="40" y="${layout.mrz.y + i * layout.mrz.step}" font-family="DejaVu Sans Mono" font-size="${layout.mrz.size}" fill="#111">${esc(l)}</text>`).join('')}
+  </svg>`;
+  const page = sharp(Buffer.from(svg));
+  if (!options.portrait) return page.jpeg({ quality: 88 }).toBuffer();
+  const portrait = await sharp(options.portrait)
+    .resize(photo.width, photo.height, { fit: 'cover' })
+    .toBuffer();
+  return page
+    .composite([{ input: portrait, left: photo.left, top: photo.top }])
+    .jpeg({ quality: 88 })
+    .toBuffer();
+}
+
 /**
  * A passport data page rendered from an SVG: a card, printed fields, the two-line MRZ in a monospace font and,
  * when given, a portrait photo in the photo box (none: the "SPECIMEN" forgery that carries only a valid MRZ).
  */
-export async function passportPage(
+export const passportPage = (
   mrz: readonly string[],
   options: { portrait?: Buffer | null; printed?: string[] } = {},
-): Promise<Buffer> {
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const printed = options.printed ?? ['SPECIMEN'];
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1250" height="880">
-    <rect width="1250" height="880" fill="#f2efe6"/>
-    <rect x="60" y="120" width="300" height="390" fill="#c8c2b5"/>
-    <text x="420" y="170" font-family="DejaVu Sans" font-size="34" fill="#333">PASSPORT</text>
-    ${printed.map((l, i) => `<text x="420" y="${240 + i * 50}" font-family="DejaVu Sans" font-size="28" fill="#333">${esc(l)}</text>`).join('')}
-    ${mrz.map((l, i) => `<text x="40" y="${740 + i * 62}" font-family="DejaVu Sans Mono" font-size="44" fill="#111">${esc(l)}</text>`).join('')}
-  </svg>`;
-  const page = sharp(Buffer.from(svg));
-  if (!options.portrait) return page.jpeg({ quality: 88 }).toBuffer();
-  const photo = await sharp(options.portrait).resize(300, 390, { fit: 'cover' }).toBuffer();
-  return page
-    .composite([{ input: photo, left: 60, top: 120 }])
-    .jpeg({ quality: 88 })
-    .toBuffer();
-}
+): Promise<Buffer> =>
+  documentPage(
+    {
+      width: 1250,
+      height: 880,
+      background: '#f2efe6',
+      photo: { left: 60, top: 120, width: 300, height: 390 },
+      title: { text: 'PASSPORT', y: 170, size: 34 },
+      text: { x: 420, y: 240, step: 50, size: 28 },
+      mrz: { y: 740, step: 62, size: 44 },
+    },
+    mrz,
+    options,
+  );
+
+/**
+ * An identity card (ID-1, 85.6 × 54 mm at about 300 dpi) rendered from an SVG: a portrait box, printed fields and
+ * the three-line TD1 MRZ in a monospace font along the bottom.
+ */
+export const idCardPage = (
+  mrz: readonly [string, string, string],
+  options: { portrait?: Buffer | null; printed?: string[] } = {},
+): Promise<Buffer> =>
+  documentPage(
+    {
+      width: 1010,
+      height: 640,
+      background: '#e9eef2',
+      photo: { left: 40, top: 90, width: 250, height: 320 },
+      title: { text: 'IDENTITY CARD', y: 80, size: 30 },
+      text: { x: 330, y: 150, step: 44, size: 26 },
+      mrz: { y: 500, step: 52, size: 42 },
+    },
+    mrz,
+    options,
+  );

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ageOn, buildTd3, mrzCheckDigit, mrzDateToIso, normaliseMrzText, parseMrzLines } from './mrz-parse';
+import {
+  ageOn,
+  buildTd1,
+  buildTd3,
+  mrzCheckDigit,
+  mrzDateToIso,
+  normaliseMrzText,
+  parseMrzLines,
+} from './mrz-parse';
 
 const today = new Date(Date.UTC(2025, 5, 15));
 const td3 = buildTd3({
@@ -112,6 +120,31 @@ describe('normaliseMrzText', () => {
     expect(parseMrzLines(normaliseMrzText(`${plain[0]}\n${oneTooMany}`), today).check_digits_valid).toBe(
       true,
     );
+  });
+
+  it('takes three lines of about 30 for an identity card, never for two TD2 lines that lost fillers', () => {
+    const card = buildTd1({
+      state: 'D',
+      surname: 'MUSTERMANN',
+      given: 'ERIKA',
+      number: 'L01X00T47',
+      nationality: 'D',
+      birth: '830812',
+      sex: 'F',
+      expiry: '310331',
+    });
+    expect(card).toEqual([
+      'I<D<<L01X00T471<<<<<<<<<<<<<<<',
+      '8308126F3103315D<<<<<<<<<<<<<4',
+      'MUSTERMANN<<ERIKA<<<<<<<<<<<<<',
+    ]);
+    expect(parseMrzLines(card, today)).toMatchObject({
+      format: 'TD1',
+      check_digits_valid: true,
+      format_valid: true,
+    });
+    const read = normaliseMrzText(`IDENTITY CARD\n${card[0]}<<\n${card[1]}\n${card[2]}\n`);
+    expect(read).toEqual([...card]);
   });
 
   it('drops a letter written where the birth or expiry date begins when the line is too long, and only then', () => {

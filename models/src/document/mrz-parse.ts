@@ -12,10 +12,12 @@ export function mrzCheckDigit(field: string): number {
   return sum % 10;
 }
 
-const LINE_LENGTHS: Record<number, { lines: number; length: number }> = {
-  3: { lines: 3, length: 30 },
-  2: { lines: 2, length: 44 },
-};
+/** The MRZ formats by lines and characters, with how far an OCR line may be off before its runs are counted. */
+const MRZ_FORMATS = [
+  { count: 2, length: 44, tolerance: 3 },
+  { count: 2, length: 36, tolerance: 2 },
+  { count: 3, length: 30, tolerance: 2 },
+];
 
 /**
  * Cleans OCR text into candidate MRZ lines: upper-case, filler look-alikes ('«', '‹', 'く', spaces inside a line,
@@ -35,30 +37,31 @@ export function normaliseMrzText(text: string): string[] {
         .replace(/<[KLC](?=<)/g, '<<'),
     )
     .filter((l) => l.length >= 28);
-  for (const { lines: count } of Object.values(LINE_LENGTHS)) {
-    if (lines.length >= count) {
+  // Strictly first, in the order TD3, TD2, TD1; only when no format fits so, a TD3 whose long runs of fillers can
+  // absorb the difference. Not TD2: two lines of a TD1 card whose third was lost would pass for TD2 lines of 36 that
+  // lost six fillers.
+  for (const strict of [true, false]) {
+    for (const { count, length, tolerance } of MRZ_FORMATS) {
+      if (!strict && length !== 44) continue;
       const tail = lines.slice(-count);
-      if (count === 3 && tail.every((l) => fits(l, 30, 2))) return tail.map((l) => fitLength(l, 30));
-      for (const length of [44, 36]) {
-        if (count === 2 && tail.every((l) => fits(l, length, length === 44 ? 3 : 2))) {
-          const [first, second] = tail as [string, string];
-          return [fitLength(first, length), fitLength(dropStrayLetters(second, length), length)];
-        }
-      }
+      if (tail.length < count || !tail.every((l) => fits(l, length, strict ? tolerance : null))) continue;
+      return tail.map((l, i) =>
+        fitLength(i === count - 1 && count === 2 ? dropStrayLetters(l, length) : l, length),
+      );
     }
   }
   return lines.slice(-3);
 }
 
 /**
- * Whether an OCR line can be a line of `length` characters: within `tolerance`, or further off by as many as a
- * run of fillers can give or take (Tesseract reads a run of twenty '<' as fifteen now and then).
+ * Whether an OCR line can be a line of `length` characters: within `tolerance`, or (tolerance null) off by as many as
+ * a run of fillers can give or take, up to eight (Tesseract reads a run of twenty '<' as fifteen now and then).
  */
-function fits(line: string, length: number, tolerance: number): boolean {
+function fits(line: string, length: number, tolerance: number | null): boolean {
   const difference = Math.abs(line.length - length);
-  if (difference <= tolerance) return true;
+  if (tolerance !== null) return difference <= tolerance;
   const longestRun = Math.max(0, ...[...line.matchAll(/<{3,}/g)].map((m) => m[0].length));
-  return difference <= 8 && (line.length < length || longestRun - difference >= 1);
+  return difference <= 8 && longestRun >= 3 && (line.length < length || longestRun - difference >= 1);
 }
 
 /**
@@ -246,8 +249,8 @@ function cleanName(name: string | null | undefined): string | null {
   return v || null;
 }
 
-/** Builds a valid TD3 (passport) MRZ — used by tests and the document bench to render specimen documents. */
-export function buildTd3(p: {
+/** What a specimen MRZ says about its holder and document. Dates are YYMMDD. */
+export interface MrzSpecimen {
   state: string;
   surname: string;
   given: string;
@@ -256,8 +259,10 @@ export function buildTd3(p: {
   birth: string;
   sex: 'M' | 'F' | '<';
   expiry: string;
-  personal?: string;
-}): [string, string] {
+}
+
+/** Builds a valid TD3 (passport) MRZ — used by tests and the document bench to render specimen documents. */
+export function buildTd3(p: MrzSpecimen & { personal?: string }): [string, string] {
   const name = `${p.surname}<<${p.given.replace(/ /g, '<')}`;
   const line1 = `P<${p.state}${name}`.padEnd(44, '<').slice(0, 44);
   const num = p.number.padEnd(9, '<');
@@ -268,4 +273,20 @@ export function buildTd3(p: {
     `${num}${mrzCheckDigit(num)}${p.birth}${mrzCheckDigit(p.birth)}${p.expiry}${mrzCheckDigit(p.expiry)}${personal}${pcd}`,
   );
   return [line1, `${body}${composite}`];
+}
+
+/** Builds a valid TD1 (identity card, three lines of 30) MRZ, ICAO 9303 part 5 — for tests and the document eval. */
+export function buildTd1(p: MrzSpecimen): [string, string, string] {
+  const num = p.number.padEnd(9, '<');
+  const upper = `I<${p.state.padEnd(3, '<')}${num}${mrzCheckDigit(num)}`.padEnd(30, '<');
+  const middle =
+    `${p.birth}${mrzCheckDigit(p.birth)}${p.sex}${p.expiry}${mrzCheckDigit(p.expiry)}${p.nationality.padEnd(3, '<')}`.padEnd(
+      29,
+      '<',
+    );
+  const composite = mrzCheckDigit(
+    `${upper.slice(5, 30)}${middle.slice(0, 7)}${middle.slice(8, 15)}${middle.slice(18, 29)}`,
+  );
+  const name = `${p.surname}<<${p.given.replace(/ /g, '<')}`.padEnd(30, '<').slice(0, 30);
+  return [upper, `${middle}${composite}`, name];
 }

@@ -119,7 +119,7 @@ function band(img: Sharp, m: { width: number; height: number }, from: number): S
 
 /**
  * A field of the MRZ that carries its own check digit, as character positions on one line (ICAO 9303 parts 4–6).
- * `letters`: the body may hold letters (the document number), so only its check digit is read again cell by cell.
+ * `letters`: the body may hold letters (the document number), so its cells are read with the whole MRZ alphabet.
  */
 interface CheckedField {
   line: number;
@@ -135,11 +135,11 @@ interface Composite {
   check: number;
 }
 
-const MRZ_LAYOUT: Record<
-  'TD1' | 'TD2' | 'TD3',
-  { fields: CheckedField[]; composite: Composite; sex: { line: number; at: number } }
-> = {
-  TD3: {
+type MrzLayout = { fields: CheckedField[]; composite: Composite; sex: { line: number; at: number } };
+
+/** TD2 and TD3 share the lower line's layout up to the optional data; only its length differs. */
+function twoLineLayout(length: 36 | 44): MrzLayout {
+  return {
     fields: [
       { line: 1, body: [0, 9], check: 9, letters: true },
       { line: 1, body: [13, 19], check: 19 },
@@ -149,30 +149,18 @@ const MRZ_LAYOUT: Record<
       spans: [
         [1, 0, 10],
         [1, 13, 20],
-        [1, 21, 43],
+        [1, 21, length - 1],
       ],
       line: 1,
-      check: 43,
+      check: length - 1,
     },
     sex: { line: 1, at: 20 },
-  },
-  TD2: {
-    fields: [
-      { line: 1, body: [0, 9], check: 9, letters: true },
-      { line: 1, body: [13, 19], check: 19 },
-      { line: 1, body: [21, 27], check: 27 },
-    ],
-    composite: {
-      spans: [
-        [1, 0, 10],
-        [1, 13, 20],
-        [1, 21, 35],
-      ],
-      line: 1,
-      check: 35,
-    },
-    sex: { line: 1, at: 20 },
-  },
+  };
+}
+
+const MRZ_LAYOUT: Record<'TD1' | 'TD2' | 'TD3', MrzLayout> = {
+  TD3: twoLineLayout(44),
+  TD2: twoLineLayout(36),
   TD1: {
     fields: [
       { line: 0, body: [5, 14], check: 14, letters: true },
@@ -292,49 +280,93 @@ async function rereadCells(
     cache.set(key, read);
     return read;
   };
-  const lines = reading.lines.map((line) => [...line]);
-  const span = (line: number, from: number, to: number) => lines[line]!.slice(from, to).join('');
-  let changedField = false;
-  for (const field of layout.fields) {
-    const [from, to] = field.body;
-    const row = lines[field.line]!;
-    if (verifies(span(field.line, from, to), row[field.check]!)) continue;
-    const check = await cell(field.line, field.check);
-    const body = field.letters ? null : await Promise.all(range(from, to).map((i) => cell(field.line, i)));
-    const readBody = body?.every((c) => c !== null && c !== '<') ? body.join('') : null;
-    const options: [string, string | null][] = [
-      [span(field.line, from, to), check],
-      [readBody ?? '', row[field.check]!],
-      [readBody ?? '', check],
-    ];
-    const chosen = options.find(
-      ([text, digit]) => text.length === to - from && digit && verifies(text, digit),
-    );
-    if (!chosen) continue;
-    row.splice(from, to - from, ...chosen[0]);
-    row[field.check] = chosen[1]!;
-    changedField = true;
+  /** One set of lines with every check-digit field and the sex made to agree from the cells where they can. */
+  const repair = async (read: readonly string[]): Promise<string[]> => {
+    const lines = read.map((line) => [...line]);
+    const span = (line: number, from: number, to: number) => lines[line]!.slice(from, to).join('');
+    let changedField = false;
+    for (const field of layout.fields) {
+      const [from, to] = field.body;
+      const row = lines[field.line]!;
+      if (verifies(span(field.line, from, to), row[field.check]!)) continue;
+      const check = await cell(field.line, field.check);
+      const body = await Promise.all(range(from, to).map((i) => cell(field.line, i, field.letters)));
+      // A document number may end in fillers; a date may not.
+      const readBody = body.every((c) => c !== null && (field.letters || c !== '<')) ? body.join('') : null;
+      const options: [string, string | null][] = [
+        [span(field.line, from, to), check],
+        [readBody ?? '', row[field.check]!],
+        [readBody ?? '', check],
+      ];
+      const chosen = options.find(
+        ([text, digit]) => text.length === to - from && digit && verifies(text, digit),
+      );
+      if (!chosen) continue;
+      row.splice(from, to - from, ...chosen[0]);
+      row[field.check] = chosen[1]!;
+      changedField = true;
+    }
+    // A field taken from the cells must also agree with the composite digit as the line read it: two check digits
+    // read apart, so a misread cell that happens to satisfy its field's digit (1 in 10) is still caught. Only when
+    // every field stands as the line read it may the composite digit itself come from its cell.
+    const composite = layout.composite;
+    const covered = composite.spans.map(([line, from, to]) => span(line, from, to)).join('');
+    const compositeRow = lines[composite.line]!;
+    if (!changedField && !verifies(covered, compositeRow[composite.check]!)) {
+      const digit = await cell(composite.line, composite.check);
+      if (digit && verifies(covered, digit)) compositeRow[composite.check] = digit;
+    }
+    // The holder's sex has no check digit: a letter that is not M, F or '<' is read again in its cell, and only one
+    // of those three is taken.
+    const sexRow = lines[layout.sex.line]!;
+    if (!'MF<'.includes(sexRow[layout.sex.at]!)) {
+      const sex = await cell(layout.sex.line, layout.sex.at, true);
+      if (sex && 'MF<'.includes(sex)) sexRow[layout.sex.at] = sex;
+    }
+    return lines.map((line) => line.join(''));
+  };
+
+  // The lines as read (their filler runs fitted), then the same glyphs placed on the grid (gridLine), which undoes
+  // a character Tesseract wrote twice or out of thin air, wherever in the line it stands.
+  const candidates: string[][] = [[...reading.lines]];
+  const grid = boxes.every((b) => b !== null)
+    ? await Promise.all(mrzLines.map((line, i) => gridLine(line, boxes[i]!, (at) => cell(i, at, true))))
+    : null;
+  if (grid && grid.some((line, i) => line !== reading.lines[i])) candidates.push(grid);
+  let best: MrzReading | null = null;
+  for (const candidate of candidates) {
+    const repaired = await repair(candidate);
+    if (repaired.every((line, i) => line === reading.lines[i])) continue;
+    const parsed = parseMrzLines(repaired, today);
+    if (!best || score(parsed) > score(best)) best = parsed;
+    if (parsed.check_digits_valid && parsed.format_valid) break;
   }
-  // A field taken from the cells must also agree with the composite digit as the line read it: two check digits
-  // read apart, so a misread cell that happens to satisfy its field's digit (1 in 10) is still caught. Only when
-  // every field stands as the line read it may the composite digit itself come from its cell.
-  const composite = layout.composite;
-  const covered = composite.spans.map(([line, from, to]) => span(line, from, to)).join('');
-  const compositeRow = lines[composite.line]!;
-  if (!changedField && !verifies(covered, compositeRow[composite.check]!)) {
-    const digit = await cell(composite.line, composite.check);
-    if (digit && verifies(covered, digit)) compositeRow[composite.check] = digit;
+  return best;
+}
+
+/**
+ * An MRZ line rebuilt from the glyphs Tesseract found, each put into the cell of the fixed-pitch grid that its
+ * centre falls in; where two land in one cell the more confident stays, and an empty cell is read on its own
+ * (`readCell`, '<' when nothing reads). Tesseract's line text can hold a character it wrote twice, or invented at a
+ * change from letters to digits; on the grid such a glyph shares a cell with a real one.
+ */
+async function gridLine(
+  line: OcrLine,
+  boxes: Bbox[],
+  readCell: (at: number) => Promise<string | null>,
+): Promise<string> {
+  const cells: ({ char: string; confidence: number } | null)[] = boxes.map(() => null);
+  for (const symbol of line.words.flatMap((word) => word.symbols)) {
+    const char = symbol.text.toUpperCase().replace(/[«‹]/g, '<');
+    if (!/^[A-Z0-9<]$/.test(char)) continue;
+    const x = (symbol.bbox.x0 + symbol.bbox.x1) / 2;
+    const at = boxes.findIndex((box) => x >= box.x0 && x < box.x1);
+    if (at < 0) continue;
+    const held = cells[at];
+    if (!held || symbol.confidence > held.confidence) cells[at] = { char, confidence: symbol.confidence };
   }
-  // The holder's sex has no check digit: a letter that is not M, F or '<' is read again in its cell, and only one of
-  // those three is taken.
-  const sexRow = lines[layout.sex.line]!;
-  if (!'MF<'.includes(sexRow[layout.sex.at]!)) {
-    const sex = await cell(layout.sex.line, layout.sex.at, true);
-    if (sex && 'MF<'.includes(sex)) sexRow[layout.sex.at] = sex;
-  }
-  const repaired = lines.map((line) => line.join(''));
-  if (repaired.every((line, i) => line === reading.lines[i])) return null;
-  return parseMrzLines(repaired, today);
+  const chars = await Promise.all(cells.map(async (c, at) => c?.char ?? (await readCell(at)) ?? '<'));
+  return chars.join('');
 }
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
