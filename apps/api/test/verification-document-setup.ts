@@ -6,6 +6,7 @@ import {
   defaultChallengeCheckOptions,
   type VisionEngine,
 } from '@attestly/models';
+import { buildTd1 } from '../../../models/src/document/mrz-parse';
 import { drawChallengeSteps } from '../src/modules/users/verification/challenge';
 import { ManualClock } from '../src/lib/clock';
 import { createTestApp, type TestApp } from './helpers';
@@ -15,6 +16,7 @@ import {
   DOCUMENT_TEST_DAY,
   genuineRecording,
   haveFaceFixtures,
+  idCardWithPortrait,
   newChallenge,
   passportWithPortrait,
   td3,
@@ -125,8 +127,8 @@ export function documentFile() {
     portrait: Buffer | null,
     options: { number?: string; years?: number; printedBirth?: string } = {},
   ) => {
-    // Dated from the file's start, not the app clock (the purge test moves it 30 days): the MRZ OCR misreads some
-    // date strings on these rendered pages, so a page must read the same whichever tests ran before it.
+    // Dated from the file's start, not the app clock (the purge test moves it 30 days), so a page is the same picture
+    // whichever tests ran before it.
     const now = filedAt;
     const years = options.years ?? 30;
     const lines = td3({
@@ -148,5 +150,20 @@ export function documentFile() {
     ]);
   };
 
-  return { start, close, passport, upload, holderPassport };
+  /** Her national identity card (TD1), dated like her passport. */
+  const holderIdCard = (portrait: Buffer | null, number: string) => {
+    const lines = buildTd1({
+      state: 'GBR',
+      surname: 'HOLMES',
+      given: 'SARAH JANE',
+      number,
+      nationality: 'GBR',
+      birth: yymmdd(filedAt, -30, -10),
+      sex: 'F',
+      expiry: yymmdd(filedAt, 8),
+    });
+    return idCardWithPortrait(lines, portrait, ['HOLMES', 'SARAH JANE']);
+  };
+
+  return { start, close, passport, upload, holderPassport, holderIdCard };
 }

@@ -28,7 +28,7 @@ import {
  */
 let t: TestApp;
 const file = documentFile();
-const { passport, upload, holderPassport } = file;
+const { passport, upload, holderPassport, holderIdCard } = file;
 
 beforeAll(async () => {
   t = await file.start();
@@ -91,6 +91,34 @@ describe('document verification', () => {
       const row = await t.db.models.Verification.findByPk(response.body.verification_id as string);
       expect(row?.subject_fingerprint).toMatch(/^[0-9a-f]{64}$/);
       expect(JSON.stringify(row?.toJSON())).not.toContain('GB1234567');
+    },
+    120_000,
+  );
+
+  it.skipIf(!withHolder)(
+    'approves her national identity card (TD1, three MRZ lines) in the same way',
+    async () => {
+      const { token } = await newUser(t);
+      const card = await holderIdCard(holderFace, 'L01X00T47');
+      const response = await upload(token, card, 'id-card.jpg', { document_type: 'id_card' }, clip).expect(
+        201,
+      );
+      expect(response.body).toMatchObject({ status: 'approved', needs_manual_review: false });
+      expect(response.body.document_analysis).toMatchObject({
+        document_type: 'id_card',
+        mrz_document_code: 'I',
+        mrz_format: 'TD1',
+        country_detected: 'GBR',
+        format_valid: true,
+        check_digits_valid: true,
+        calculated_age: 30,
+        document_number_last4: '0T47',
+      });
+      expect(response.body.document_analysis.holder_binding).toMatchObject({
+        portrait_found: true,
+        face_match: { match: true },
+        bound: true,
+      });
     },
     120_000,
   );

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { ffmpegPath } from '@attestly/models';
-import { stillVideo as modelsStillVideo, passportPage } from '../../../models/test/media';
+import { idCardPage, stillVideo as modelsStillVideo, passportPage } from '../../../models/test/media';
 import type { TestApp } from './helpers';
 
 /**
@@ -156,6 +156,13 @@ export const passportWithPortrait = (
   portrait: Buffer | null,
   printed?: string[],
 ): Promise<Buffer> => passportPage(lines, { portrait, printed });
+
+/** A national identity card (TD1, three MRZ lines of 30) with a portrait and printed fields, rendered as above. */
+export const idCardWithPortrait = (
+  lines: readonly [string, string, string],
+  portrait: Buffer | null,
+  printed?: string[],
+): Promise<Buffer> => idCardPage(lines, { portrait, printed });
 
 /**
  * Signs up and signs in a user. Sign-ups are limited per address, so each user arrives from its own
