@@ -36,6 +36,7 @@ const shifted = (d: Date, years: number, extraDays = 0) =>
 let clean = 0;
 let pages = 0;
 const passes = new Map<number, number>();
+const printedBirth = new Map<string, number>();
 const times: number[] = [];
 for (let offset = 0; offset < days; offset += step) {
   const today = new Date(from.getTime() + offset * 86_400_000);
@@ -62,6 +63,12 @@ for (let offset = 0; offset < days; offset += step) {
   if (ok) clean++;
   passes.set(reading.ocr_passes, (passes.get(reading.ocr_passes) ?? 0) + 1);
   if (!ok) console.log(`${today.toISOString().slice(0, 10)}  not clean: ${reading.reasons.join('; ')}`);
+  // The printed date of birth beside the portrait, compared with the MRZ (the API sends a conflict to review).
+  if (ok)
+    printedBirth.set(
+      reading.printed?.date_of_birth ?? 'unread',
+      (printedBirth.get(reading.printed?.date_of_birth ?? 'unread') ?? 0) + 1,
+    );
 }
 await closeDocumentReader();
 const [low, high] = clopperPearson(clean, pages);
@@ -73,5 +80,6 @@ console.log(
       .sort(([a], [b]) => a - b)
       .map(([k, n]) => `${k}: ${n}`)
       .join(', ')}; ` +
-    `median ${Math.round(times[Math.floor(times.length / 2)]!)} ms (first read includes starting the workers)`,
+    `median ${Math.round(times[Math.floor(times.length / 2)]!)} ms (first read includes starting the workers); ` +
+    `printed date of birth on the clean reads: ${[...printedBirth.entries()].map(([k, n]) => `${k} ${n}`).join(', ')}`,
 );
