@@ -1,6 +1,9 @@
 /**
  * How often the on-box MRZ reader reads a document cleanly, over pages that differ only in their dates:
- * `npx tsx models/scripts/eval-mrz-dates.ts [--from 2026-11-01] [--days 120] [--step 3] [--card td3|td1]`.
+ * `npx tsx models/scripts/eval-mrz-dates.ts [--from 2026-11-01] [--days 120] [--step 3] [--card td3|td1] [--degrade]`.
+ *
+ * `--degrade` makes each page look more like a phone photo: turned by up to ±1.5°, softened (Gaussian blur of
+ * σ 0.8–1.6), scaled to 70–90 % and saved as a JPEG of quality 60–80, each drawn from the page's offset.
  *
  * Each page is the test suite's holder page (models/test/media.ts: a FairFace portrait, printed fields, the MRZ in
  * DejaVu Sans Mono): a passport data page (TD3, the default) or an identity card (TD1, three lines of 30), for a
@@ -10,6 +13,7 @@
  * been tuned on (the document tests once passed or failed with the calendar).
  */
 import { parseArgs } from 'node:util';
+import sharp from 'sharp';
 import { clopperPearson } from '../src/calibration';
 import { buildTd1, buildTd3 } from '../src/document/mrz-parse';
 import { closeDocumentReader, readDocument } from '../src/document/read-document';
@@ -21,6 +25,7 @@ const { values } = parseArgs({
     days: { type: 'string', default: '120' },
     step: { type: 'string', default: '3' },
     card: { type: 'string', default: 'td3' },
+    degrade: { type: 'boolean', default: false },
   },
 });
 const from = new Date(`${values.from}T10:00:00Z`);
@@ -32,6 +37,19 @@ const yymmdd = (d: Date) => d.toISOString().slice(2, 10).replace(/-/g, '');
 const ddmmyyyy = (d: Date) => d.toISOString().slice(0, 10).split('-').reverse().join('.');
 const shifted = (d: Date, years: number, extraDays = 0) =>
   new Date(Date.UTC(d.getUTCFullYear() + years, d.getUTCMonth(), d.getUTCDate() + extraDays, 10));
+
+/** A page as a phone might take it, the same for the same offset (a fixed sequence, not Math.random). */
+async function degrade(page: Buffer, offset: number): Promise<Buffer> {
+  const draw = (k: number) => (Math.sin(offset * 12.9898 + k * 78.233) * 43758.5453) % 1;
+  const unit = (k: number) => Math.abs(draw(k));
+  const { width = 0 } = await sharp(page).metadata();
+  return sharp(page)
+    .rotate((unit(1) * 2 - 1) * 1.5, { background: '#ffffff' })
+    .blur(0.8 + unit(2) * 0.8)
+    .resize({ width: Math.round(width * (0.7 + unit(3) * 0.2)) })
+    .jpeg({ quality: Math.round(60 + unit(4) * 20) })
+    .toBuffer();
+}
 
 let clean = 0;
 let pages = 0;
@@ -55,8 +73,9 @@ for (let offset = 0; offset < days; offset += step) {
     values.card === 'td1'
       ? await idCardPage(buildTd1({ ...holder, state: 'GBR', nationality: 'GBR' }), { portrait, printed })
       : await passportPage(buildTd3({ ...holder, state: 'GBR', nationality: 'GBR' }), { portrait, printed });
+  const input = values.degrade ? await degrade(page, offset) : page;
   const started = performance.now();
-  const reading = await readDocument(page, 'image/jpeg', today);
+  const reading = await readDocument(input, 'image/jpeg', today);
   times.push(performance.now() - started);
   const ok = reading.check_digits_valid && reading.calculated_age === 30 && !reading.needs_manual_review;
   pages++;
