@@ -238,8 +238,7 @@ function cellBoxes(line: OcrLine, length: number, grey: GreyPixels): Bbox[] | nu
  * digit after a long run is the one it gets wrong most ('6' read as 'B' or 'H', '0' swallowed as '<'); a cell on its
  * own has no such context. A cell alone reads worse than a line (about 85 % of digits right on rendered pages), so
  * nothing is taken from the cells on its own word: a field takes the cells' body or check digit only where its own
- * check digit then agrees and the composite digit as the line read it agrees too, and parseMrzLines checks every
- * digit again.
+ * check digit then agrees and the composite digit agrees too, and parseMrzLines checks every digit again.
  */
 async function rereadCells(
   png: Buffer,
@@ -284,7 +283,7 @@ async function rereadCells(
   const repair = async (read: readonly string[]): Promise<string[]> => {
     const lines = read.map((line) => [...line]);
     const span = (line: number, from: number, to: number) => lines[line]!.slice(from, to).join('');
-    let changedField = false;
+    let changedFields = 0;
     for (const field of layout.fields) {
       const [from, to] = field.body;
       const row = lines[field.line]!;
@@ -293,10 +292,14 @@ async function rereadCells(
       const body = await Promise.all(range(from, to).map((i) => cell(field.line, i, field.letters)));
       // A document number may end in fillers; a date may not.
       const readBody = body.every((c) => c !== null && (field.letters || c !== '<')) ? body.join('') : null;
+      const lineBody = span(field.line, from, to);
+      // Each way pairs two reads made apart. Check digits cannot see every double misread (two 6s read as 0s where
+      // the weights are 7 and 3 change the sum by 60), so a body is never taken from a read that no other confirms:
+      // the line's body with the cell's check digit only when the cells read the same body, or the cells' body with
+      // the check digit as the line read it.
       const options: [string, string | null][] = [
-        [span(field.line, from, to), check],
+        [readBody === lineBody ? lineBody : '', check],
         [readBody ?? '', row[field.check]!],
-        [readBody ?? '', check],
       ];
       const chosen = options.find(
         ([text, digit]) => text.length === to - from && digit && verifies(text, digit),
@@ -304,15 +307,15 @@ async function rereadCells(
       if (!chosen) continue;
       row.splice(from, to - from, ...chosen[0]);
       row[field.check] = chosen[1]!;
-      changedField = true;
+      changedFields += 1;
     }
-    // A field taken from the cells must also agree with the composite digit as the line read it: two check digits
-    // read apart, so a misread cell that happens to satisfy its field's digit (1 in 10) is still caught. Only when
-    // every field stands as the line read it may the composite digit itself come from its cell.
+    // A field taken from the cells must also agree with the composite digit: two check digits read apart, so a
+    // misread cell that happens to satisfy its field's digit (1 in 10) is still caught. The composite digit may
+    // itself come from its cell only while at most one field did: with two, two misreads could pair up.
     const composite = layout.composite;
     const covered = composite.spans.map(([line, from, to]) => span(line, from, to)).join('');
     const compositeRow = lines[composite.line]!;
-    if (!changedField && !verifies(covered, compositeRow[composite.check]!)) {
+    if (changedFields <= 1 && !verifies(covered, compositeRow[composite.check]!)) {
       const digit = await cell(composite.line, composite.check);
       if (digit && verifies(covered, digit)) compositeRow[composite.check] = digit;
     }
