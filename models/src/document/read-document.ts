@@ -267,7 +267,7 @@ async function rereadCells(
     if (cache.has(key)) return cache.get(key)!;
     const box = boxes[line]?.[position];
     let read: string | null = null;
-    if (box && box.x0 >= 0 && box.y0 >= 0 && box.x1 <= width! && box.y1 <= height!) {
+    if (box && box.x0 >= 0 && box.y0 >= 0 && box.x1 <= width && box.y1 <= height) {
       const crop = await sharp(png)
         .extract({ left: box.x0, top: box.y0, width: box.x1 - box.x0, height: box.y1 - box.y0 })
         .extend({ left: 16, right: 16, top: 16, bottom: 16, background: '#ffffff' })
