@@ -188,6 +188,7 @@ interface GreyPixels {
   data: Buffer;
   width: number;
   height: number;
+  channels: 1;
 }
 
 /**
@@ -254,8 +255,13 @@ async function rereadCells(
     .filter((line) => line.text.replace(/[^A-Za-z0-9<]/g, '').length >= 28)
     .slice(-reading.lines.length);
   if (mrzLines.length !== reading.lines.length) return null;
-  const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
-  const grey = { data, width: info.width, height: info.height };
+  // Decoded once: cellBoxes scans its rows and every cell is cut from it.
+  const { data, info } = await sharp(png)
+    .greyscale()
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const grey = { data, width: info.width, height: info.height, channels: 1 as const };
   const boxes = mrzLines.map((line) => cellBoxes(line, length, grey));
   const { width, height } = grey;
   const digitReader = await cellTesseract();
@@ -268,7 +274,7 @@ async function rereadCells(
     const box = boxes[line]?.[position];
     let read: string | null = null;
     if (box && box.x0 >= 0 && box.y0 >= 0 && box.x1 <= width && box.y1 <= height) {
-      const crop = await sharp(png)
+      const crop = await sharp(grey.data, { raw: { width, height, channels: grey.channels } })
         .extract({ left: box.x0, top: box.y0, width: box.x1 - box.x0, height: box.y1 - box.y0 })
         .extend({ left: 16, right: 16, top: 16, bottom: 16, background: '#ffffff' })
         .png()
@@ -361,7 +367,7 @@ async function gridLine(
   const cells: ({ char: string; confidence: number } | null)[] = boxes.map(() => null);
   for (const symbol of line.words.flatMap((word) => word.symbols)) {
     const char = symbol.text.toUpperCase().replace(/[«‹]/g, '<');
-    if (!/^[A-Z0-9<]$/.test(char)) continue;
+    if (char.length !== 1 || !MRZ_ALPHABET.includes(char)) continue;
     const x = (symbol.bbox.x0 + symbol.bbox.x1) / 2;
     const at = boxes.findIndex((box) => x >= box.x0 && x < box.x1);
     if (at < 0) continue;
