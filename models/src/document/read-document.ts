@@ -10,6 +10,7 @@ import {
 } from 'tesseract.js';
 import { VisionInputError } from '../errors';
 import { packageDir } from '../model-files';
+import { doubtedFields, isClean, MRZ_LAYOUT, sameField } from './mrz-layout';
 import { mrzCheckDigit, normaliseMrzText, parseMrzLines, type MrzReading } from './mrz-parse';
 import { largestPdfJpeg, sniffDocument } from './pdf-image';
 import { comparePrinted, type PrintedCheck } from './printed-text';
@@ -116,70 +117,6 @@ function band(img: Sharp, m: { width: number; height: number }, from: number): S
   const top = Math.floor(m.height * from);
   return img.extract({ left: 0, top, width: m.width, height: m.height - top });
 }
-
-/**
- * A field of the MRZ that carries its own check digit, as character positions on one line (ICAO 9303 parts 4–6).
- * `letters`: the body may hold letters (the document number), so its cells are read with the whole MRZ alphabet.
- */
-interface CheckedField {
-  line: number;
-  body: [number, number];
-  check: number;
-  letters?: boolean;
-}
-
-/** The composite check digit: what it covers, as [line, from, to) spans, and where it stands. */
-interface Composite {
-  spans: [number, number, number][];
-  line: number;
-  check: number;
-}
-
-type MrzLayout = { fields: CheckedField[]; composite: Composite; sex: { line: number; at: number } };
-
-/** TD2 and TD3 share the lower line's layout up to the optional data; only its length differs. */
-function twoLineLayout(length: 36 | 44): MrzLayout {
-  return {
-    fields: [
-      { line: 1, body: [0, 9], check: 9, letters: true },
-      { line: 1, body: [13, 19], check: 19 },
-      { line: 1, body: [21, 27], check: 27 },
-    ],
-    composite: {
-      spans: [
-        [1, 0, 10],
-        [1, 13, 20],
-        [1, 21, length - 1],
-      ],
-      line: 1,
-      check: length - 1,
-    },
-    sex: { line: 1, at: 20 },
-  };
-}
-
-const MRZ_LAYOUT: Record<'TD1' | 'TD2' | 'TD3', MrzLayout> = {
-  TD3: twoLineLayout(44),
-  TD2: twoLineLayout(36),
-  TD1: {
-    fields: [
-      { line: 0, body: [5, 14], check: 14, letters: true },
-      { line: 1, body: [0, 6], check: 6 },
-      { line: 1, body: [8, 14], check: 14 },
-    ],
-    composite: {
-      spans: [
-        [0, 5, 30],
-        [1, 0, 7],
-        [1, 8, 15],
-        [1, 18, 29],
-      ],
-      line: 1,
-      check: 29,
-    },
-    sex: { line: 1, at: 7 },
-  },
-};
 
 const verifies = (text: string, check: string) => /^\d$/.test(check) && mrzCheckDigit(text) === Number(check);
 
@@ -421,10 +358,8 @@ export async function readDocument(
     throw new VisionInputError('unreadable_document');
   }
   const worker = await tesseract();
-  let best: MrzReading | null = null;
-  let used = 0;
-  for (const pass of passes) {
-    used++;
+  const reads: MrzReading[] = [];
+  const readPass = async (pass: Pass) => {
     const png = await pass.render(sharp(grey), meta).png().toBuffer();
     const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
     let reading = parseMrzLines(normaliseMrzText(data.text), today);
@@ -433,16 +368,33 @@ export async function readDocument(
       const repaired = await rereadCells(png, lines, reading, today);
       if (repaired && score(repaired) > score(reading)) reading = repaired;
     }
+    reads.push(reading);
+    return reading;
+  };
+  let best: MrzReading | null = null;
+  for (const pass of passes) {
+    const reading = await readPass(pass);
     if (!best || score(reading) > score(best)) best = reading;
     if (reading.check_digits_valid && reading.format) break;
   }
   const r = best!;
+  // A clean read after a failed one must not rewrite a field of it in two or more places unless another pass reads
+  // that field the same way; the remaining passes are read for that, and a person decides where none does.
+  const doubted = isClean(r) ? doubtedFields(r, reads.slice(0, reads.indexOf(r))) : [];
+  let unconfirmed = doubted;
+  for (const pass of passes.slice(reads.length)) {
+    if (!unconfirmed.length) break;
+    const other = await readPass(pass);
+    unconfirmed = unconfirmed.filter((f) => !sameField(r, other, f));
+  }
   if (!r.format) reasons.push('no machine-readable zone found');
   else if (!r.check_digits_valid) reasons.push('check digits do not agree');
+  else if (unconfirmed.length) reasons.push('the OCR passes read the machine-readable zone differently');
   reasons.push(...r.problems.filter((p) => !/CheckDigit/.test(p)));
   if (r.format && !r.not_expired) reasons.push('document expired');
   if (r.format && r.calculated_age === null) reasons.push('date of birth unreadable');
-  const clean = r.format_valid && r.check_digits_valid;
+  const clean = r.format_valid && r.check_digits_valid && !unconfirmed.length;
+  const used = reads.length;
   // The printed fields above the MRZ band, read only when the MRZ itself read cleanly (otherwise a person reviews).
   let printed: PrintedCheck | null = null;
   if (clean) {
