@@ -1,8 +1,9 @@
 /**
  * Trains the age networks and their calibrated head from scratch, reproducibly (issue 22, R1):
- *   npm run train:age-model [-- --epochs 8] [--skip-crops] [--skip-train]
+ *   npm run train:age-model [-- --epochs 8] [--lr 1e-4] [--continue] [--skip-crops] [--skip-train]
  * `--skip-train` keeps the committed networks: they score the faces they did not train on again
- * (models/training/score_age_cnn.py, ~5 min) and only the head is refitted.
+ * (models/training/score_age_cnn.py, ~5 min) and only the head is refitted. `--continue` trains the committed
+ * networks further (each on its own half, so the cross-fitting holds) instead of starting again from faceres.
  *
  * 1. Production face crops of faces-dev, faces-train and faces-aaf (dump-age-crops.ts, one process per core).
  * 2. Two networks fine-tuned from faceres on disjoint halves of faces-train + faces-aaf, in parallel, with Debian's
@@ -29,6 +30,7 @@ const PYTHON = '/usr/bin/python3';
 const args = process.argv.slice(2);
 // 8 epochs trained the committed networks (MODEL_CARD.md); one process per core for the crops.
 const epochs = argValue(args, '--epochs') ?? '8';
+const lr = argValue(args, '--lr') ?? '1e-4';
 const cores = Math.max(2, os.availableParallelism() - (os.availableParallelism() % 2));
 const cache = path.join(modelsDir, '.cache');
 const cnnDir = path.join(cache, 'age-cnn');
@@ -97,6 +99,9 @@ if (skipTrain) {
           epochs,
           '--threads',
           String(cores / 2),
+          '--lr',
+          lr,
+          ...(args.includes('--continue') ? ['--continue'] : []),
         ],
         `network ${m}`,
       ),

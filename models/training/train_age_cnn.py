@@ -158,7 +158,10 @@ def train_one(name: str, half_id: int, index, crops, half, args) -> None:
         for i in train_ids
     ])
     weights /= weights.sum()
-    model = load_tfjs(Path(args.faceres))
+    # Start from faceres, or with --continue from this network's committed graph (the same half trained it, so the
+    # cross-fitting holds): more epochs of the same recipe without the .pt that a fresh checkout lacks.
+    start = Path(args.weights) / f"faceres-age-{name}.json" if args.cont else Path(args.faceres)
+    model = load_tfjs(start)
     if args.resume:
         # Continue from this network's own earlier weights (same half, so the cross-fitting holds).
         model.load_state_dict(torch.load(Path(args.out) / f"faceres-age-{name}.pt"))
@@ -172,6 +175,8 @@ def train_one(name: str, half_id: int, index, crops, half, args) -> None:
     model.train()
     t0 = time.time()
     step = 0
+    if args.cont:
+        report_dev(f"{name} as committed", model, index, crops, half, args.size, t0)
     for epoch in range(args.epochs):
         draw = rng.choice(train_ids, size=steps_per_epoch * args.batch, replace=True, p=weights)
         stats = []
@@ -194,19 +199,23 @@ def train_one(name: str, half_id: int, index, crops, half, args) -> None:
                 print(f"{name} epoch {epoch + 1}/{args.epochs} step {step}/{total} loss {s[0]:.3f} "
                       f"L1 {s[1]:.2f} y bce {s[2]:.3f} ({(time.time() - t0) / step:.2f} s/step)", flush=True)
         torch.save(model.state_dict(), Path(args.out) / f"faceres-age-{name}.pt")
-        # Progress on faces-dev, which no network trains on (reported, never used to choose anything).
-        dev = np.flatnonzero(half == -1)
-        p = predict(model, crops[dev], args.size)
-        model.train()
-        est = (p * np.arange(100)).sum(1)
-        true = np.array([index[i]["age"] for i in dev], dtype=float)
-        teen = (true >= 13) & (true < 18)
-        adult = true >= 25
-        cut = np.quantile(est[teen], 0.99) if teen.any() else float("nan")
-        print(f"{name} epoch {epoch + 1}: faces-dev MAE {np.abs(est - true).mean():.2f} y; adults 25+ above the "
-              f"99th percentile of 13-17: {(est[adult] > cut).mean() * 100:.1f} % ({time.time() - t0:.0f} s)",
-              flush=True)
+        report_dev(f"{name} epoch {epoch + 1}", model, index, crops, half, args.size, t0)
     export(name, half_id, model, index, crops, half, args)
+
+
+def report_dev(label: str, model, index, crops, half, size: int, t0: float) -> None:
+    """Progress on faces-dev, which no network trains on (reported, never used to choose anything)."""
+    dev = np.flatnonzero(half == -1)
+    p = predict(model, crops[dev], size)
+    model.train()
+    est = (p * np.arange(100)).sum(1)
+    true = np.array([index[i]["age"] for i in dev], dtype=float)
+    teen = (true >= 13) & (true < 18)
+    adult = true >= 25
+    cut = np.quantile(est[teen], 0.99) if teen.any() else float("nan")
+    print(f"{label}: faces-dev MAE {np.abs(est - true).mean():.2f} y; adults 25+ above the "
+          f"99th percentile of 13-17: {(est[adult] > cut).mean() * 100:.1f} % ({time.time() - t0:.0f} s)",
+          flush=True)
 
 
 @torch.no_grad()
@@ -265,6 +274,9 @@ def main() -> None:
     ap.add_argument("--balance", default="sqrt", choices=["sqrt", "full"],
                     help="stratum weights: 1/sqrt(size) or 1/size (source x age bucket)")
     ap.add_argument("--resume", action="store_true", help="start from the saved .pt of the same network")
+    ap.add_argument("--continue", dest="cont", action="store_true",
+                    help="start from the committed graph of the same network (models/weights)")
+    ap.add_argument("--weights", default="models/weights")
     ap.add_argument("--max-steps", type=int, default=0, help="steps per epoch (a smoke run); 0: the whole half")
     ap.add_argument("--export-only", action="store_true", help="export the saved .pt weights again")
     args = ap.parse_args()
