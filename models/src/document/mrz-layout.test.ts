@@ -22,6 +22,12 @@ describe('editsWithin', () => {
     expect(editsWithin('I<GBRGB37765663<<<', 'X<GBRGB37765663<<X', [5, 15])).toBe(0);
   });
 
+  it('does not count a letter read for a digit or a digit for a letter', () => {
+    // The API test's card L01X00T47: the first pass read O for 0 twice and one O more.
+    expect(editsWithin('I<GBRL01X00T471<<<', 'I<GBRLO1X0OOT471<<', [5, 15])).toBe(1);
+    expect(editsWithin('I<GBRL01X00T471<<<', 'I<GBRLO1X0OT471<<<', [5, 15])).toBe(0);
+  });
+
   it('aligns a read that gained or lost a character before comparing', () => {
     // One character more inside the span, and the rest shifted: one edit, not one per later position.
     expect(editsWithin('I<GBRGB37765663<<<', 'I<GBRGB377656663<<', [5, 15])).toBe(1);

@@ -69,12 +69,16 @@ export const MRZ_LAYOUT: Record<'TD1' | 'TD2' | 'TD3', MrzLayout> = {
   },
 };
 
+const isDigit = (c: string) => c >= '0' && c <= '9';
+
 export const isClean = (r: MrzReading) => r.format !== null && r.format_valid && r.check_digits_valid;
 
 /**
- * How many edits turn `line`'s span [from, to) into the same span of another read of the line (`other`): characters
- * read differently, dropped or added, with `other` aligned to `line` first (a read that gains or loses a character
- * would otherwise differ at every later position).
+ * How many edits turn `line`'s span [from, to) into the same span of another read of the line (`other`): a digit read
+ * as another digit, a character dropped or added, with `other` aligned to `line` first (a read that gains or loses a
+ * character would otherwise differ at every later position). A letter read for a digit or the other way round (O for
+ * 0, I for 1) is not counted: it is the confusion a read that failed its check digit makes all the time, not a
+ * second reading of the digit.
  */
 export function editsWithin(line: string, other: string, [from, to]: [number, number]): number {
   const n = line.length;
@@ -96,7 +100,8 @@ export function editsWithin(line: string, other: string, [from, to]: [number, nu
   while (i > 0 || j > 0) {
     const here = cost[i]![j]!;
     if (i > 0 && j > 0 && here === cost[i - 1]![j - 1]! + (line[i - 1] === other[j - 1] ? 0 : 1)) {
-      if (line[i - 1] !== other[j - 1] && inSpan(i - 1)) edits++;
+      if (line[i - 1] !== other[j - 1] && inSpan(i - 1) && isDigit(line[i - 1]!) && isDigit(other[j - 1]!))
+        edits++;
       i--;
       j--;
     } else if (i > 0 && here === cost[i - 1]![j]! + 1) {
@@ -111,8 +116,8 @@ export function editsWithin(line: string, other: string, [from, to]: [number, nu
 }
 
 /**
- * The checked fields of a clean read that an earlier pass read differently in two or more places (characters read
- * otherwise, dropped or added). A check digit catches every single misread character but not every double one (two
+ * The checked fields of a clean read that an earlier pass read differently in two or more places (digits read
+ * otherwise, characters dropped or added). A check digit catches every single misread character but not every double one (two
  * 6s read as 0s where the weights are 7 and 3, or three where they sum to 10), so a clean read that overrides an
  * earlier read of a field in two or more places may be the wrong one of the two: it is taken only when another pass
  * reads that field the same way.
