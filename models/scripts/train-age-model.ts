@@ -28,9 +28,10 @@ import { modelsDir } from './lib/observe-dataset';
 
 const PYTHON = '/usr/bin/python3';
 const args = process.argv.slice(2);
-// 8 epochs trained the committed networks (MODEL_CARD.md); one process per core for the crops.
+// The committed networks: 8 epochs from faceres, then 6 more with --continue --lr 5e-5 (MODEL_CARD.md). The
+// learning rate's default (1e-4) is the trainer's own. One process per core for the crops.
 const epochs = argValue(args, '--epochs') ?? '8';
-const lr = argValue(args, '--lr') ?? '1e-4';
+const lr = argValue(args, '--lr');
 const cores = Math.max(2, os.availableParallelism() - (os.availableParallelism() % 2));
 const cache = path.join(modelsDir, '.cache');
 const cnnDir = path.join(cache, 'age-cnn');
@@ -99,8 +100,7 @@ if (skipTrain) {
           epochs,
           '--threads',
           String(cores / 2),
-          '--lr',
-          lr,
+          ...(lr ? ['--lr', lr] : []),
           ...(args.includes('--continue') ? ['--continue'] : []),
         ],
         `network ${m}`,

@@ -117,22 +117,25 @@ export function editsWithin(line: string, other: string, [from, to]: [number, nu
 
 /**
  * The checked fields of a clean read that an earlier pass read differently in two or more places (digits read
- * otherwise, characters dropped or added). A check digit catches every single misread character but not every double one (two
- * 6s read as 0s where the weights are 7 and 3, or three where they sum to 10), so a clean read that overrides an
- * earlier read of a field in two or more places may be the wrong one of the two: it is taken only when another pass
- * reads that field the same way.
+ * otherwise, characters dropped or added). A check digit catches every single misread character but not every
+ * double one (two 6s read as 0s where the weights are 7 and 3, or three where they sum to 10), so a clean read that
+ * overrides an earlier read of a field in two or more places may be the wrong one of the two: it is taken only when
+ * another pass reads that field the same way (`sameField`).
  */
+/** A field's characters on its line, body and check digit. */
+const fieldSpan = (f: CheckedField): [number, number] => [f.body[0], f.check + 1];
+
 export function doubtedFields(clean: MrzReading, earlier: MrzReading[]): CheckedField[] {
   const layout = MRZ_LAYOUT[clean.format!];
   return layout.fields.filter((f) =>
     earlier.some(
       (e) =>
         e.format === clean.format &&
-        editsWithin(clean.lines[f.line]!, e.lines[f.line] ?? '', [f.body[0], f.check + 1]) >= 2,
+        editsWithin(clean.lines[f.line]!, e.lines[f.line] ?? '', fieldSpan(f)) >= 2,
     ),
   );
 }
 
 export const sameField = (a: MrzReading, b: MrzReading, f: CheckedField) =>
   a.format === b.format &&
-  a.lines[f.line]?.slice(f.body[0], f.check + 1) === b.lines[f.line]?.slice(f.body[0], f.check + 1);
+  a.lines[f.line]?.slice(...fieldSpan(f)) === b.lines[f.line]?.slice(...fieldSpan(f));

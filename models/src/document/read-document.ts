@@ -380,8 +380,7 @@ export async function readDocument(
   const r = best!;
   // A clean read after a failed one must not rewrite a field of it in two or more places unless another pass reads
   // that field the same way; the remaining passes are read for that, and a person decides where none does.
-  const doubted = isClean(r) ? doubtedFields(r, reads.slice(0, reads.indexOf(r))) : [];
-  let unconfirmed = doubted;
+  let unconfirmed = isClean(r) ? doubtedFields(r, reads.slice(0, reads.indexOf(r))) : [];
   for (const pass of passes.slice(reads.length)) {
     if (!unconfirmed.length) break;
     const other = await readPass(pass);
@@ -393,7 +392,7 @@ export async function readDocument(
   reasons.push(...r.problems.filter((p) => !/CheckDigit/.test(p)));
   if (r.format && !r.not_expired) reasons.push('document expired');
   if (r.format && r.calculated_age === null) reasons.push('date of birth unreadable');
-  const clean = r.format_valid && r.check_digits_valid && !unconfirmed.length;
+  const clean = isClean(r) && !unconfirmed.length;
   const used = reads.length;
   // The printed fields above the MRZ band, read only when the MRZ itself read cleanly (otherwise a person reviews).
   let printed: PrintedCheck | null = null;
