@@ -15,8 +15,13 @@ if [ ! -x "$node22/node" ]; then
 fi
 npm_cli=$(command -v npm)
 
-work=$(mktemp -d /tmp/attestly-node22.XXXXXX)
-trap 'rm -rf -- "$work"' EXIT
+# The copy sits in a folder of its own beside a link to this checkout's ../shared (the face sets and genuine
+# recordings), so the tests that read ../shared/data run on Node 22 too instead of skipping.
+parent=$(mktemp -d /tmp/attestly-node22.XXXXXX)
+trap 'rm -rf -- "$parent"' EXIT
+work="$parent/attestly"
+mkdir "$work"
+if [ -d ../shared ]; then ln -s "$(cd ../shared && pwd)" "$parent/shared"; fi
 # Never a node_modules (not even a symlink one): the copy installs its own.
 git ls-files -z --cached --others --exclude-standard | grep -zvE '(^|/)node_modules(/|$)' \
   | tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$work"
