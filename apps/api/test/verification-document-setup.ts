@@ -29,8 +29,8 @@ export const holderFace = genuineRecording?.portrait as Buffer;
 export const withHolder = haveFaceFixtures && genuineRecording !== null;
 
 /**
- * The app and engine verification-document.test.ts shares across its tests (start() in beforeAll, close() in
- * afterAll), and the documents and uploads its tests make on it.
+ * The app and engine a document test file shares across its tests (start() in beforeAll, close() in afterAll), and
+ * the documents and uploads its tests make on it (verification-document.test.ts, verification-document-limits.test.ts).
  */
 export function documentFile() {
   let engine: VisionEngine;
@@ -40,8 +40,10 @@ export function documentFile() {
   /** When the file started: what the holder passports are dated from (holderPassport). */
   let filedAt: Date;
 
-  async function start(): Promise<TestApp> {
-    engine = createVisionEngine({ workers: 2 });
+  /** `holder: false` for a file that uploads no live video: the genuine clip's challenge seed is not looked for. */
+  async function start(options: { holder?: boolean } = {}): Promise<TestApp> {
+    const holder = (options.holder ?? true) && withHolder;
+    engine = createVisionEngine({ workers: holder ? 2 : 1 });
     t = await createTestApp({
       vision: engine,
       env: { ATTESTLY_TRUST_PROXY: 'true' },
@@ -50,7 +52,7 @@ export function documentFile() {
     });
     await engine.ready;
     filedAt = t.clock.now();
-    if (withHolder) {
+    if (holder) {
       const { track = [] } = await engine.analyzeVideo(clip, { thresholds: [18] });
       clipSeed =
         Array.from({ length: 20_000 }, (_, i) => i + 1).find(

@@ -46,6 +46,9 @@ function twoLineLayout(length: 36 | 44): MrzLayout {
   };
 }
 
+/** The characters of OCR-B's MRZ subset (ICAO 9303 part 3): capital letters, digits and the filler '<'. */
+export const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+
 export const MRZ_LAYOUT: Record<'TD1' | 'TD2' | 'TD3', MrzLayout> = {
   TD3: twoLineLayout(44),
   TD2: twoLineLayout(36),
