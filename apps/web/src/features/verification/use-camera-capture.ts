@@ -190,10 +190,17 @@ export function useCameraCapture() {
       setPhase('recording');
       const started = Date.now();
       setElapsed(0);
+      // The recorder stops on a tick after one that showed the closing prompt ("hold still"), so the person always
+      // sees the last step end: on a busy device the ticks can come late enough to jump from inside the last window
+      // past the end of the recording (the recording is then a tick longer).
+      const lastEnd = asked.steps.at(-1)?.end_seconds ?? 0;
+      let closingShown = false;
       const clock = window.setInterval(() => {
         const seconds = (Date.now() - started) / 1000;
         setElapsed(seconds);
-        if (seconds >= asked.recording_seconds && recorder.state === 'recording') recorder.stop();
+        if (seconds >= asked.recording_seconds && closingShown && recorder.state === 'recording')
+          recorder.stop();
+        if (seconds >= lastEnd) closingShown = true;
       }, 100);
       timersRef.current.push(clock);
     }, 1000);
