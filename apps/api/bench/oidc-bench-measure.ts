@@ -40,6 +40,8 @@ async function slice(
   counted: boolean,
   work: () => Promise<Served>,
 ): Promise<void> {
+  // Outside the timed span and before the CPU readings: what autovacuum would have analysed by now.
+  await side.analyze?.();
   // Read outside the timed span: the /metrics request is not part of the slice's work or CPU.
   const tripsBefore = counted ? await roundTripsOf(side) : Number.NaN;
   const cpu = cpuMs(side.pid);

@@ -104,6 +104,8 @@ export interface Side {
   phases: Phases;
   /** Ours: the database round-trip counter (Target.roundTrips); null once it answered nothing (an older build). */
   roundTrips?: (() => Promise<number>) | null;
+  /** Ours on PostgreSQL without autovacuum: what autovacuum's ANALYZE would do, between slices (Target.analyze). */
+  analyze?: () => Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -140,6 +142,7 @@ export async function providerSide(
     tallies: new Map(),
     phases: new Phases(target, profileDir),
     roundTrips: target.roundTrips,
+    analyze: target.analyze,
     stop: () => target.stop(),
   };
 }
