@@ -4,6 +4,7 @@ import pino from 'pino';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { bootstrap } from './bootstrap';
+import { warnWithoutAutovacuum } from './db/database';
 import { createApp } from './app';
 import { maintenanceJobs, startJobs } from './jobs';
 import { createOidc } from './oidc';
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
   const logger = createLogger(config, destination);
   const deps = await bootstrap(config, logger);
+  await warnWithoutAutovacuum(deps.db, logger);
   // Models load in the background while the server already answers; /readyz waits for them.
   const vision = config.vision.enabled ? startVisionEngine(config, logger) : null;
   // Before the app: the provider's signing keys come from (and on first start are created in) the database.

@@ -270,14 +270,19 @@ export interface DatabaseOptions {
 /**
  * PostgreSQL keeps a prepared statement's plan until its table is analysed, and autovacuum is what analyses tables as
  * they grow: without it the hot statements keep the plans made when the tables were empty (an authorization code's
- * lookup read every code issued so far: docs/benchmarks.md, "Plans made on empty tables"). Said once, at start.
+ * lookup read every code issued so far: docs/benchmarks.md, "Plans made on empty tables"). The server says so once,
+ * at start (server.ts); nothing to say on SQLite.
  */
-async function warnWithoutAutovacuum(sequelize: Sequelize, logger: Logger | undefined): Promise<void> {
-  const [row] = await sequelize.query<{ on: boolean }>("SELECT current_setting('autovacuum') = 'on' AS on", {
-    type: QueryTypes.SELECT,
-  });
+export async function warnWithoutAutovacuum(db: Pick<Database, 'dialect' | 'sequelize'>, logger: Logger) {
+  if (db.dialect !== 'postgres') return;
+  const [row] = await db.sequelize.query<{ on: boolean }>(
+    "SELECT current_setting('autovacuum') = 'on' AS on",
+    {
+      type: QueryTypes.SELECT,
+    },
+  );
   if (row && !row.on)
-    logger?.warn(
+    logger.warn(
       'PostgreSQL runs with autovacuum off: tables are never analysed, so query plans do not follow their growth and the hot paths slow down as they fill; turn autovacuum on (the default)',
     );
 }
@@ -332,7 +337,6 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     hot = { handle, statements, writes: createWriteBatcher(() => hot?.handle ?? null, statements, gate) };
   }
   await sequelize.authenticate();
-  if (dialect === 'postgres') await warnWithoutAutovacuum(sequelize, options.logger);
   const models = initModels(sequelize);
   const closed = () => Promise.reject(new Error('database is closed'));
   return {
