@@ -311,16 +311,18 @@ describe('back office', () => {
 
     // The same pages at 360 px: no sideways scrolling of the page, menu behind a toggle, still accessible.
     await page.setViewportSize(MOBILE);
-    for (const [link, name] of [
-      ['Dashboard', 'dashboard'],
-      ['Verifications', 'verifications'],
-      ['Users', 'users'],
-      ['Partners', 'partners'],
-      ['Tokens & OAuth', 'tokens'],
-      ['Audit Logs', 'audit'],
+    for (const [link, name, path] of [
+      ['Dashboard', 'dashboard', '/backoffice'],
+      ['Verifications', 'verifications', '/backoffice/verifications'],
+      ['Users', 'users', '/backoffice/users'],
+      ['Partners', 'partners', '/backoffice/partners'],
+      ['Tokens & OAuth', 'tokens', '/backoffice/tokens'],
+      ['Audit Logs', 'audit', '/backoffice/audit'],
     ] as const) {
       await page.getByRole('button', { name: 'Menu' }).click();
       await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: link }).click();
+      // The page the link leads to, not the one before it (any page has a heading).
+      await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe(path);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.waitForLoadState('networkidle');
       expect(

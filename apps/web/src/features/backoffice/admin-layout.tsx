@@ -81,7 +81,9 @@ export function AdminLayout() {
           aria-label="Back office"
           className={`${menuOpen ? 'block' : 'hidden'} border-b border-slate-200 bg-white px-3 py-3 md:block md:w-56 md:shrink-0 md:border-r md:border-b-0 md:py-6`}
         >
-          <div className="mb-3 px-3 sm:hidden">
+          {/* Two lines' height from the start: the links below stay put when the profile arrives (a tap aimed at one
+              link landed on the one above it once the "2FA Enabled" line appeared). */}
+          <div className="mb-3 min-h-9 px-3 sm:hidden">
             <p className="truncate text-sm font-medium text-slate-900">{profile?.email ?? 'Administrator'}</p>
             {profile?.totp_enabled ? <p className="text-xs text-emerald-800">2FA Enabled</p> : null}
           </div>
