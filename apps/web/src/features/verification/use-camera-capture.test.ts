@@ -50,7 +50,11 @@ beforeEach(() => {
   URL.createObjectURL = () => 'blob:recording';
   URL.revokeObjectURL = () => undefined;
 });
+// jsdom has no object URLs: the stand-ins above are put back as they were, for the other files of this worker.
+const { createObjectURL, revokeObjectURL } = URL;
 afterEach(() => {
+  URL.createObjectURL = createObjectURL;
+  URL.revokeObjectURL = revokeObjectURL;
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
