@@ -194,6 +194,9 @@ describe('verification screen with the real vision engine', () => {
     let asked = challengeIssued(page);
     await page.getByRole('button', { name: 'Start recording' }).click();
     const first = await asked;
+    // Either the recording or the screen's error: a failure then says which error it was.
+    await page.getByRole('button', { name: 'Re-record' }).or(page.getByRole('alert')).first().waitFor();
+    expect((await page.getByRole('alert').allInnerTexts()).filter(Boolean)).toEqual([]);
     await page.getByRole('button', { name: 'Re-record' }).waitFor();
     await page.getByLabel('Recorded video').waitFor();
     const stoppedEarly = await overlayTexts(page);
