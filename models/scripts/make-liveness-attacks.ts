@@ -1,13 +1,14 @@
 /**
  * Generates presentation-attack clips for `npm run eval:liveness` (see lib/liveness-attacks.ts for the kinds):
  *   npm run make:liveness-attacks -- [--per-kind 80] [--tuning-per-kind N] [--out models/.cache/liveness-attacks]
- *     [--data ../shared/data]
+ *     [--data ../shared/data] [--kinds cylinder_turn,piecewise_turn]
  * Faces come from ../shared/data faces-dev, spoof and faces-aaf. Every face is assigned once, by a hash of its
  * path, to the TUNING half or the REPORTING half; clips of the tuning half only ever use tuning faces (a cross-fade
  * takes both its faces from the same half), so thresholds chosen on one half are reported on faces they never saw.
  * Writes `<kind>_<split>_<nnn>.mp4` (320 px, 10 fps, 5 s, H.264) and `manifest.csv` into the (git-ignored) out dir.
  * `--tuning-per-kind N` stops making tuning clips after N of a kind (the thresholds are chosen on those) while
  * reporting clips go on to `--per-kind / 2`: a larger reporting half tightens APCER's bound without re-tuning.
+ * `--kinds a,b` makes only those kinds, each clip with the face and seed it has in the whole set.
  * The images are research-use only and the clips are derived from them: they stay in the cache, never in git.
  */
 import crypto from 'node:crypto';
@@ -32,6 +33,12 @@ const out = path.resolve(argValue(args, '--out') ?? 'models/.cache/liveness-atta
 const perKind = Number(argValue(args, '--per-kind') ?? 80);
 const size = Number(argValue(args, '--size') ?? 320);
 const tuningPerKind = Number(argValue(args, '--tuning-per-kind') ?? Infinity);
+const kinds = argValue(args, '--kinds')?.split(',') ?? [...ATTACK_KINDS];
+const unknownKinds = kinds.filter((kind) => !(ATTACK_KINDS as readonly string[]).includes(kind));
+if (unknownKinds.length) {
+  console.error(`unknown attack kind(s): ${unknownKinds.join(', ')} (kinds: ${ATTACK_KINDS.join(', ')})`);
+  process.exit(2);
+}
 
 if (!fs.existsSync(path.join(data, 'faces-dev', 'labels.csv'))) {
   console.error(`${data}/faces-dev not found: the attack set needs ../shared/data; skipping.`);
@@ -102,6 +109,8 @@ for (let i = 0; i < perKind; i++) {
     if (split === 'tune' && i / 2 >= tuningPerKind) continue;
     const a = await next(split);
     const b = kind === 'cross_fade' ? await next(split) : null;
+    // A kind left out still draws its faces, so every clip made has the face and seed it has in the whole set.
+    if (!kinds.includes(kind)) continue;
     const seed = crypto.createHash('sha256').update(`${kind}:${i}`).digest().readUInt32BE(0);
     const name = `${kind}_${split}_${String(i).padStart(3, '0')}.mp4`;
     const file = path.join(out, name);
