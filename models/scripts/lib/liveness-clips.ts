@@ -2,12 +2,15 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createVisionEngine, VisionInputError } from '../../src/index';
+import { modelManifest } from '../../src/vision-engine';
 import type { VideoObservation } from '../../src/types';
 import { readCsv } from './csv';
 import { trimmedGenuineClip } from './liveness-attacks';
 
 // The clips `npm run eval:liveness` scores and their per-frame tracks: the attack set's manifest and the genuine
-// recordings' labels, and each clip's observation from the vision engine, cached by the clip's hash.
+// recordings' labels, and each clip's observation from the vision engine, cached by the clip's hash and the model
+// files' (models/manifest.json): a track keeps the age networks' outputs, so retrained networks observe again.
+const modelsKey = crypto.createHash('sha256').update(JSON.stringify(modelManifest)).digest('hex');
 
 export type Observed = { obs: VideoObservation } | { error: string };
 export interface Clip {
@@ -94,7 +97,9 @@ export async function observeClips(
   try {
     let ready = false;
     for (const clip of ordered) {
-      const known = clip.trim ? trimmedIndex[`${clip.file}:${fs.statSync(clip.file).size}`] : undefined;
+      // A genuine clip is known by its file, its size and the model files that observed it.
+      const indexKey = `${modelsKey.slice(0, 16)}:${clip.file}:${fs.statSync(clip.file).size}`;
+      const known = clip.trim ? trimmedIndex[indexKey] : undefined;
       if (known && fs.existsSync(path.join(cacheDir, `${known}.json`))) {
         observed.set(
           clip.name,
@@ -104,9 +109,9 @@ export async function observeClips(
       }
       if (cachedOnly && clip.trim) continue;
       const bytes = clip.trim ? trimmedGenuineClip(clip.file) : fs.readFileSync(clip.file);
-      const key = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 24);
+      const key = crypto.createHash('sha256').update(modelsKey).update(bytes).digest('hex').slice(0, 24);
       if (clip.trim) {
-        trimmedIndex[`${clip.file}:${fs.statSync(clip.file).size}`] = key;
+        trimmedIndex[indexKey] = key;
         fs.writeFileSync(indexFile, JSON.stringify(trimmedIndex));
       }
       const cached = path.join(cacheDir, `${key}.json`);
