@@ -1,9 +1,12 @@
 /**
  * Trains the age networks and their calibrated head from scratch, reproducibly (issue 22, R1):
- *   npm run train:age-model [-- --epochs 8] [--lr 1e-4] [--continue] [--skip-crops] [--skip-train]
+ *   npm run train:age-model [-- --epochs 8] [--lr 1e-4] [--continue] [--size 160] [--skip-crops] [--skip-train]
  * `--skip-train` keeps the committed networks: they score the faces they did not train on again
  * (models/training/score_age_cnn.py, ~5 min) and only the head is refitted. `--continue` trains the committed
  * networks further (each on its own half, so the cross-fitting holds) instead of starting again from faceres.
+ * `--size` is the networks' input side (default: the committed graphs'; 128 today). Another size writes its crops to
+ * models/.cache/age-crops-<size>, and the fixture crops the TensorFlow.js comparison test reads
+ * (models/test/fixtures/age-crops.u8) are made again at that size first; the engine reads the size from the graph.
  *
  * 1. Production face crops of faces-dev, faces-train and faces-aaf (dump-age-crops.ts, one process per core).
  * 2. Two networks fine-tuned from faceres on disjoint halves of faces-train + faces-aaf, in parallel, with Debian's
@@ -36,6 +39,28 @@ const cores = Math.max(2, os.availableParallelism() - (os.availableParallelism()
 const cache = path.join(modelsDir, '.cache');
 const cnnDir = path.join(cache, 'age-cnn');
 const root = path.resolve(modelsDir, '..');
+const fixturesDir = path.join(modelsDir, 'test/fixtures');
+
+/** The committed networks' input side, from network a's graph signature. */
+function committedSize(): string {
+  const graph = JSON.parse(fs.readFileSync(path.join(modelsDir, 'weights', AGE_CNN_FILES[0]), 'utf8')) as {
+    signature: { inputs: Record<string, { tensorShape: { dim: { size: string }[] } }> };
+  };
+  return Object.values(graph.signature.inputs)[0]!.tensorShape.dim[1]!.size;
+}
+const size = argValue(args, '--size') ?? committedSize();
+if (!/^\d+$/.test(size) || Number(size) < 64) {
+  console.error(`--size ${size}: the input side is a whole number of pixels, 64 or more`);
+  process.exit(2);
+}
+const cropsDir = path.join(cache, size === '128' ? 'age-crops' : `age-crops-${size}`);
+/** The four FairFace fixtures in the order of age-crops.u8 (models/test/fixtures/ATTRIBUTION.md). */
+const FIXTURE_FACES = [
+  ['fixture_adult_female_20s_fairface_0078.jpg', 25, 'female'],
+  ['fixture_adult_female_30s_fairface_0024.jpg', 35, 'female'],
+  ['fixture_adult_male_30s_fairface_0065.jpg', 35, 'male'],
+  ['fixture_adult_male_40s_fairface_0063.jpg', 45, 'male'],
+] as const;
 
 function run(cmd: string, argv: string[], label: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -64,6 +89,13 @@ if (probe !== 0) {
   process.exit(2);
 }
 
+const skipTrain = args.includes('--skip-train');
+if (skipTrain && size !== committedSize()) {
+  console.error(
+    `--skip-train scores with the committed networks, whose input is ${committedSize()} px, not ${size}`,
+  );
+  process.exit(2);
+}
 if (!args.includes('--skip-crops')) {
   await Promise.all(
     Array.from({ length: cores }, (_, k) =>
@@ -73,7 +105,9 @@ if (!args.includes('--skip-crops')) {
           'tsx',
           'models/scripts/dump-age-crops.ts',
           '--size',
-          '128',
+          size,
+          '--out',
+          cropsDir,
           '--shard',
           String(k),
           '--shards',
@@ -84,9 +118,47 @@ if (!args.includes('--skip-crops')) {
     ),
   );
 }
-const skipTrain = args.includes('--skip-train');
+// The trainer writes its golden outputs on the fixture crops, which must be at the networks' size.
+const fixtureCrops = path.join(fixturesDir, 'age-crops.u8');
+const cropBytes = Number(size) * Number(size) * 3;
+if (!skipTrain && fs.statSync(fixtureCrops).size !== FIXTURE_FACES.length * cropBytes) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'age-fixture-crops-'));
+  const faces = path.join(tmp, 'data', 'faces-dev');
+  fs.mkdirSync(faces, { recursive: true });
+  for (const [file] of FIXTURE_FACES) fs.copyFileSync(path.join(fixturesDir, file), path.join(faces, file));
+  fs.writeFileSync(
+    path.join(faces, 'labels.csv'),
+    ['file,age,gender,race', ...FIXTURE_FACES.map(([file, age, gender]) => `${file},${age},${gender},`)].join(
+      '\n',
+    ),
+  );
+  const out = path.join(tmp, 'out');
+  await run(
+    'npx',
+    [
+      'tsx',
+      'models/scripts/dump-age-crops.ts',
+      '--size',
+      size,
+      '--data',
+      path.join(tmp, 'data'),
+      '--out',
+      out,
+    ],
+    `fixture crops at ${size} px`,
+  );
+  const made = fs.readFileSync(path.join(out, 'crops-0.u8'));
+  if (made.length !== FIXTURE_FACES.length * cropBytes)
+    throw new Error(`the fixture crops at ${size} px hold ${made.length / cropBytes} faces, not 4`);
+  fs.writeFileSync(fixtureCrops, made);
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
 if (skipTrain) {
-  await run(PYTHON, ['models/training/score_age_cnn.py', '--threads', String(cores)], 'out-of-fold scores');
+  await run(
+    PYTHON,
+    ['models/training/score_age_cnn.py', '--threads', String(cores), '--crops', cropsDir, '--size', size],
+    'out-of-fold scores',
+  );
 } else {
   await Promise.all(
     ['a', 'b'].map((m) =>
@@ -100,6 +172,10 @@ if (skipTrain) {
           epochs,
           '--threads',
           String(cores / 2),
+          '--crops',
+          cropsDir,
+          '--size',
+          size,
           ...(lr ? ['--lr', lr] : []),
           ...(args.includes('--continue') ? ['--continue'] : []),
         ],
