@@ -1,14 +1,17 @@
 /**
  * Trains and calibrates the age head reproducibly (seed 20261126) on faces-dev + faces-train + faces-aaf:
  *   npm run train:age-head [-- --features cnn|combined|combined-ab|rich|base] [--cache-only] [--folds 5]
- *     [--max-upper 0.01] [--loso] [--out <dir>] [--cnn <dir>] [--ridge-lambda 1] [--logistic-lambda 0.1]
+ *     [--max-upper 0.01] [--loso] [--out <dir>] [--cnn <dir>] [--crops <dir>] [--ridge-lambda 1]
+ *     [--logistic-lambda 0.1]
  *
  * Features, standardised over all faces:
  * - 'cnn' (issue 22 R1, the head an operator chooses with ATTESTLY_AGE_MODEL=networks): the age networks' mean
  *   age distribution (crop and mirror image) read as its expected age and the log-odds of "age ≥ 13, 16, 18, 21,
  *   25" (age-cnn.ts), 6 values. They are read from the networks' out-of-fold scores (`--cnn`, default
  *   models/.cache/age-cnn, written by `npm run train:age-model`): every face's score comes from a network that never
- *   trained on it (faces-dev: both networks, averaged as the engine does; neither trained on it).
+ *   trained on it (faces-dev: both networks, averaged as the engine does; neither trained on it). The crops'
+ *   index gives each face's quality metrics (`--crops`, default models/.cache/age-crops beside `--cnn`;
+ *   train:age-model names the folder of the networks' input size).
  * - 'base' (this script's default; ATTESTLY_AGE_MODEL=faceres, the engine's default head until 2026-11-28):
  *   faceres's 1024-d descriptor and its age output, 1,025 values.
  * - 'combined' (issue 22, ATTESTLY_AGE_MODEL=combined, the engine's default head): 'base' and then the six 'cnn'
@@ -101,6 +104,8 @@ const HEAD_FILES: Record<string, string> = {
 };
 const headFile = HEAD_FILES[featureArg]!;
 const cnnDir = path.resolve(argValue(args, '--cnn') ?? path.join(modelsDir, '.cache/age-cnn'));
+const cropDirArg = argValue(args, '--crops');
+const cropDir = cropDirArg ? path.resolve(cropDirArg) : undefined;
 const outDir = path.resolve(argValue(args, '--out') ?? path.join(modelsDir, 'weights'));
 const dataDir = path.resolve(argValue(args, '--data') ?? path.join(modelsDir, '../../shared/data'));
 const present = SOURCES.filter((s) => fs.existsSync(path.join(dataDir, s, 'labels.csv')));
@@ -110,7 +115,7 @@ if (!present.length) {
 }
 
 const t0 = performance.now();
-const { faces, counts } = await readFaces({ dataDir, present, featureSet, cnnDir, cacheOnly });
+const { faces, counts } = await readFaces({ dataDir, present, featureSet, cnnDir, cropDir, cacheOnly });
 console.log(`faces: ${JSON.stringify(counts)}`);
 const n = faces.length;
 const d = faces[0]!.x!.length;

@@ -197,11 +197,15 @@ await run('npx', ['tsx', 'models/scripts/update-manifest.ts'], 'manifest');
 // The head on the networks alone, age-head-networks.json (MODEL_CARD.md says why it is not the default);
 // ATTESTLY_AGE_MODEL=networks chooses it, and eval:age -- --weights models/weights/age-head-networks.json runs the
 // engine with it.
-await run('npx', ['tsx', 'models/scripts/train-age-head.ts', '--features', 'cnn', '--loso'], 'age head');
+await run(
+  'npx',
+  ['tsx', 'models/scripts/train-age-head.ts', '--features', 'cnn', '--loso', '--crops', cropsDir],
+  'age head',
+);
 // The default head, on faceres and network a together (ATTESTLY_AGE_MODEL=combined): it also reads faceres's
 // observation of every face, which this step makes first where models/.cache lacks it (~25–35 min on 2 cores).
 await run(
   'npx',
-  ['tsx', 'models/scripts/train-age-head.ts', '--features', 'combined', '--loso'],
+  ['tsx', 'models/scripts/train-age-head.ts', '--features', 'combined', '--loso', '--crops', cropsDir],
   'combined age head',
 );

@@ -33,14 +33,20 @@ export async function readFaces(options: {
   present: readonly Source[];
   featureSet: AgeFeatureSet;
   cnnDir: string;
+  /** The crops' index (quality metrics, faces not found); default: age-crops beside `cnnDir`. */
+  cropDir?: string;
   cacheOnly: boolean;
 }): Promise<{ faces: Face[]; counts: FaceCounts }> {
-  const { dataDir, present, featureSet, cnnDir, cacheOnly } = options;
+  const { dataDir, present, featureSet, cnnDir, cropDir, cacheOnly } = options;
   const faces: Face[] = [];
   const counts: FaceCounts = {};
   const read = ageModelsRead(featureSet);
   const cnnScores = read.ageNetworks.length
-    ? readAgeCnnScores(cnnDir, { mirror: read.ageNetworksMirror, networks: read.ageNetworks })
+    ? readAgeCnnScores(cnnDir, {
+        mirror: read.ageNetworksMirror,
+        networks: read.ageNetworks,
+        ...(cropDir ? { cropDir } : {}),
+      })
     : null;
   // The combined head reads both: faceres's observation and the networks' distribution of the same image.
   const both = read.ageNetworks.length > 0 && read.ageReadsFaceres;
