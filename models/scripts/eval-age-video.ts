@@ -22,6 +22,7 @@ import {
 } from '../src/index';
 import { committedWeights } from '../src/vision-engine';
 import { argValue, readCsv } from './lib/csv';
+import { percentile } from '../src/liveness-signals';
 import { observeClips, type Clip } from './lib/liveness-clips';
 
 const args = process.argv.slice(2);
@@ -103,6 +104,7 @@ const rate = (k: number, n: number) => {
   return { k, n, rate: n ? r3(k / n) : null, ci95: [r3(lo), r3(hi)] };
 };
 const adults = rows.filter((r) => r.band === 'adult');
+const estimates = adults.flatMap((r) => (r.age === null ? [] : [r.age]));
 const summary = {
   adults: adults.length,
   not_labelled_adult: rows
@@ -112,11 +114,7 @@ const summary = {
   age_part_approves_18: rate(adults.filter((r) => r.approved.includes(18)).length, adults.length),
   age_part_approves_21: rate(adults.filter((r) => r.approved.includes(21)).length, adults.length),
   child_guard_fired: adults.filter((r) => r.childGuard).length,
-  median_estimated_age: r3(
-    [...adults.filter((r) => r.age !== null).map((r) => r.age!)].sort((a, b) => a - b)[
-      Math.floor(adults.filter((r) => r.age !== null).length / 2)
-    ] ?? NaN,
-  ),
+  median_estimated_age: r3(percentile(estimates, 0.5)),
   clips: rows,
 };
 
