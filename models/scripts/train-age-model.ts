@@ -6,7 +6,8 @@
  * networks further (each on its own half, so the cross-fitting holds) instead of starting again from faceres.
  * `--size` is the networks' input side (default: the committed graphs'; 128 today). Another size writes its crops to
  * models/.cache/age-crops-<size>, and the fixture crops the TensorFlow.js comparison test reads
- * (models/test/fixtures/age-crops.u8) are made again at that size first; the engine reads the size from the graph.
+ * (models/test/fixtures/age-crops.u8) are made again at that size and replace the committed ones together with the
+ * graphs and their golden outputs; the engine reads the size from the graph.
  *
  * 1. Production face crops of faces-dev, faces-train and faces-aaf (dump-age-crops.ts, one process per core).
  * 2. Two networks fine-tuned from faceres on disjoint halves of faces-train + faces-aaf, in parallel, with Debian's
@@ -48,7 +49,8 @@ function committedSize(): string {
   };
   return Object.values(graph.signature.inputs)[0]!.tensorShape.dim[1]!.size;
 }
-const size = argValue(args, '--size') ?? committedSize();
+const committed = committedSize();
+const size = argValue(args, '--size') ?? committed;
 if (!/^\d+$/.test(size) || Number(size) < 64) {
   console.error(`--size ${size}: the input side is a whole number of pixels, 64 or more`);
   process.exit(2);
@@ -90,9 +92,9 @@ if (probe !== 0) {
 }
 
 const skipTrain = args.includes('--skip-train');
-if (skipTrain && size !== committedSize()) {
+if (skipTrain && size !== committed) {
   console.error(
-    `--skip-train scores with the committed networks, whose input is ${committedSize()} px, not ${size}`,
+    `--skip-train scores with the committed networks, whose input is ${committed} px, not ${size}`,
   );
   process.exit(2);
 }
@@ -118,9 +120,12 @@ if (!args.includes('--skip-crops')) {
     ),
   );
 }
-// The trainer writes its golden outputs on the fixture crops, which must be at the networks' size.
+// The trainer writes its golden outputs on the fixture crops, which must be at the networks' size. At another size
+// they are made in the cache and replace the committed ones only with the graphs (below), so a failed run leaves the
+// committed graphs, goldens and crops consistent.
 const fixtureCrops = path.join(fixturesDir, 'age-crops.u8');
 const cropBytes = Number(size) * Number(size) * 3;
+let trainerFixture = fixtureCrops;
 if (!skipTrain && fs.statSync(fixtureCrops).size !== FIXTURE_FACES.length * cropBytes) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'age-fixture-crops-'));
   const faces = path.join(tmp, 'data', 'faces-dev');
@@ -150,7 +155,9 @@ if (!skipTrain && fs.statSync(fixtureCrops).size !== FIXTURE_FACES.length * crop
   const made = fs.readFileSync(path.join(out, 'crops-0.u8'));
   if (made.length !== FIXTURE_FACES.length * cropBytes)
     throw new Error(`the fixture crops at ${size} px hold ${made.length / cropBytes} faces, not 4`);
-  fs.writeFileSync(fixtureCrops, made);
+  fs.mkdirSync(cnnDir, { recursive: true });
+  trainerFixture = path.join(cnnDir, `age-crops-${size}.u8`);
+  fs.writeFileSync(trainerFixture, made);
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 if (skipTrain) {
@@ -176,6 +183,8 @@ if (skipTrain) {
           cropsDir,
           '--size',
           size,
+          '--fixture',
+          trainerFixture,
           ...(lr ? ['--lr', lr] : []),
           ...(args.includes('--continue') ? ['--continue'] : []),
         ],
@@ -190,8 +199,9 @@ if (!skipTrain) {
       fs.copyFileSync(path.join(cnnDir, f), path.join(modelsDir, 'weights', f));
     }
     const golden = `golden-${json.replace(/^faceres-age-|\.json$/g, '')}.json`;
-    fs.copyFileSync(path.join(cnnDir, golden), path.join(modelsDir, 'test/fixtures', `age-cnn-${golden}`));
+    fs.copyFileSync(path.join(cnnDir, golden), path.join(fixturesDir, `age-cnn-${golden}`));
   }
+  if (trainerFixture !== fixtureCrops) fs.copyFileSync(trainerFixture, fixtureCrops);
 }
 await run('npx', ['tsx', 'models/scripts/update-manifest.ts'], 'manifest');
 // The head on the networks alone, age-head-networks.json (MODEL_CARD.md says why it is not the default);
