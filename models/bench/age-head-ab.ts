@@ -4,7 +4,10 @@
  * A separate run per head (vision-bench.ts twice) drifts with the machine's speed over the minutes between them;
  * turns within one process do not.
  *   npx tsx models/bench/age-head-ab.ts [head B json, default: the engine's default head] [rounds, default 10]
- * Head A is the faceres head (models/weights/age-head.json), the pipeline before the age networks. The inputs are
+ *   npx tsx models/bench/age-head-ab.ts --base <other checkout> [rounds]
+ * Head A is the faceres head (models/weights/age-head.json), the pipeline before the age networks; with `--base`,
+ * arm A is the default engine of another checkout (a worktree of the commit before a change of the networks
+ * themselves, with node_modules reachable from it: their graphs differ, not only the head). The inputs are
  * the vision bench's: the committed FairFace fixtures and a 5-s clip of one of them. `npm run bench` runs it with
  * the defaults (runAgeHeadAb). Prints one JSON line: the CPU model, the medians, the ratio of medians and of totals
  * (B over A).
@@ -19,9 +22,17 @@ import { adultMale40s, fixture, fixturesDir, stillVideo } from '../test/media';
 
 type Arm = 'a' | 'b';
 
+/** The default engine of another checkout, as it would run there (its graphs, its head). */
+async function engineOf(tree: string): Promise<VisionEngine> {
+  const entry = path.join(path.resolve(tree), 'models/src/index.ts');
+  const other = (await import(entry)) as { createVisionEngine: typeof createVisionEngine };
+  return other.createVisionEngine({});
+}
+
 export async function runAgeHeadAb(
   headB: AgeHeadWeights = committedWeights,
   rounds = 10,
+  baseTree?: string,
 ): Promise<Record<string, number | string | number[] | undefined>> {
   const heads: Record<Arm, AgeHeadWeights> = { a: ageHeads.faceres, b: headB };
   const photos = fs
@@ -30,7 +41,7 @@ export async function runAgeHeadAb(
     .map((f) => fixture(f));
   const clip = stillVideo(fixture(adultMale40s), 5);
   const engines: Record<Arm, VisionEngine> = {
-    a: createVisionEngine({ weights: heads.a }),
+    a: baseTree ? await engineOf(baseTree) : createVisionEngine({ weights: heads.a }),
     b: createVisionEngine({ weights: heads.b }),
   };
   try {
@@ -74,7 +85,7 @@ export async function runAgeHeadAb(
       cpu: os.cpus()[0]?.model,
       cores: os.availableParallelism(),
       load_average: os.loadavg().map((load) => Math.round(load * 10) / 10),
-      head_a: heads.a.features,
+      head_a: baseTree ? `default engine of ${path.resolve(baseTree)}` : heads.a.features,
       head_b: heads.b.features,
       ...summary('photo'),
       ...summary('video'),
@@ -85,9 +96,15 @@ export async function runAgeHeadAb(
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [headArg, roundsArg] = process.argv.slice(2);
-  const headB = headArg
-    ? (JSON.parse(fs.readFileSync(path.resolve(headArg), 'utf8')) as AgeHeadWeights)
-    : committedWeights;
-  console.log(JSON.stringify(await runAgeHeadAb(headB, Number(roundsArg ?? 10))));
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--base') {
+    if (!argv[1]) throw new Error('usage: tsx models/bench/age-head-ab.ts --base <other checkout> [rounds]');
+    console.log(JSON.stringify(await runAgeHeadAb(committedWeights, Number(argv[2] ?? 10), argv[1])));
+  } else {
+    const [headArg, roundsArg] = argv;
+    const headB = headArg
+      ? (JSON.parse(fs.readFileSync(path.resolve(headArg), 'utf8')) as AgeHeadWeights)
+      : committedWeights;
+    console.log(JSON.stringify(await runAgeHeadAb(headB, Number(roundsArg ?? 10))));
+  }
 }
