@@ -3,6 +3,7 @@
  *   npm run train:age-head [-- --features cnn|combined|combined-ab|rich|base] [--cache-only] [--folds 5]
  *     [--max-upper 0.01] [--loso] [--out <dir>] [--cnn <dir>] [--crops <dir>] [--ridge-lambda 1]
  *     [--logistic-lambda 0.1]
+ *     [--ridge-network-weight 1] [--logistic-network-weight 1]
  *
  * Features, standardised over all faces:
  * - 'cnn' (issue 22 R1, the head an operator chooses with ATTESTLY_AGE_MODEL=networks): the age networks' mean
@@ -51,6 +52,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AgeFeatureSet, AgeHeadWeights, CalibratedCutoff, ChildGuard } from '../src/age-head';
 import { chooseCutoff, clopperPearson } from '../src/calibration';
+import { AGE_CNN_TAILS } from '../src/age-cnn';
 import { argValue } from './lib/csv';
 import { auc, fitLogistic, fitRidge, mulberry32, stratifiedFolds, type Matrix } from './lib/linear-models';
 import { modelsDir } from './lib/observe-dataset';
@@ -139,24 +141,51 @@ interface Fitted {
   heads: Record<string, { w: number[]; b: number }>;
 }
 
+// --ridge-network-weight k / --logistic-network-weight k (the combined heads): that fit sees the age networks' six
+// values (last in the vector) multiplied by k after standardising, so the one penalty over a thousand faceres
+// values weighs on them k² less. The weights it finds are multiplied by k back, so every model reads the same
+// standardised features and the engine reads the head unchanged.
+const networkValues = 1 + AGE_CNN_TAILS.length; // ageCnnFeatures: the expected age and one log-odds per tail
+const networkWeight = (name: string) => {
+  const k = Number(argValue(args0, name) ?? 1);
+  if (!(k > 0) || (k !== 1 && !featureArg.startsWith('combined'))) {
+    console.error(`${name} is a positive number, for the combined heads only (not ${featureArg})`);
+    process.exit(2);
+  }
+  return k;
+};
+const ridgeNetworkWeight = networkWeight('--ridge-network-weight');
+const logisticNetworkWeight = networkWeight('--logistic-network-weight');
+
+/** Runs one fit with the networks' values scaled by k in the rows it reads, and maps its weights back. */
+function withNetworkWeight(
+  rows: Matrix,
+  k: number,
+  fitOne: () => { w: number[]; b: number },
+): { w: number[]; b: number } {
+  if (k === 1) return fitOne();
+  const saved = rows.map((r) => r.slice(d - networkValues));
+  for (const r of rows) for (let j = d - networkValues; j < d; j++) r[j] = r[j]! * k;
+  try {
+    const m = fitOne();
+    return { w: m.w.map((v, j) => (j >= d - networkValues ? v * k : v)), b: m.b };
+  } finally {
+    rows.forEach((r, i) => r.set(saved[i]!, d - networkValues));
+  }
+}
+
 function fit(idx: number[]): Fitted {
   const Xs = idx.map((i) => X[i]!);
   const ys = idx.map((i) => ages[i]!);
-  const ridge = fitRidge(Xs, ys, RIDGE_LAMBDA, 120);
+  const ridge = withNetworkWeight(Xs, ridgeNetworkWeight, () => fitRidge(Xs, ys, RIDGE_LAMBDA, 120));
+  const logistic = (labels: number[]) =>
+    withNetworkWeight(Xs, logisticNetworkWeight, () =>
+      fitLogistic(Xs, labels, LOGISTIC_LAMBDA, LOGISTIC_ITERATIONS),
+    );
   const heads: Fitted['heads'] = {};
   for (const [name, h] of Object.entries(HEADS))
-    heads[name] = fitLogistic(
-      Xs,
-      ys.map((a) => (a >= h.target ? 1 : 0)),
-      LOGISTIC_LAMBDA,
-      LOGISTIC_ITERATIONS,
-    );
-  heads[CHILD_HEAD] = fitLogistic(
-    Xs,
-    ys.map((a) => (a < CHILD_AGE ? 1 : 0)),
-    LOGISTIC_LAMBDA,
-    LOGISTIC_ITERATIONS,
-  );
+    heads[name] = logistic(ys.map((a) => (a >= h.target ? 1 : 0)));
+  heads[CHILD_HEAD] = logistic(ys.map((a) => (a < CHILD_AGE ? 1 : 0)));
   return { ridge, heads };
 }
 
@@ -342,6 +371,7 @@ const report = {
     'stratified (source x age bucket) cross-fitting over all sources; cut-offs on out-of-fold scores, pooled; ' +
     'hard group 13..T-1 upper 95 % Clopper-Pearson <= max_upper_95; children under 13 (after the child guard) <= max_upper_95 / 2; child guard',
   lambda: { ridge: RIDGE_LAMBDA, logistic: LOGISTIC_LAMBDA },
+  network_weight: { ridge: ridgeNetworkWeight, logistic: logisticNetworkWeight },
   counts,
   cache_only: cacheOnly,
   cutoffs,

@@ -216,6 +216,17 @@ await run(
 // observation of every face, which this step makes first where models/.cache lacks it (~25–35 min on 2 cores).
 await run(
   'npx',
-  ['tsx', 'models/scripts/train-age-head.ts', '--features', 'combined', '--loso', '--crops', cropsDir],
+  [
+    'tsx',
+    'models/scripts/train-age-head.ts',
+    '--features',
+    'combined',
+    '--loso',
+    '--crops',
+    cropsDir,
+    // The age estimate leans on the networks' six values (MODEL_CARD.md, "The default head's age estimate").
+    '--ridge-network-weight',
+    '10',
+  ],
   'combined age head',
 );
