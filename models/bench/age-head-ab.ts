@@ -19,15 +19,9 @@ import { fileURLToPath } from 'node:url';
 import type { AgeHeadWeights } from '../src/age-head';
 import { ageHeads, committedWeights, createVisionEngine, type VisionEngine } from '../src/index';
 import { adultMale40s, fixture, fixturesDir, stillVideo } from '../test/media';
+import { engineOf } from './checkout-engine';
 
 type Arm = 'a' | 'b';
-
-/** The default engine of another checkout, as it would run there (its graphs, its head). */
-async function engineOf(tree: string): Promise<VisionEngine> {
-  const entry = path.join(path.resolve(tree), 'models/src/index.ts');
-  const other = (await import(entry)) as { createVisionEngine: typeof createVisionEngine };
-  return other.createVisionEngine({});
-}
 
 export async function runAgeHeadAb(
   headB: AgeHeadWeights = committedWeights,

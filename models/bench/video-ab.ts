@@ -14,7 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ffmpegPath } from '../src/video-decode';
-import type { ChallengeStep, createVisionEngine, VisionEngine } from '../src/index';
+import type { ChallengeStep } from '../src/index';
+import { engineOf } from './checkout-engine';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const liveVideos = path.resolve(here, '../../../shared/data/live-videos');
@@ -33,14 +34,6 @@ function firstFiveSeconds(file: string, dir: string): Buffer {
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', out],
   ]);
   return fs.readFileSync(out);
-}
-
-async function engineOf(tree: string): Promise<VisionEngine> {
-  const entry = path.join(path.resolve(tree), 'models/src/index.ts');
-  const engines = (await import(entry)) as { createVisionEngine: typeof createVisionEngine };
-  const engine = engines.createVisionEngine({});
-  await engine.ready;
-  return engine;
 }
 
 const median = (values: number[]) =>

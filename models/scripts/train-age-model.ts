@@ -224,7 +224,7 @@ await run(
     '--loso',
     '--crops',
     cropsDir,
-    // The age estimate leans on the networks' six values (MODEL_CARD.md, "The default head's age estimate").
+    // The age estimate leans on the networks' six values (MODEL_CARD.md, "the default head's age estimate leans on the network").
     '--ridge-network-weight',
     '10',
   ],
