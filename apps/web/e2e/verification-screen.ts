@@ -43,26 +43,43 @@ export async function watchOverlay(page: Page): Promise<void> {
 }
 
 /**
- * Presses "Stop recording" from inside the page 300 ms after it first shows a challenge prompt, so the recording
- * stops before the last step's window however slow the test process is: the last window starts at least 1.7 s into the
- * recording (challenge.ts: lead-in 0.3-0.7 s, windows ±25 % around an even split) and the first prompt 0.3-0.7 s. Not in the same task as the prompt: that stop can
- * come 0.3 s into the recording, before a loaded machine's recorder has encoded a frame, and an empty recording
- * fails ("Recording failed"), as one full-suite run here suggests (the screen showed no Re-record).
+ * Presses "Stop recording" from inside the page once it shows a challenge prompt **and** the recorder has handed over
+ * its first non-empty chunk, so the recording stops early and is never empty however slow the machine is. A fixed
+ * delay after the prompt was not enough: on a loaded machine the recorder had encoded nothing 300 ms after the first
+ * prompt, the empty recording failed ("Recording failed"), and the screen showed no Re-record. The recorder hands over
+ * a chunk each second (use-camera-capture.ts, `chunkMs`), and the last step's window starts at least 1.7 s into the
+ * recording (challenge.ts: lead-in 0.3-0.7 s, windows ±25 % around an even split), so the first chunk comes before
+ * it. The page's MediaRecorder is wrapped to see its chunks, and given back once Stop is pressed.
  */
 export async function stopAtFirstPrompt(page: Page): Promise<void> {
   await page.evaluate((prompts) => {
-    const observer = new MutationObserver(() => {
+    const Native = window.MediaRecorder;
+    let recorded = false;
+    const stopWhenReady = () => {
       const shown = [...document.querySelectorAll('p[aria-live]')].some((element) =>
         prompts.includes((element.textContent ?? '').trim()),
       );
       const stop = [...document.querySelectorAll('button')].find(
         (button) => (button.textContent ?? '').trim() === 'Stop recording',
       );
-      if (shown && stop) {
-        observer.disconnect();
-        setTimeout(() => stop.click(), 300);
+      if (!recorded || !shown || !stop) return;
+      observer.disconnect();
+      window.MediaRecorder = Native;
+      // After the screen's own handler has kept the chunk, not in the middle of the event that brings it.
+      setTimeout(() => stop.click(), 0);
+    };
+    window.MediaRecorder = class extends Native {
+      constructor(stream: MediaStream, options?: MediaRecorderOptions) {
+        super(stream, options);
+        this.addEventListener('dataavailable', (event) => {
+          if (event.data.size > 0 && !recorded) {
+            recorded = true;
+            stopWhenReady();
+          }
+        });
       }
-    });
+    };
+    const observer = new MutationObserver(stopWhenReady);
     observer.observe(document.body, { subtree: true, childList: true, characterData: true });
   }, Object.values(CHALLENGE_PROMPTS));
 }

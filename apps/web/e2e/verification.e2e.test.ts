@@ -187,9 +187,9 @@ describe('verification screen with the real vision engine', () => {
     // The face guide shows where to put the face while the camera is on.
     await page.getByRole('img', { name: /Face guide/ }).waitFor();
     await watchOverlay(page);
-    // Stop early: the page itself presses Stop in the same task that shows the first step's prompt. A click sent
-    // from the test after waiting for that prompt could land a second later on a busy machine, after the next
-    // window had begun (the first window can be as short as 0.9 s).
+    // Stop early: the page itself presses Stop once the first step's prompt is shown and the recorder has a first
+    // chunk. A click sent from the test after waiting for that prompt could land late on a busy machine, after the
+    // last window had begun.
     await stopAtFirstPrompt(page);
     let asked = challengeIssued(page);
     await page.getByRole('button', { name: 'Start recording' }).click();
