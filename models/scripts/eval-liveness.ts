@@ -135,7 +135,11 @@ const tuned = {
     genuineScores: genuineScores.map(r3x).sort((x, y) => x - y),
   },
 };
-/** The rule before the warp score: each statistic held to its own genuine-first floor (2026-11-27). */
+/**
+ * The rule before the warp score: each statistic held to its own genuine-first floor (2026-11-27). Since 2026-11-29
+ * the depth statistic counts only blocks that match at 0.8 or better (src/depth-parallax.ts), so the 0.946 floor
+ * chosen on the old statistic now reads lower values: a comparison, no longer that rule's historical figures.
+ */
 const THREE_FLOORS = { parallax: 1.84, photometric: 0.128, depth: 0.946 } as const;
 const operatingPoints: Record<string, ClipLivenessOptions> = {
   committed: base,

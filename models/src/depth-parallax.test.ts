@@ -29,6 +29,19 @@ describe('depthResidual', () => {
     expect(dys[Math.floor(dys.length / 2)]).toBeCloseTo(1, 0);
   });
 
+  it('counts only blocks that match at 0.8 or better unless asked otherwise', () => {
+    // The same picture shifted and overlaid with noise: some blocks still match well, others only loosely.
+    let seed = 7;
+    const noise = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 90;
+    const noisy = render((x, y) => [x - 1.5, y]).map((v) => Math.max(0, Math.min(255, v + noise())));
+    const strict = blockShifts(reference, noisy, THUMB_SIZE);
+    const loose = blockShifts(reference, noisy, THUMB_SIZE, 0.7);
+    expect(strict.length).toBeGreaterThan(0);
+    expect(Math.min(...strict.map((s) => s.ncc))).toBeGreaterThanOrEqual(0.8);
+    expect(loose.some((s) => s.ncc < 0.8)).toBe(true);
+    expect(loose.length).toBeGreaterThan(strict.length);
+  });
+
   it('is near zero when pixels move by their column alone (a photo wrapped on a cylinder and turned)', () => {
     const R = 20;
     const cylinder = render((x, y) => {

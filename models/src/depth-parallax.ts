@@ -22,14 +22,28 @@ function vertex(left: number, middle: number, right: number): number {
 const BLOCK = 6;
 const STRIDE = 3;
 const SEARCH = 6;
+/**
+ * The lowest correlation at which a block's shift counts. At 0.7 (before 2026-11-29) the blocks that matched only
+ * loosely — smooth cheeks, the eyes pasted shut — left shifts off by a pixel or more, which the upper quartile of
+ * `depthResidual` then read as depth: on the tuning half's one-photo warps that the motions accept, their residual
+ * reached 0.96 px against 1.05 for the lowest tuning person. Held to 0.8, the warps' highest residual falls to 1.9
+ * of their own log standard deviations above their mean (2.4 at 0.7) while the lowest person's stays 3.1 (2.8)
+ * above it (`npx tsx models/scripts/probe-depth-match.ts`; MODEL_CARD.md, video liveness).
+ */
+const MIN_MATCH = 0.8;
 
 /**
  * Block matching of `cur` against `ref` (both `size`² grey): every textured 6 × 6 block on a 3-pixel grid, searched
  * within ±6 pixels, with a parabola through the correlation at the best dx and its two neighbours for a sub-pixel
- * dx. Blocks whose best match lies on the edge of the search or correlates below 0.7 are left out (no reliable
- * shift).
+ * dx. Blocks whose best match lies on the edge of the search or correlates below `minMatch` are left out (no
+ * reliable shift).
  */
-export function blockShifts(ref: Uint8Array, cur: Uint8Array, size: number): BlockShift[] {
+export function blockShifts(
+  ref: Uint8Array,
+  cur: Uint8Array,
+  size: number,
+  minMatch = MIN_MATCH,
+): BlockShift[] {
   const out: BlockShift[] = [];
   const n = BLOCK * BLOCK;
   const side = 2 * SEARCH + 1;
@@ -87,7 +101,7 @@ export function blockShifts(ref: Uint8Array, cur: Uint8Array, size: number): Blo
             bestDy = dy;
           }
         }
-      if (best < 0.7 || Math.abs(bestDx) === SEARCH || Math.abs(bestDy) === SEARCH) continue;
+      if (best < minMatch || Math.abs(bestDx) === SEARCH || Math.abs(bestDy) === SEARCH) continue;
       const at = (dx: number, dy: number) => score[(dy + SEARCH) * side + dx + SEARCH]!;
       out.push({
         x: bx + BLOCK / 2,
@@ -153,6 +167,7 @@ export function depthParallax(
   frames: readonly FrameObservation[],
   minYawDeg: number,
   minFrames: number,
+  minMatch = MIN_MATCH,
 ): DepthParallaxResult | null {
   const usable = frames.filter(
     (f): f is FrameObservation & { faceThumb: string; yawDeg: number } =>
@@ -171,7 +186,7 @@ export function depthParallax(
     if (f === ref || Math.abs(yawDelta) < minYawDeg) continue;
     const cur = decodeGrey(f.faceThumb);
     if (cur.length !== THUMB_SIZE * THUMB_SIZE) continue;
-    const residual = depthResidual(blockShifts(refThumb, cur, THUMB_SIZE));
+    const residual = depthResidual(blockShifts(refThumb, cur, THUMB_SIZE, minMatch));
     if (residual !== null) out.push({ timeSeconds: f.timeSeconds, yawDelta, residual });
   }
   if (out.length < minFrames) return null;

@@ -60,10 +60,10 @@ export const defaultConsistencyOptions: ConsistencyOptions = {
   warpScale: {
     parallax: { logMean: 0.644, logSd: 0.285 },
     photometric: { logMean: -2.186, logSd: 0.277 },
-    depth: { logMean: -0.59, logSd: 0.227 },
+    depth: { logMean: -0.698, logSd: 0.23 },
   },
   maxWarpZ: 3,
-  minWarpScore: 1.191,
+  minWarpScore: 1.193,
   minBlinkTexture: 0.667,
   minIdentitySimilarity: 0.625,
 };
