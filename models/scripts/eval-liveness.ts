@@ -130,11 +130,12 @@ const committed = base.consistency;
  * reported; the committed defaults and the three floors still are.
  */
 const MIN_TUNING_WARPS = 10;
-const derivable = tuneAttacks.length >= MIN_TUNING_WARPS && genuineScores.length > 0;
+const notDerived =
+  tuneAttacks.length < MIN_TUNING_WARPS || genuineScores.length === 0
+    ? `${tuneAttacks.length} tuning warps the motions accept (at least ${MIN_TUNING_WARPS} needed) and ${genuineScores.length} tuning people who turned`
+    : null;
 const tuned = {
-  derived: derivable
-    ? { attackFirst, genuineFirst, midway }
-    : `not derived: ${tuneAttacks.length} tuning warps the motions accept (at least ${MIN_TUNING_WARPS} needed) and ${genuineScores.length} tuning people who turned`,
+  ...(notDerived ? { notDerived } : { attackFirst, genuineFirst, midway }),
   tuningHalves: {
     attacks: tuneAttacks.length,
     attackScores: { highest: r3x(highestAttack), count: attackScores.length },
@@ -150,7 +151,7 @@ const tuned = {
 const THREE_FLOORS = { parallax: 1.84, photometric: 0.128, depth: 0.946 } as const;
 const operatingPoints: Record<string, ClipLivenessOptions> = {
   committed: base,
-  ...(derivable && {
+  ...(!notDerived && {
     attack_first: { ...base, consistency: { ...committed, ...attackFirst } },
     genuine_first: { ...base, consistency: { ...committed, ...genuineFirst } },
     midway: { ...base, consistency: { ...committed, ...midway } },
@@ -312,13 +313,14 @@ if (labels) {
 if (!json) {
   const pct = (x: { k: number; n: number; ci95: number[] }) =>
     `${x.k}/${x.n} = ${x.n ? ((100 * x.k) / x.n).toFixed(1) : 'n/a'} % (95 % CI ${(100 * x.ci95[0]!).toFixed(1)}–${(100 * x.ci95[1]!).toFixed(1)} %)`;
-  if (derivable) {
+  if (notDerived) console.log(`operating points from the tuning halves not derived: ${notDerived}`);
+  else {
     console.log(`attack-first thresholds (tuning attack half): ${JSON.stringify(attackFirst)}`);
     console.log(
       `genuine-first thresholds (tuning genuine half, ${summary.genuine_tuning_people} people): ${JSON.stringify(genuineFirst)}`,
     );
     console.log(`midway between the tuning halves: ${JSON.stringify(midway)}`);
-  } else console.log(`operating points from the tuning halves ${String(tuned.derived)}`);
+  }
   console.log(`tuning halves: ${JSON.stringify(tuned.tuningHalves)}`);
   console.log(`committed defaults: ${JSON.stringify(committed)}`);
   for (const [name, r] of Object.entries(reports)) {

@@ -17,8 +17,8 @@
  *   faceres's 1024-d descriptor and its age output, 1,025 values.
  * - 'combined' (issue 22, ATTESTLY_AGE_MODEL=combined, the engine's default head): 'base' and then the six 'cnn'
  *   values of network a alone, read from the out-of-fold distribution of the crop alone (no mirror: with faceres
- *   beside them it added nothing), 1,031 values; train:age-model fits it with `--ridge-network-weight 10`; the
- *   faces both passes found. A training face network a trained on reads network b's score (the same recipe on the
+ *   beside them it added nothing), 1,031 values, on the faces both passes found; train:age-model fits it with
+ *   `--ridge-network-weight 10`. A training face network a trained on reads network b's score (the same recipe on the
  *   other half), so every score comes from a network that never saw the face.
  * - 'combined-ab' (measured, not shipped: MODEL_CARD.md): the same with both networks averaged, as the engine would
  *   average them (faces-dev: both; a training face: the one that did not train on it).
