@@ -18,8 +18,8 @@
  * - 'combined' (issue 22, ATTESTLY_AGE_MODEL=combined, the engine's default head): 'base' and then the six 'cnn'
  *   values of network a alone, read from the out-of-fold distribution of the crop alone (no mirror: with faceres
  *   beside them it added nothing), 1,031 values, on the faces both passes found; train:age-model fits it with
- *   `--ridge-network-weight 10`. A training face network a trained on reads network b's score (the same recipe on the
- *   other half), so every score comes from a network that never saw the face.
+ *   `--ridge-network-weight 10 --logistic-network-weight 3`. A training face network a trained on reads network b's
+ *   score (the same recipe on the other half), so every score comes from a network that never saw the face.
  * - 'combined-ab' (measured, not shipped: MODEL_CARD.md): the same with both networks averaged, as the engine would
  *   average them (faces-dev: both; a training face: the one that did not train on it).
  * - 'rich' (issue 22 R2, measured, not shipped: MODEL_CARD.md): faceres's block-9 and block-11 pooled activations

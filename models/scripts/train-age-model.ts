@@ -4,10 +4,11 @@
  * `--skip-train` keeps the committed networks: they score the faces they did not train on again
  * (models/training/score_age_cnn.py, ~5 min) and only the head is refitted. `--continue` trains the committed
  * networks further (each on its own half, so the cross-fitting holds) instead of starting again from faceres.
- * `--size` is the networks' input side (default: the committed graphs'; 128 today). Another size writes its crops to
- * models/.cache/age-crops-<size>, and the fixture crops the TensorFlow.js comparison test reads
- * (models/test/fixtures/age-crops.u8) are made again at that size and replace the committed ones together with the
- * graphs and their golden outputs; the engine reads the size from the graph.
+ * `--size` is the networks' input side (default: the committed graphs'; 160 since 2026-11-30, 128 before). A size
+ * other than 128 writes its crops to models/.cache/age-crops-<size>. At a size other than the committed graphs', the
+ * fixture crops the TensorFlow.js comparison test reads (models/test/fixtures/age-crops.u8) are made again at that
+ * size and replace the committed ones together with the graphs and their golden outputs; the engine reads the size
+ * from the graph.
  *
  * 1. Production face crops of faces-dev, faces-train and faces-aaf (dump-age-crops.ts, one process per core).
  * 2. Two networks fine-tuned from faceres on disjoint halves of faces-train + faces-aaf, in parallel, with Debian's
@@ -32,8 +33,9 @@ import { modelsDir } from './lib/observe-dataset';
 
 const PYTHON = '/usr/bin/python3';
 const args = process.argv.slice(2);
-// The committed networks: 8 epochs from faceres, then 6 more with --continue --lr 5e-5 (MODEL_CARD.md). The
-// learning rate's default (1e-4) is the trainer's own. One process per core for the crops.
+// The committed networks: 8 epochs from faceres at 128 px, then 6 more with --continue --lr 5e-5, then 4 more at 160 px
+// with --continue --lr 5e-5 --size 160 (MODEL_CARD.md). The learning rate's default (1e-4) is the trainer's own. One
+// process per core for the crops.
 const epochs = argValue(args, '--epochs') ?? '8';
 const lr = argValue(args, '--lr');
 const cores = Math.max(2, os.availableParallelism() - (os.availableParallelism() % 2));
@@ -224,9 +226,12 @@ await run(
     '--loso',
     '--crops',
     cropsDir,
-    // The age estimate leans on the networks' six values (MODEL_CARD.md, "the default head's age estimate leans on the network").
+    // The age estimate leans on the networks' six values (MODEL_CARD.md, "the default head's age estimate leans on
+    // the network"), and the approval heads too, less (MODEL_CARD.md, "the networks at 160 px, shipped").
     '--ridge-network-weight',
     '10',
+    '--logistic-network-weight',
+    '3',
   ],
   'combined age head',
 );
