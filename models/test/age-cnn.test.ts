@@ -26,7 +26,7 @@ import { adultMale40s, fixture, fixturesDir } from './media';
 /**
  * The golden outputs were computed by PyTorch (models/training/train_age_cnn.py) from the float16-rounded weights
  * that the committed graphs hold, on the production crops of the four FairFace fixtures (age-crops.u8: Human's
- * aligned crop resized to the networks' input size, 128 px today, by the engine's own resize, as uint8).
+ * aligned crop resized to the networks' input size, 160 px today, by the engine's own resize, as uint8).
  */
 const crops = fixture('age-crops.u8');
 const golden = (m: string) =>
@@ -48,7 +48,7 @@ describe('age networks (faceres fine-tuned for age, TensorFlow.js graphs)', () =
     };
     const models = runtime.ageCnn;
     expect(models).toHaveLength(AGE_CNN_FILES.length);
-    // The fixture holds the four faces at the graphs' own input size (128 px today; train:age-model --size makes
+    // The fixture holds the four faces at the graphs' own input size (160 px today; train:age-model --size makes
     // both again together).
     const size = ageCnnSize(models[0]!);
     const per = size * size * 3;
