@@ -11,8 +11,8 @@
  *   25" (age-cnn.ts), 6 values. They are read from the networks' out-of-fold scores (`--cnn`, default
  *   models/.cache/age-cnn, written by `npm run train:age-model`): every face's score comes from a network that never
  *   trained on it (faces-dev: both networks, averaged as the engine does; neither trained on it). The crops'
- *   index gives each face's quality metrics (`--crops`, default models/.cache/age-crops beside `--cnn`;
- *   train:age-model names the folder of the networks' input size).
+ *   index gives each face's quality metrics (`--crops`, default: the committed networks' size's crops beside
+ *   `--cnn`, models/.cache/age-crops-160 today, the folder train:age-model writes).
  * - 'base' (this script's default; ATTESTLY_AGE_MODEL=faceres, the engine's default head until 2026-11-28):
  *   faceres's 1024-d descriptor and its age output, 1,025 values.
  * - 'combined' (issue 22, ATTESTLY_AGE_MODEL=combined, the engine's default head): 'base' and then the six 'cnn'

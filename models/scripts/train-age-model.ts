@@ -28,6 +28,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AGE_CNN_FILES } from '../src/age-cnn';
+import { ageCropsDir, committedAgeCnnSize } from './lib/age-cnn-scores';
 import { argValue } from './lib/csv';
 import { modelsDir } from './lib/observe-dataset';
 
@@ -44,20 +45,13 @@ const cnnDir = path.join(cache, 'age-cnn');
 const root = path.resolve(modelsDir, '..');
 const fixturesDir = path.join(modelsDir, 'test/fixtures');
 
-/** The committed networks' input side, from network a's graph signature. */
-function committedSize(): string {
-  const graph = JSON.parse(fs.readFileSync(path.join(modelsDir, 'weights', AGE_CNN_FILES[0]), 'utf8')) as {
-    signature: { inputs: Record<string, { tensorShape: { dim: { size: string }[] } }> };
-  };
-  return Object.values(graph.signature.inputs)[0]!.tensorShape.dim[1]!.size;
-}
-const committed = committedSize();
+const committed = committedAgeCnnSize();
 const size = argValue(args, '--size') ?? committed;
 if (!/^\d+$/.test(size) || Number(size) < 64) {
   console.error(`--size ${size}: the input side is a whole number of pixels, 64 or more`);
   process.exit(2);
 }
-const cropsDir = path.join(cache, size === '128' ? 'age-crops' : `age-crops-${size}`);
+const cropsDir = ageCropsDir(cache, size);
 /** The four FairFace fixtures in the order of age-crops.u8 (models/test/fixtures/ATTRIBUTION.md). */
 const FIXTURE_FACES = [
   ['fixture_adult_female_20s_fairface_0078.jpg', 25, 'female'],

@@ -8,10 +8,11 @@ import type { FaceresGraph, FaceresTensor, FaceresTf } from './faceres-features'
  * models/training/train_age_cnn.py, two models cross-fitted on disjoint halves of the training faces and committed
  * as TensorFlow.js graphs in models/weights (manifest.json holds their SHA-256). Each reads Human's aligned face
  * crop resized to its input size (160 px since 2026-11-30; the graph's signature gives it), and its mirror image in
- * the same batch, and gives a 100-bin age distribution (ages 0–99) for each. The head on the networks alone (age-head.ts, feature set 'faceres-age-cnn-ab',
- * ATTESTLY_AGE_MODEL=networks) reads the features below from the mean of the four distributions; the default head
- * ('combined') reads them from network a on the crop alone, beside faceres. These networks decide age only: the
- * face-match and identity checks keep Human's own faceres descriptor, which fine-tuning for age would erode.
+ * the same batch, and gives a 100-bin age distribution (ages 0–99) for each. The head on the networks alone
+ * (age-head.ts, feature set 'faceres-age-cnn-ab', ATTESTLY_AGE_MODEL=networks) reads the features below from the
+ * mean of the four distributions; the default head ('combined') reads them from network a on the crop alone, beside
+ * faceres. These networks decide age only: the face-match and identity checks keep Human's own faceres descriptor,
+ * which fine-tuning for age would erode.
  */
 export const AGE_CNN_FILES = ['faceres-age-a.json', 'faceres-age-b.json'] as const;
 /** An age network by name: a trained on one half of the training faces, b on the other. */

@@ -1,7 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgeNetworkId } from '../../src/age-cnn';
+import { AGE_CNN_FILES, type AgeNetworkId } from '../../src/age-cnn';
 import type { QualityMetrics } from '../../src/types';
+import { modelsDir } from './observe-dataset';
+
+/** The committed networks' input side, from network a's graph signature. */
+export function committedAgeCnnSize(): string {
+  const graph = JSON.parse(fs.readFileSync(path.join(modelsDir, 'weights', AGE_CNN_FILES[0]), 'utf8')) as {
+    signature: { inputs: Record<string, { tensorShape: { dim: { size: string }[] } }> };
+  };
+  return Object.values(graph.signature.inputs)[0]!.tensorShape.dim[1]!.size;
+}
+
+/** Where train:age-model keeps the crops of one input size in `cacheDir`: age-crops at 128 px, else age-crops-<N>. */
+export const ageCropsDir = (cacheDir: string, size: string) =>
+  path.join(cacheDir, size === '128' ? 'age-crops' : `age-crops-${size}`);
 
 export interface AgeCnnScore {
   /**
@@ -29,7 +42,8 @@ function jsonLines<T>(file: string): T[] {
 /**
  * The age networks' out-of-fold scores, keyed `<set>/<file>`: `oof-<m>.jsonl` in `cnnDir` (written by
  * models/training/train_age_cnn.py, or by score_age_cnn.py from the committed networks) joined with the crop index
- * of models/.cache/age-crops (quality metrics, and the faces where no face was found). A face gets the mean of the
+ * (quality metrics, and the faces where no face was found; default: the committed networks' size's crops beside
+ * `cnnDir`, `ageCropsDir`). A face gets the mean of the
  * distributions of the engine's networks (`networks`) that scored it, crop and mirror alike (`mirror`, the head on
  * the networks alone) or of the crop only (the heads that also read faceres), as the engine computes it (age-head.ts
  * `ageModelsRead`). A training face is scored only by the network that did not train on it: when the engine reads
@@ -41,7 +55,7 @@ export function readAgeCnnScores(
   {
     mirror = true,
     networks = ['a', 'b'],
-    cropDir = path.join(cnnDir, '../age-crops'),
+    cropDir = ageCropsDir(path.dirname(cnnDir), committedAgeCnnSize()),
   }: { mirror?: boolean; networks?: readonly AgeNetworkId[]; cropDir?: string } = {},
 ): Map<string, AgeCnnScore> {
   const scored = new Map<string, Map<string, number[]>>();
