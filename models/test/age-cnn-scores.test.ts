@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ageModelsRead } from '../src/age-head';
-import { readAgeCnnScores } from '../scripts/lib/age-cnn-scores';
+import { ageCropsDir, committedAgeCnnSize, readAgeCnnScores } from '../scripts/lib/age-cnn-scores';
 
 /**
  * The out-of-fold scores an age head is fitted and calibrated on must be the engine's input, from a network that
@@ -26,7 +26,9 @@ const quality = {
 function writeCache(): string {
   const cnnDir = path.join(root, 'age-cnn');
   fs.mkdirSync(cnnDir, { recursive: true });
-  fs.mkdirSync(path.join(root, 'age-crops'), { recursive: true });
+  // The crop index where readAgeCnnScores looks by default: the committed networks' size's folder beside cnnDir.
+  const cropDir = ageCropsDir(root, committedAgeCnnSize());
+  fs.mkdirSync(cropDir, { recursive: true });
   const line = (file: string, set: string, probs: number[], flip: number[]) =>
     JSON.stringify({ set, file, probs, probs_flip: flip });
   // a trained on half 0 (train_0.jpg), b on half 1 (train_1.jpg); both scored faces-dev.
@@ -45,7 +47,7 @@ function writeCache(): string {
     ].join('\n'),
   );
   fs.writeFileSync(
-    path.join(root, 'age-crops', 'index-0.jsonl'),
+    path.join(cropDir, 'index-0.jsonl'),
     [
       { set: 'faces-dev', file: 'dev.jpg', quality },
       { set: 'faces-train', file: 'train_0.jpg', quality },
