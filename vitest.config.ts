@@ -42,6 +42,8 @@ const projects: TestProjectConfiguration[] = [
       name: 'api',
       include: apiFiles,
       exclude: ['**/node_modules/**', ...apiIsolated, ...notInDatabaseScope],
+      // Rebuilds the server bundle that the process-level tests start (server-process.ts).
+      globalSetup: ['apps/api/test/global-setup.ts'],
       isolate: false,
       environment: 'node',
       testTimeout: 30_000,
