@@ -39,7 +39,7 @@ if [ "$#" -gt 0 ]; then
 else
   # What runs on the server's Node: the API, the CLI, the vision models and the browser journeys against the server.
   # The component tests (projects web and web-isolated) test the SPA's code, which runs in the browser whatever Node
-  # the server has, and the page screenshots check layout in Chromium: both ran in the Node 20 step, and leaving
+  # the server has, and the page screenshots check layout in Chromium: both run in the Node 20 step, and leaving
   # them out here keeps CI inside its time limit.
   "$npm_cli" test -- --project api --project api-isolated --project cli --project models --project web-e2e \
     --exclude '**/screenshots.e2e.test.ts'

@@ -14,7 +14,7 @@ export const tsxCommand = (script: string, ...args: string[]) =>
   [process.execPath, ['--import', 'tsx', script, ...args]] as const;
 /**
  * The server entry as one process. Its bundle starts with about half the CPU of the TypeScript source through tsx
- * (1.3–1.4 s against 2.9–3.6 s to listening on a busy 2-core machine), and a suite starts it a dozen times.
+ * (1.3–1.4 s against 2.9–3.6 s to listening on a busy 2-core machine), and a suite starts it about fifteen times.
  */
 export const serverCommand = [process.execPath, [serverEntry]] as const;
 
