@@ -66,7 +66,8 @@ const projects: TestProjectConfiguration[] = [
       include: ['cli/**/*.test.{ts,tsx}'],
       exclude: ['**/node_modules/**', ...notInDatabaseScope],
       environment: 'node',
-      globalSetup: ['cli/test/global-setup.ts'],
+      // The server bundle that `attestly serve` runs, then the CLI's own.
+      globalSetup: ['apps/api/test/global-setup.ts', 'cli/test/global-setup.ts'],
       // Each test starts several processes (each loads the server's modules): generous on a busy machine.
       testTimeout: 300_000,
       hookTimeout: 300_000,
