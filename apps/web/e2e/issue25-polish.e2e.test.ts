@@ -103,6 +103,18 @@ describe('user area (issue 25 item 12)', () => {
       expect(pageTop).toBeGreaterThanOrEqual(toastBottom - 1);
       expect(await horizontalOverflow(page, width)).toBeLessThanOrEqual(0);
       await screenshot(page, `issue25-toast-dashboard-${width}`);
+      // When the toast leaves on its timer nothing on the page moves (a tap aimed at a link would land on the one
+      // below it): its room stays until the visitor goes to another page.
+      const regionHeight = () =>
+        page.getByTestId('toast-region').evaluate((region) => region.getBoundingClientRect().height);
+      const mainInDocument = () =>
+        page.locator('main').evaluate((main) => main.getBoundingClientRect().top + window.scrollY);
+      const kept = await regionHeight();
+      const mainBefore = await mainInDocument();
+      expect(kept).toBeGreaterThan(20);
+      await page.getByTestId('toast').first().waitFor({ state: 'detached', timeout: 15_000 });
+      expect(await mainInDocument()).toBe(mainBefore);
+      expect(await regionHeight()).toBe(kept);
       // The navigation's /verification has no empty ?return_to=&method=.
       await page
         .getByRole('navigation', { name: 'Account' })
@@ -110,6 +122,8 @@ describe('user area (issue 25 item 12)', () => {
         .click();
       await page.getByRole('heading', { level: 1, name: 'Verification' }).waitFor();
       expect(addressOf(page)).toBe('/verification');
+      // The next page starts right under the header again.
+      expect(await regionHeight()).toBe(0);
       await context.close();
     }
   });
