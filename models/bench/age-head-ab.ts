@@ -5,13 +5,16 @@
  * turns within one process do not.
  *   npx tsx models/bench/age-head-ab.ts [head B json, default: the engine's default head] [rounds, default 10]
  *   npx tsx models/bench/age-head-ab.ts --base <other checkout> [rounds]
- * Head A is the faceres head (models/weights/age-head.json), the pipeline before the age networks; with `--base`,
- * arm A is the default engine of another checkout (a worktree of the commit before a change of the networks
- * themselves, with node_modules reachable from it: their graphs differ, not only the head). The inputs are
- * the vision bench's: the committed FairFace fixtures and a 5-s clip of one of them. `npm run bench` runs it with
- * the defaults (runAgeHeadAb). Prints one JSON line: the CPU model, the medians, the ratio of medians and of totals
- * (B over A).
+ *   npx tsx models/bench/age-head-ab.ts --before-issue-22 [rounds]
+ * Head A is the faceres head (models/weights/age-head.json) in this build: the age networks' own cost. With
+ * `--base`, arm A is the default engine of another checkout (a worktree, with node_modules reachable from it: its
+ * graphs and engine code differ, not only the head); `--before-issue-22` makes that the pipeline issue 22's speed
+ * bound is measured against, which also ran faceres as Human ships it, unfused (graph-fuse.ts). The inputs are
+ * the vision bench's: the committed FairFace fixtures and a 5-s clip of one of them. `npm run bench` runs the
+ * default and `--before-issue-22`. Prints one JSON line: the CPU model, the medians, the ratio of medians and of
+ * totals (B over A).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,9 +92,38 @@ export async function runAgeHeadAb(
   }
 }
 
+/**
+ * The last commit before issue 22 touched the vision engine: the pipeline its speed bound is measured against
+ * (faceres as Human's converter left it, the faceres head, no age network).
+ */
+export const BEFORE_ISSUE_22 = '4193825';
+
+/**
+ * The default engine against the pipeline before issue 22, taking turns (`runAgeHeadAb` with `--base`): a git
+ * worktree of that commit is made once under node_modules/.cache, where it resolves this checkout's packages and no
+ * test run looks for test files. Without git or that commit (an install from a release tarball) it says so and
+ * measures nothing.
+ */
+export async function runAgeHeadAbBeforeIssue22(rounds = 10): Promise<Record<string, unknown>> {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const tree = path.join(root, 'node_modules/.cache', `attestly-before-issue-22-${BEFORE_ISSUE_22}`);
+  if (!fs.existsSync(path.join(tree, 'models/src/index.ts'))) {
+    try {
+      execFileSync('git', ['-C', root, 'worktree', 'add', '--force', '--detach', tree, BEFORE_ISSUE_22], {
+        stdio: 'ignore',
+      });
+    } catch {
+      return { skipped: `no git checkout holding commit ${BEFORE_ISSUE_22} to measure against` };
+    }
+  }
+  return runAgeHeadAb(committedWeights, rounds, tree);
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const argv = process.argv.slice(2);
-  if (argv[0] === '--base') {
+  if (argv[0] === '--before-issue-22') {
+    console.log(JSON.stringify(await runAgeHeadAbBeforeIssue22(Number(argv[1] ?? 10))));
+  } else if (argv[0] === '--base') {
     if (!argv[1]) throw new Error('usage: tsx models/bench/age-head-ab.ts --base <other checkout> [rounds]');
     console.log(JSON.stringify(await runAgeHeadAb(committedWeights, Number(argv[2] ?? 10), argv[1])));
   } else {

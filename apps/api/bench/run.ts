@@ -230,7 +230,14 @@ async function main() {
         key: 'age_head_ab',
         module: 'models/bench/age-head-ab.ts',
         exportName: 'runAgeHeadAb',
-        title: 'Age heads: the default head against the faceres head, taking turns (issue 22: ratios ≤ 1.2)',
+        title: 'Age heads: the default head against the faceres head of the same build, taking turns',
+      },
+      {
+        key: 'age_pipeline_ab',
+        module: 'models/bench/age-head-ab.ts',
+        exportName: 'runAgeHeadAbBeforeIssue22',
+        title:
+          'Age: the default engine against the pipeline before issue 22 (commit 4193825), taking turns (ratios ≤ 1.2)',
       },
     ])
       await tableBench(results, bench);
