@@ -35,68 +35,95 @@ export interface GraphArtifacts {
   [key: string]: unknown;
 }
 
-interface Weight {
+/** A weight as stored: its spec and where its bytes lie in the weight data. */
+interface StoredWeight {
   spec: WeightSpec;
-  values: Float32Array | Int32Array;
+  offset: number;
+  bytes: number;
+}
+
+/** A weight this pass computed (a scaled kernel), stored as float32. */
+interface NewWeight {
+  spec: WeightSpec;
+  values: Float32Array;
 }
 
 const BYTES: Record<string, number> = { float32: 4, int32: 4, bool: 1, float16: 2, uint8: 1, uint16: 2 };
 
-/** IEEE 754 half precision to single (the converter's float16 quantisation). */
-function halfToFloat(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exponent = (h >> 10) & 0x1f;
-  const fraction = h & 0x3ff;
-  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
-  if (exponent === 0x1f) return fraction ? NaN : sign * Infinity;
-  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+/** IEEE 754 half precision to single (the converter's float16 quantisation), as a table of all 65,536 values. */
+let halfTable: Float32Array | null = null;
+function halfToFloatTable(): Float32Array {
+  if (halfTable) return halfTable;
+  halfTable = new Float32Array(65536);
+  for (let h = 0; h < 65536; h++) {
+    const sign = h & 0x8000 ? -1 : 1;
+    const exponent = (h >> 10) & 0x1f;
+    const fraction = h & 0x3ff;
+    halfTable[h] =
+      exponent === 0
+        ? sign * 2 ** -14 * (fraction / 1024)
+        : exponent === 0x1f
+          ? fraction
+            ? NaN
+            : sign * Infinity
+          : sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+  }
+  return halfTable;
 }
 
-/** Every weight as float32 (or int32) values, dequantised; null when a dtype is one this pass does not handle. */
-function decodeWeights(specs: WeightSpec[], data: ArrayBuffer): Map<string, Weight> | null {
-  const out = new Map<string, Weight>();
-  const view = new DataView(data);
+/** Where each weight's bytes are; null when the specs do not add up to the data, or use a dtype not handled here. */
+function indexWeights(specs: WeightSpec[], data: ArrayBuffer): Map<string, StoredWeight> | null {
+  const out = new Map<string, StoredWeight>();
   let offset = 0;
   for (const spec of specs) {
-    const size = spec.shape.reduce((a, b) => a * b, 1);
-    const stored = spec.quantization?.dtype ?? spec.dtype;
-    const bytes = BYTES[stored];
-    if (!bytes || (spec.dtype !== 'float32' && spec.dtype !== 'int32')) return null;
-    let values: Float32Array | Int32Array;
-    if (spec.dtype === 'int32' && !spec.quantization) {
-      values = new Int32Array(size);
-      for (let i = 0; i < size; i++) values[i] = view.getInt32(offset + 4 * i, true);
-    } else {
-      values = new Float32Array(size);
-      const q = spec.quantization;
-      for (let i = 0; i < size; i++) {
-        const at = offset + bytes * i;
-        if (stored === 'float32') values[i] = view.getFloat32(at, true);
-        else if (stored === 'float16') values[i] = halfToFloat(view.getUint16(at, true));
-        else {
-          const raw = stored === 'uint8' ? view.getUint8(at) : view.getUint16(at, true);
-          values[i] = raw * (q?.scale ?? 1) + (q?.min ?? 0);
-        }
-      }
-      if (spec.dtype === 'int32') values = Int32Array.from(values, Math.round);
-    }
-    out.set(spec.name, { spec: { name: spec.name, shape: spec.shape, dtype: spec.dtype }, values });
-    offset += bytes * size;
+    const width = BYTES[spec.quantization?.dtype ?? spec.dtype];
+    if (!width) return null;
+    const bytes = width * spec.shape.reduce((a, b) => a * b, 1);
+    out.set(spec.name, { spec, offset, bytes });
+    offset += bytes;
   }
   return offset === data.byteLength ? out : null;
 }
 
-function encodeWeights(weights: Weight[]): { specs: WeightSpec[]; data: ArrayBuffer } {
-  const total = weights.reduce((sum, w) => sum + 4 * w.values.length, 0);
-  const data = new ArrayBuffer(total);
-  let offset = 0;
-  for (const w of weights) {
-    const target =
-      w.values instanceof Int32Array ? new Int32Array(data, offset) : new Float32Array(data, offset);
-    target.set(w.values);
-    offset += 4 * w.values.length;
+/** One weight's values as float32, dequantised (little-endian, as the format and every host are). */
+function readWeight(weight: StoredWeight, data: ArrayBuffer): Float32Array | null {
+  const { spec } = weight;
+  const stored = spec.quantization?.dtype ?? spec.dtype;
+  if (spec.dtype !== 'float32') return null;
+  // A copy of the weight's bytes, aligned for a typed array.
+  const raw = data.slice(weight.offset, weight.offset + weight.bytes);
+  if (stored === 'float32') return new Float32Array(raw);
+  const codes = stored === 'float16' || stored === 'uint16' ? new Uint16Array(raw) : new Uint8Array(raw);
+  const values = new Float32Array(codes.length);
+  if (stored === 'float16') {
+    const table = halfToFloatTable();
+    for (let i = 0; i < codes.length; i++) values[i] = table[codes[i]!]!;
+  } else {
+    const [scale, min] = [spec.quantization?.scale ?? 1, spec.quantization?.min ?? 0];
+    for (let i = 0; i < codes.length; i++) values[i] = codes[i]! * scale + min;
   }
-  return { specs: weights.map((w) => w.spec), data };
+  return values;
+}
+
+/** The kept weights as they were stored (quantisation included), then the new ones as float32. */
+function joinWeights(
+  kept: StoredWeight[],
+  added: NewWeight[],
+  data: ArrayBuffer,
+): { specs: WeightSpec[]; data: ArrayBuffer } {
+  const total =
+    kept.reduce((sum, w) => sum + w.bytes, 0) + added.reduce((sum, w) => sum + 4 * w.values.length, 0);
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const w of kept) {
+    out.set(new Uint8Array(data, w.offset, w.bytes), offset);
+    offset += w.bytes;
+  }
+  for (const w of added) {
+    out.set(new Uint8Array(w.values.buffer, w.values.byteOffset, w.values.byteLength), offset);
+    offset += w.values.byteLength;
+  }
+  return { specs: [...kept.map((w) => w.spec), ...added.map((w) => w.spec)], data: out.buffer };
 }
 
 /** A node's input name without the output index (`name:0`); control inputs (`^name`) are not data. */
@@ -113,8 +140,23 @@ export function fuseConvolutions(artifacts: GraphArtifacts): { artifacts: GraphA
   const topology = artifacts.modelTopology as { node?: GraphNode[] } | undefined;
   const nodes = topology?.node;
   if (!nodes || !artifacts.weightSpecs || !artifacts.weightData) return { artifacts, fused: 0 };
-  const weights = decodeWeights(artifacts.weightSpecs as WeightSpec[], artifacts.weightData);
+  // Most graphs (Human's own) have no such chain: say so before reading any weight.
+  const ops = new Map(nodes.map((n) => [n.name, n.op]));
+  const clamps = nodes.some(
+    (n) => n.op === 'Maximum' && n.input?.some((i) => ops.get(source(i)) === 'Minimum'),
+  );
+  if (!clamps) return { artifacts, fused: 0 };
+  const weightData = artifacts.weightData;
+  const weights = indexWeights(artifacts.weightSpecs as WeightSpec[], weightData);
   if (!weights) return { artifacts, fused: 0 };
+  // Only the weights a fold reads are decoded (the clamps' bounds, biases, depthwise scales and kernels).
+  const decoded = new Map<string, Float32Array | null>();
+  const valuesOf = (name: string | undefined): Float32Array | undefined => {
+    const weight = name === undefined ? undefined : weights.get(name);
+    if (!weight) return undefined;
+    if (!decoded.has(weight.spec.name)) decoded.set(weight.spec.name, readWeight(weight, weightData));
+    return decoded.get(weight.spec.name) ?? undefined;
+  };
 
   const byName = new Map(nodes.map((n) => [n.name, n]));
   const consumers = new Map<string, number>();
@@ -129,8 +171,8 @@ export function fuseConvolutions(artifacts: GraphArtifacts): { artifacts: GraphA
     return { data, consts };
   };
   const scalar = (name: string | undefined) => {
-    const w = name === undefined ? undefined : weights.get(name);
-    return w && w.values.length === 1 ? w.values[0] : undefined;
+    const values = valuesOf(name);
+    return values?.length === 1 ? values[0] : undefined;
   };
   /** The node feeding `node`, when `node` is its only consumer (so folding it away changes no other path). */
   const inner = (node: GraphNode, op: string): GraphNode | undefined => {
@@ -141,7 +183,7 @@ export function fuseConvolutions(artifacts: GraphArtifacts): { artifacts: GraphA
 
   const removed = new Set<string>();
   const replaced = new Map<string, GraphNode>();
-  const added: Weight[] = [];
+  const added: NewWeight[] = [];
   for (const max of nodes) {
     if (max.op !== 'Maximum' || scalar(split(max).consts[0]) !== 0) continue;
     const min = inner(max, 'Minimum');
@@ -149,8 +191,8 @@ export function fuseConvolutions(artifacts: GraphArtifacts): { artifacts: GraphA
     const relu = inner(min, 'Relu');
     const add = relu && (inner(relu, 'Add') ?? inner(relu, 'AddV2') ?? inner(relu, 'BiasAdd'));
     const bias = add ? weights.get(split(add).consts[0] ?? '') : undefined;
-    if (!add || !bias || bias.spec.shape.length !== 1) continue;
-    const channels = bias.values.length;
+    if (!add || !bias || bias.spec.shape.length !== 1 || !valuesOf(bias.spec.name)) continue;
+    const channels = bias.spec.shape[0]!;
     const mul = inner(add, 'Mul');
     const conv = mul ? inner(mul, 'DepthwiseConv2dNative') : inner(add, 'Conv2D');
     const kernel = conv && weights.get(split(conv).consts[0] ?? '');
@@ -161,14 +203,14 @@ export function fuseConvolutions(artifacts: GraphArtifacts): { artifacts: GraphA
     if ((mul ? inChannels * last : last) !== channels) continue;
     let kernelName = kernel.spec.name;
     if (mul) {
-      const scale = weights.get(split(mul).consts[0] ?? '');
-      if (!scale || scale.values.length !== channels) continue;
+      const scale = valuesOf(split(mul).consts[0]);
+      const values = valuesOf(kernel.spec.name);
+      if (scale?.length !== channels || !values) continue;
       // Row-major, the kernel's element i feeds output channel i mod (in × multiplier): scale it by that channel's.
       kernelName = `${kernel.spec.name}/scaled_for_${max.name}`;
-      added.push({
-        spec: { name: kernelName, shape: kernel.spec.shape, dtype: 'float32' },
-        values: Float32Array.from(kernel.values, (v, i) => v * scale.values[i % channels]!),
-      });
+      const scaled = new Float32Array(values.length);
+      for (let i = 0; i < values.length; i++) scaled[i] = values[i]! * scale[i % channels]!;
+      added.push({ spec: { name: kernelName, shape: kernel.spec.shape, dtype: 'float32' }, values: scaled });
     }
     replaced.set(max.name, {
       name: max.name,
@@ -187,7 +229,6 @@ export function fuseConvolutions(artifacts: GraphArtifacts): { artifacts: GraphA
   if (!replaced.size) return { artifacts, fused: 0 };
 
   const kept = nodes.filter((n) => !removed.has(n.name)).map((n) => replaced.get(n.name) ?? n);
-  const addedNames = new Set(added.map((w) => w.spec.name));
   const used = new Set(kept.flatMap((n) => (n.input ?? []).map((i) => source(i.replace(/^\^/, '')))));
   const constNodes = (name: string): GraphNode => ({
     name,
@@ -199,11 +240,8 @@ export function fuseConvolutions(artifacts: GraphArtifacts): { artifacts: GraphA
     ...kept.filter((n) => n.op !== 'Const' || used.has(n.name) || !weights.has(n.name)),
     ...added.map((w) => constNodes(w.spec.name)),
   ];
-  const finalWeights = [
-    ...[...weights.values()].filter((w) => used.has(w.spec.name) && !addedNames.has(w.spec.name)),
-    ...added,
-  ];
-  const { specs, data } = encodeWeights(finalWeights);
+  const keptWeights = [...weights.values()].filter((w) => used.has(w.spec.name));
+  const { specs, data } = joinWeights(keptWeights, added, weightData);
   return {
     artifacts: {
       ...artifacts,

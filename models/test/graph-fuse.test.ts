@@ -78,10 +78,15 @@ describe('convolution chains fused at load (graph-fuse.ts)', () => {
     expect(count.FusedDepthwiseConv2dNative).toBe(13);
     for (const gone of ['Conv2D', 'DepthwiseConv2dNative', 'Relu', 'Minimum', 'Maximum', 'Mul'])
       expect(count[gone]).toBeUndefined();
-    // Each weight is stored once, as float32, in the order of its spec.
+    // The weights left are stored as they were (float16), each once; the 13 scaled depthwise kernels are new, as
+    // float32; the scales, the unscaled kernels and the clamps' bounds are gone.
     const specs = artifacts.weightSpecs as WeightSpec[];
-    const elements = specs.reduce((s, w) => s + w.shape.reduce((a, b) => a * b, 1), 0);
-    expect(artifacts.weightData!.byteLength).toBe(4 * elements);
+    const width = (w: WeightSpec) => (w.quantization?.dtype === 'float16' ? 2 : 4);
+    const bytes = specs.reduce((s, w) => s + width(w) * w.shape.reduce((a, b) => a * b, 1), 0);
+    expect(artifacts.weightData!.byteLength).toBe(bytes);
+    expect(new Set(specs.map((w) => w.name)).size).toBe(specs.length);
+    expect(specs.filter((w) => w.name.includes('/scaled_for_') && !w.quantization)).toHaveLength(13);
+    expect(specs.length).toBe((raw.weightSpecs as WeightSpec[]).length - 13 - 13 - 2 * 27 + 13);
     // The outputs the engine reads by name, on four real faces: the blocks the rich head reads (activations up to
     // 6), the descriptor and the age softmax.
     const worst = await worstDifference(raw, artifacts, [...FACERES_NODES], 224);
