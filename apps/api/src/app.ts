@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import Router from '@koa/router';
+import Router, { type RouterContext } from '@koa/router';
 import cors from '@koa/cors';
 import { bodyParser } from '@koa/bodyparser';
 import { API_BASE_PATH, LIMITS } from '@attestly/contracts';
@@ -158,8 +158,15 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
     }
     await next();
   });
-  app.use(api.routes());
-  app.use(api.allowedMethods());
+  // The router tries each API route's pattern in turn (about 20 µs a request): requests outside the API (health
+  // checks, metrics, the web app's files) skip it. Its patterns ignore case, and so does this test. The gate carries
+  // `.router` as the router's own middleware does: the API reference reads the mounted routes from it.
+  const apiRoutes = api.routes();
+  const apiMethods = api.allowedMethods();
+  const apiPrefix = API_BASE_PATH.toLowerCase();
+  const apiGate: Koa.Middleware<object, RouterContext> = (ctx, next) =>
+    ctx.path.toLowerCase().startsWith(apiPrefix) ? apiRoutes(ctx, () => apiMethods(ctx, next)) : next();
+  app.use(Object.assign(apiGate, { router: api }));
   const readiness = [...(options.readiness ?? []), ...(deps.vision ? [visionReadiness(deps.vision)] : [])];
   const health = healthRoutes(services, metrics.registry, readiness);
   app.use(health.routes());

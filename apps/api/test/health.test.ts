@@ -75,6 +75,14 @@ describe('health endpoints', () => {
     }
   });
 
+  it('answers beside the API, which still routes its paths whatever their case', async () => {
+    await t.request.get('/healthz').expect(200);
+    for (const path of ['/api/v1/users/profile', '/API/V1/users/PROFILE']) {
+      const response = await t.request.get(path).expect(401);
+      expect(response.body).toMatchObject({ code: 'auth.missing_token' });
+    }
+  });
+
   it('echoes a well-formed X-Request-Id and replaces a malformed one', async () => {
     const kept = await t.request.get('/healthz').set('X-Request-Id', 'abc-123').expect(200);
     expect(kept.headers['x-request-id']).toBe('abc-123');
