@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import Router, { type RouterContext } from '@koa/router';
+import type { RouterContext } from '@koa/router';
 import cors from '@koa/cors';
 import { bodyParser } from '@koa/bodyparser';
 import { API_BASE_PATH, LIMITS } from '@attestly/contracts';
@@ -37,6 +37,7 @@ import { walletHttp } from './modules/users/wallet/http';
 import { visionReadiness } from './modules/users/verification/vision';
 import type { Oidc } from './oidc';
 import { createServices, type AppServices } from './services';
+import { createRouter } from './middleware/route';
 
 export interface AppOptions {
   /** Extra readiness checks (e.g. the vision models) reported by /readyz. */
@@ -73,7 +74,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   if (options.oidc) app.keys = options.oidc.cookieKeys;
   const metrics = createMetrics(deps.db);
 
-  const api = new Router({ prefix: API_BASE_PATH });
+  const api = createRouter({ prefix: API_BASE_PATH });
   // Public (no account).
   api.use(newsletterRoutes(services).routes());
   api.use(mediaRoutes(services).routes());
@@ -159,13 +160,12 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
     await next();
   });
   // The router tries each API route's pattern in turn (about 20 µs a request): requests outside the API (health
-  // checks, metrics, the web app's files) skip it. Its patterns ignore case, and so does this test. The gate carries
-  // `.router` as the router's own middleware does: the API reference reads the mounted routes from it.
+  // checks, metrics, the web app's files) skip it. The gate carries `.router` as the router's own middleware does:
+  // the API reference reads the mounted routes from it.
   const apiRoutes = api.routes();
   const apiMethods = api.allowedMethods();
-  const apiPrefix = API_BASE_PATH.toLowerCase();
   const apiGate: Koa.Middleware<object, RouterContext> = (ctx, next) =>
-    ctx.path.toLowerCase().startsWith(apiPrefix) ? apiRoutes(ctx, () => apiMethods(ctx, next)) : next();
+    ctx.path.startsWith(API_BASE_PATH) ? apiRoutes(ctx, () => apiMethods(ctx, next)) : next();
   app.use(Object.assign(apiGate, { router: api }));
   const readiness = [...(options.readiness ?? []), ...(deps.vision ? [visionReadiness(deps.vision)] : [])];
   const health = healthRoutes(services, metrics.registry, readiness);

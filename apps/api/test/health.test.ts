@@ -75,11 +75,14 @@ describe('health endpoints', () => {
     }
   });
 
-  it('answers beside the API, which still routes its paths whatever their case', async () => {
+  it('answers beside the API, whose paths match in their own case only', async () => {
     await t.request.get('/healthz').expect(200);
-    for (const path of ['/api/v1/users/profile', '/API/V1/users/PROFILE']) {
-      const response = await t.request.get(path).expect(401);
-      expect(response.body).toMatchObject({ code: 'auth.missing_token' });
+    const route = await t.request.get('/api/v1/users/profile').expect(401);
+    expect(route.body).toMatchObject({ code: 'auth.missing_token' });
+    // No alias of a route in another case (a proxy rule for /api/v1/admin would not see /API/V1/ADMIN): the API's 404.
+    for (const path of ['/API/V1/users/profile', '/api/v1/USERS/profile', '/Api/v1/admin/users']) {
+      const response = await t.request.get(path).expect(404);
+      expect(response.body).toMatchObject({ code: 'not_found' });
     }
   });
 

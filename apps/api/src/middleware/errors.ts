@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { ErrorEnvelope } from '@attestly/contracts';
 import { AppError } from '../errors';
+import { underApi } from '../lib/api-path';
 
 interface HttpLikeError {
   status?: number;
@@ -44,7 +45,7 @@ export function errorEnvelope(): Middleware {
     try {
       await next();
       // Paths under /api that no router matched (e.g. /api/v2/…) get the envelope too, not Koa's text 404.
-      if (ctx.status === 404 && ctx.body == null && ctx.path.startsWith('/api/')) {
+      if (ctx.status === 404 && ctx.body == null && underApi(ctx.path)) {
         throw new AppError(404, 'not_found', 'No such API endpoint');
       }
     } catch (caught) {

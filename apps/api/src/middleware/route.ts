@@ -1,4 +1,4 @@
-import type Router from '@koa/router';
+import Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Middleware } from 'koa';
 import type * as v from 'valibot';
@@ -44,6 +44,15 @@ export interface RouteSpec<I extends RouteInput> extends Omit<RouteDoc, 'tag' | 
   headers?: Readonly<Record<string, string>>;
   /** Returns the answer's body; a handler that sets the body itself (a file, a redirect) returns nothing. */
   handler(request: RouteRequest<I>): unknown;
+}
+
+/**
+ * A router of this server: its paths match in their own case only. @koa/router ignores case unless told, which gave
+ * every API route aliases (`/API/V1/USERS/PROFILE`) that rules keyed on the path did not recognise — an operator's
+ * proxy rule for `/api/v1/admin`, and this server's own `/api/` checks (JSON bodies, `Cache-Control: no-store`).
+ */
+export function createRouter(options: { prefix?: string } = {}): Router {
+  return new Router({ ...options, sensitive: true });
 }
 
 /** `headers` of an answer that carries a secret shown once (a password, a key): no cache may keep it. */

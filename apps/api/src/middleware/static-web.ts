@@ -2,6 +2,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Middleware } from 'koa';
+import { underApi } from '../lib/api-path';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -29,7 +30,7 @@ export function staticWeb(root: string): Middleware {
   return async (ctx, next) => {
     if (
       (ctx.method !== 'GET' && ctx.method !== 'HEAD') ||
-      ctx.path.startsWith('/api/') ||
+      underApi(ctx.path) ||
       ctx.path.startsWith('/oauth2/')
     ) {
       return next();

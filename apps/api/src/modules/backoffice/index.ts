@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Deps } from '../../core/deps';
 import type { ApiKeyService } from '../partners/api-keys/service';
@@ -20,6 +20,7 @@ import { createAdminUserService } from './users/service';
 import { mountUserRoutes } from './users/routes';
 import { createAdminVerificationService } from './verifications/service';
 import { mountVerificationRoutes } from './verifications/routes';
+import { createRouter } from '../../middleware/route';
 
 interface AdminApiServices {
   sessions: SessionService;
@@ -50,7 +51,7 @@ export type AdminApi = ReturnType<typeof createAdminApi>;
  * partner's token is refused with 401 before any handler runs.
  */
 export function adminRoutes(admin: AdminApi, requireAdmin: Middleware): Router {
-  const router = new Router({ prefix: '/admin' });
+  const router = createRouter({ prefix: '/admin' });
   router.use(requireAdmin);
   // Admin answers name people and carry one-time secrets: never stored by a cache.
   router.use(async (ctx, next) => {

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import {
   adminEnable2faBody,
@@ -12,7 +12,7 @@ import {
 } from '@attestly/contracts';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { ok } from '../../../middleware/describe';
-import { NO_STORE, routes, signOut } from '../../../middleware/route';
+import { createRouter, NO_STORE, routes, signOut } from '../../../middleware/route';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { AdminService } from './service';
 import type { SessionRecord } from '../../shared/sessions/service';
@@ -33,7 +33,7 @@ export type AdminAuthRoutesServices = {
 /** spec 02 §7 "Admin authentication": password, then TOTP (or first-time TOTP setup with an `ats_` token). */
 export function adminAuthRoutes(services: AdminAuthRoutesServices): Router {
   const { admins, limiter, requireAdmin, requireAdminSetup } = services;
-  const router = new Router({ prefix: '/auth/admin' });
+  const router = createRouter({ prefix: '/auth/admin' });
   const route = routes(router, { tag: 'Admin authentication' });
   const perAddress = (name: string, limit: number) =>
     rateLimit(

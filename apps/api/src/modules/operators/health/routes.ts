@@ -1,12 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Registry } from 'prom-client';
 import { healthSchema, readinessSchema } from '@attestly/contracts';
 import { pendingMigrations } from '../../../db/migrator';
 import { AppError } from '../../../errors';
 import type { Deps } from '../../../core/deps';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { createRouter, routes } from '../../../middleware/route';
 
 export interface ReadinessCheck {
   name: string;
@@ -25,7 +25,7 @@ export function healthRoutes(
   registry: Registry,
   checks: ReadinessCheck[],
 ): Router {
-  const router = new Router();
+  const router = createRouter();
   const route = routes(router, { tag: 'Operations' });
   route.get('/healthz', {
     summary: 'Liveness',

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import {
   forgotPasswordBody,
@@ -18,7 +18,7 @@ import type { Session } from '../../../db/models/index';
 import { sandboxOnly, type PartnerPrincipal } from '../api-keys/middleware';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { ok } from '../../../middleware/describe';
-import { confirms, routes, signOut } from '../../../middleware/route';
+import { createRouter, confirms, routes, signOut } from '../../../middleware/route';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import { bearerAnswer } from '../../shared/sessions/service';
 import type { SiteService } from '../sites/service';
@@ -44,7 +44,7 @@ export type PartnerRoutesServices = {
 /** spec 01 §7 "Partner": accounts, profile and token validation. Sites are in modules/partners/sites. */
 export function partnerRoutes(services: PartnerRoutesServices): Router {
   const { partners, sites, limiter, requirePartner, requirePartnerOrApiKey } = services;
-  const router = new Router();
+  const router = createRouter();
   const route = routes(router, { tag: 'Partners' });
   const perAddress = (name: string, limit: number, windowMs: number, message?: string) =>
     rateLimit(limiter, { name: `partner-${name}:ip`, limit, windowMs }, (ctx) => ctx.ip, message);

@@ -1,10 +1,10 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { errorEnvelopeSchema, partnerAgeAnswerSchema, partnerVerifyAgeBody } from '@attestly/contracts';
 import { rateLimit } from '../../../middleware/rate-limit';
 import type { PartnerPrincipal } from '../api-keys/middleware';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { createRouter, routes } from '../../../middleware/route';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import { createPartnerAgeCheck, type AgeCheckDeps } from './service';
 
@@ -17,7 +17,7 @@ export interface AgeCheckRouteDeps extends AgeCheckDeps {
 /** POST /partners/verify-age: the SDK's `verifyAge` (spec 01 §1 quick start). */
 export function partnerAgeCheckRoutes(deps: AgeCheckRouteDeps): Router {
   const ageCheck = createPartnerAgeCheck(deps);
-  const router = new Router();
+  const router = createRouter();
   const caller = (ctx: { state: Record<string, unknown> }) => ctx.state.partner as PartnerPrincipal;
   routes(router, { tag: 'Partner insights' }).post('/partners/verify-age', {
     summary: 'Is this user of your sites old enough?',

@@ -1,8 +1,8 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { apiKeyCreatedSchema, apiKeyIdParams, apiKeyListSchema, createApiKeyBody } from '@attestly/contracts';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { createRouter, routes } from '../../../middleware/route';
 import type { ApiKeyService } from './service';
 import { partnerId } from '../accounts/routes';
 import { origin } from '../../../lib/request-origin';
@@ -17,7 +17,7 @@ export type ApiKeyRoutesServices = { apiKeys: ApiKeyService; requireActivePartne
  */
 export function apiKeyRoutes(services: ApiKeyRoutesServices): Router {
   const { apiKeys, requireActivePartner } = services;
-  const router = new Router();
+  const router = createRouter();
   const route = routes(router, { tag: 'API keys', guards: [requireActivePartner] });
 
   route.get('/partners/api-keys', {

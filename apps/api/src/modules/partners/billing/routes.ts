@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import {
   API_BASE_PATH,
@@ -13,7 +13,7 @@ import {
 } from '@attestly/contracts';
 import { AppError } from '../../../errors';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { createRouter, routes } from '../../../middleware/route';
 import type { BillingService } from './service';
 import { partnerId } from '../accounts/routes';
 import { origin } from '../../../lib/request-origin';
@@ -39,7 +39,7 @@ export type BillingRoutesServices = { billing: BillingService; requirePartner: M
 /** spec 01 §7 "Partner": plans, usage, Stripe Checkout and the customer portal; Stripe's own webhook. */
 export function billingRoutes(services: BillingRoutesServices): Router {
   const { billing, requirePartner } = services;
-  const router = new Router();
+  const router = createRouter();
   const route = routes(router, { tag: 'Billing' });
 
   route.get('/partners/subscription/plans', {

@@ -1,8 +1,8 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { integrationTestBody, integrationTestResultSchema, siteIdParams } from '@attestly/contracts';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { createRouter, routes } from '../../../middleware/route';
 import type { Middleware } from 'koa';
 import type { Deps } from '../../../core/deps';
 import type { RateLimiter } from '../../shared/rate-limit/service';
@@ -21,7 +21,7 @@ export type PartnerIntegrationRoutesServices = Pick<Deps, 'config'> & {
 export function partnerIntegrationRoutes(services: PartnerIntegrationRoutesServices): Router {
   const { requireActivePartner, limiter } = services;
   const integration = createIntegrationTest(services, services);
-  const router = new Router();
+  const router = createRouter();
   routes(router, { tag: 'Sites' }).post('/partners/sites/:id/integration-test', {
     summary: 'Test a site’s integration',
     description:

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { AppError } from '../../../errors';
-import { routes } from '../../../middleware/route';
+import { createRouter, routes } from '../../../middleware/route';
 
 export interface SdkDownloads {
   name: string;
@@ -51,7 +51,7 @@ export function findSdkDownloads(): SdkDownloads | null {
  * Versioned names never change content: cached for a year.
  */
 export function sdkDownloadRoutes(options: { publicUrl: string; downloads: SdkDownloads | null }): Router {
-  const router = new Router({ prefix: '/sdk' });
+  const router = createRouter({ prefix: '/sdk' });
   const { downloads, publicUrl } = options;
   const missing = () =>
     new AppError(404, 'not_found', 'The SDK is not built on this server: run `npm run build`.');

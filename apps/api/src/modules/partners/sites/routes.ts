@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import {
   LIMITS,
@@ -13,7 +13,7 @@ import {
 import { assert, notFound } from '../../../errors';
 import { readMultipart } from '../../../middleware/multipart';
 import { ok } from '../../../middleware/describe';
-import { removesOwn, routes } from '../../../middleware/route';
+import { createRouter, removesOwn, routes } from '../../../middleware/route';
 import type { PartnerStatsService } from '../stats/service';
 import type { SiteService } from './service';
 import { partnerId } from '../accounts/routes';
@@ -34,7 +34,7 @@ const duplicate = ok(
 /** spec 01 §7 "Partner": a partner's sites (OIDC clients). Every lookup is scoped to the signed-in partner. */
 export function siteRoutes(services: SiteRoutesServices): Router {
   const { sites, partnerStats, requirePartner } = services;
-  const router = new Router();
+  const router = createRouter();
   const route = routes(router, { tag: 'Sites', guards: [requirePartner] });
 
   route.get('/partners/sites', {

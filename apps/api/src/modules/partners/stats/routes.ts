@@ -1,7 +1,7 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { partnerAuditListSchema, partnerAuditQuery, partnerStatsSchema } from '@attestly/contracts';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { createRouter, routes } from '../../../middleware/route';
 import type { Middleware } from 'koa';
 import type { PartnerStatsService } from './service';
 import { sandboxOnly } from '../api-keys/middleware';
@@ -16,7 +16,7 @@ export type PartnerStatsRoutesServices = {
 /** GET /partners/stats and GET /partners/audit-logs (spec 01 §7): the portal's session or the partner's API key. */
 export function partnerStatsRoutes(services: PartnerStatsRoutesServices): Router {
   const { partnerStats, requirePartnerOrApiKey } = services;
-  const router = new Router();
+  const router = createRouter();
   const route = routes(router, { tag: 'Partner insights', guards: [requirePartnerOrApiKey] });
 
   route.get('/partners/stats', {

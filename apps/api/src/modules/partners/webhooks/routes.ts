@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import {
   createWebhookBody,
@@ -14,7 +14,7 @@ import {
 } from '@attestly/contracts';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { ok } from '../../../middleware/describe';
-import { removesOwn, routes } from '../../../middleware/route';
+import { createRouter, removesOwn, routes } from '../../../middleware/route';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { WebhookService } from './service';
 import { partnerId } from '../accounts/routes';
@@ -32,7 +32,7 @@ const notYours = ok('Not one of your webhooks');
 /** spec 01 §7 "Partner": webhook endpoints, the test ping, the delivery log and redelivery (DESIGN.md §6). */
 export function webhookRoutes(services: WebhookRoutesServices): Router {
   const { webhooks, requirePartner, limiter } = services;
-  const router = new Router();
+  const router = createRouter();
   const route = routes(router, { tag: 'Webhooks', guards: [requirePartner] });
 
   route.get('/partners/webhooks', {

@@ -1,8 +1,8 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { siteConfigSchema } from '@attestly/contracts';
 import type { Deps } from '../../../core/deps';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { createRouter, routes } from '../../../middleware/route';
 import { buildOpenApiDocument } from './openapi';
 
 /** What these routes take from the app (services.ts builds it and passes it in). */
@@ -10,7 +10,7 @@ export type DocsRoutesServices = Pick<Deps, 'config'>;
 
 /** Public, read-only: the API description and the little configuration the public site needs. */
 export function docsRoutes({ config }: DocsRoutesServices): Router {
-  const router = new Router();
+  const router = createRouter();
   let document: ReturnType<typeof buildOpenApiDocument> | null = null;
   const route = routes(router, { tag: 'Site' });
   route.get('/openapi.json', {

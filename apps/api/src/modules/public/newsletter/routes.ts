@@ -1,8 +1,8 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { messageSchema, newsletterSubscribeBody, newsletterTokenBody } from '@attestly/contracts';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { ok } from '../../../middleware/describe';
-import { confirms, routes } from '../../../middleware/route';
+import { createRouter, confirms, routes } from '../../../middleware/route';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { NewsletterService } from './service';
 import { origin } from '../../../lib/request-origin';
@@ -11,7 +11,7 @@ import { origin } from '../../../lib/request-origin';
 export type NewsletterRoutesServices = { newsletter: NewsletterService; limiter: RateLimiter };
 
 export function newsletterRoutes({ newsletter, limiter }: NewsletterRoutesServices): Router {
-  const router = new Router();
+  const router = createRouter();
   const perIp = rateLimit(
     limiter,
     { name: 'newsletter:ip', limit: 20, windowMs: 60 * 60_000 },

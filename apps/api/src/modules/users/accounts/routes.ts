@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import {
   LIMITS,
@@ -25,7 +25,7 @@ import {
 } from '@attestly/contracts';
 import { assert, notFound } from '../../../errors';
 import { ok } from '../../../middleware/describe';
-import { confirms, routes, signOut } from '../../../middleware/route';
+import { createRouter, confirms, routes, signOut } from '../../../middleware/route';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { readMultipart } from '../../../middleware/multipart';
 import { bearerAnswer, type SessionRecord } from '../../shared/sessions/service';
@@ -53,7 +53,7 @@ export type UserRoutesServices = Pick<Deps, 'db' | 'clock' | 'phone'> & {
 /** spec 01 §7 "User": accounts, sessions, profile, contact verification and password reset. */
 export function userRoutes(services: UserRoutesServices): Router {
   const { users, sessions, limiter, requireUser } = services;
-  const router = new Router();
+  const router = createRouter();
   const session = (ctx: Context) => ctx.state.session as SessionRecord;
 
   const account = routes(router, { tag: 'Accounts' });
@@ -327,7 +327,7 @@ export function userRoutes(services: UserRoutesServices): Router {
 
 /** Profile photos at capability URLs (see UserPhoto). Public by design; the key is 192 random bits. */
 export function mediaRoutes(services: UserRoutesServices): Router {
-  const router = new Router();
+  const router = createRouter();
   routes(router, { tag: 'Profile' }).get('/media/profile-photos/:key', {
     summary: 'Fetch a profile photo',
     description: 'Capability URL: the key is 192 random bits and is only ever shown to the photo’s owner.',

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import {
   connectedPartnerIdParams,
   connectedPartnerListSchema,
@@ -8,7 +8,7 @@ import {
 } from '@attestly/contracts';
 import type { Session } from '../../../db/models/index';
 import { ok } from '../../../middleware/describe';
-import { removesOwn, routes } from '../../../middleware/route';
+import { createRouter, removesOwn, routes } from '../../../middleware/route';
 import type { Middleware } from 'koa';
 import type { Deps } from '../../../core/deps';
 import type { GrantService } from './service';
@@ -21,7 +21,7 @@ export type GrantRoutesServices = Pick<Deps, 'clock'> & { grants: GrantService; 
 /** spec 01 §7 "User": the grants a user gave partner sites (their "tokens") and the partners they reach. */
 export function grantRoutes(services: GrantRoutesServices): Router {
   const { grants, requireUser, clock } = services;
-  const router = new Router();
+  const router = createRouter();
   const userId = (ctx: { state: { session?: Session } }) => (ctx.state.session as Session).subject_id;
 
   const route = routes(router, { tag: 'Tokens', guards: [requireUser] });

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type * as v from 'valibot';
 import {
@@ -16,7 +16,7 @@ import { bearerToken } from '../../../middleware/auth';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { validate } from '../../../middleware/validate';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { createRouter, routes } from '../../../middleware/route';
 import { AppError } from '../../../errors';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import { bearerAnswer, type RequestOrigin, type SessionService } from '../../shared/sessions/service';
@@ -51,7 +51,7 @@ export function oauthInteractionRoutes(
   interactions: OAuthInteractionSteps,
 ): Router {
   const { users, sessions, limiter } = services;
-  const router = new Router();
+  const router = createRouter();
   const route = routes(router, { tag: 'OAuth' });
   const uid = { params: interactionUidParams };
   const notPending = ok('No such pending request in this browser');

@@ -1,4 +1,3 @@
-import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type * as v from 'valibot';
 import {
@@ -9,7 +8,7 @@ import {
 } from '@attestly/contracts';
 import { validate } from '../../../middleware/validate';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { createRouter, routes } from '../../../middleware/route';
 import type { createCardVerification } from './credit-card';
 import type { VerificationOrigin } from './service';
 
@@ -28,7 +27,7 @@ export interface CardRouteDeps {
  * POST /users/verify with method credit_card, which answers 404 "not available" without Stripe.
  */
 export function cardCheckRoutes({ card, requireUser, userId, origin, perUser }: CardRouteDeps) {
-  const router = new Router();
+  const router = createRouter();
   const input = validate({ body: cardCheckBody });
   const decide = async (ctx: Context, body: v.InferOutput<typeof cardCheckBody>) => {
     const result = await card.finish(userId(ctx), body.setup_intent_id, origin(ctx));

@@ -1,9 +1,9 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { isCountryCode, subdivisionListSchema } from '@attestly/contracts';
 import { assert } from '../../../errors';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { createRouter, routes } from '../../../middleware/route';
 
 /** What the route needs: the signed-in-user guard and the on-box subdivision names (location.ts). */
 export interface LocationRouteDeps {
@@ -16,7 +16,7 @@ export interface LocationRouteDeps {
  * come from the GeoLite2 data on the box, so a state picked from them is one the location check can match.
  */
 export function locationRoutes({ requireUser, verifications }: LocationRouteDeps): Router {
-  const router = new Router();
+  const router = createRouter();
   routes(router, { tag: 'Verification' }).get('/locations/countries/:code/subdivisions', {
     summary: "A country's states and regions",
     description:

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import * as v from 'valibot';
 import {
@@ -26,7 +26,7 @@ import { requireSession } from '../../../middleware/auth';
 import { readMultipart } from '../../../middleware/multipart';
 import { rateLimit } from '../../../middleware/rate-limit';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { createRouter, routes } from '../../../middleware/route';
 import type { Deps } from '../../../core/deps';
 import type { RateLimiter } from '../../shared/rate-limit/service';
 import type { SessionService } from '../../shared/sessions/service';
@@ -74,7 +74,7 @@ export type VerificationRoutesServices = Pick<Deps, 'clock'> & {
  */
 export function verificationRoutes(services: VerificationRoutesServices): Router {
   const { verifications, sessions, limiter, requireUser, clock } = services;
-  const router = new Router();
+  const router = createRouter();
   const userId = (ctx: Context) => (ctx.state.session as Session).subject_id;
   const perUser = (name: string, limit: number, message: string) =>
     rateLimit(limiter, { name, limit, windowMs: hour }, userId, message);

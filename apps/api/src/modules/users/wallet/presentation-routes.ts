@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
@@ -15,7 +15,7 @@ import {
 import { AppError } from '../../../errors';
 import { validate } from '../../../middleware/validate';
 import { ok } from '../../../middleware/describe';
-import { routes } from '../../../middleware/route';
+import { createRouter, routes } from '../../../middleware/route';
 import type { PresentationService } from './presentations';
 
 /** The acr a sign-in with a wallet carries, also how a partner asks for it (`acr_values`). */
@@ -46,7 +46,7 @@ export function presentationRoutes(
   oidc: { readonly provider: Provider },
   presentations: PresentationService,
 ): Router {
-  const router = new Router();
+  const router = createRouter();
   const params = validate({ params: interactionUidParams });
   const uidOf = (ctx: Context) => (ctx.state.input.params as v.InferOutput<typeof interactionUidParams>).uid;
 

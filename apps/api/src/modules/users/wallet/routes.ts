@@ -1,9 +1,9 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import * as v from 'valibot';
 import { credentialOfferSchema, walletOfferBody, walletOfferSchema } from '@attestly/contracts';
 import { ok } from '../../../middleware/describe';
-import { NO_STORE, routes } from '../../../middleware/route';
+import { createRouter, NO_STORE, routes } from '../../../middleware/route';
 import type { OfferService } from './offers';
 
 const offerTokenParams = v.object({
@@ -25,7 +25,7 @@ const originOf = (ctx: Parameters<Middleware>[0]) => ({
 
 /** The user area's "Add to wallet" (issue 24 item 2) and the offer a wallet fetches by reference. */
 export function walletRoutes({ offers, requireUser, offerLimit }: WalletRouteDeps): Router {
-  const router = new Router();
+  const router = createRouter();
 
   const route = routes(router, { tag: 'Wallet' });
 
