@@ -38,6 +38,7 @@ import { visionReadiness } from './modules/users/verification/vision';
 import type { Oidc } from './oidc';
 import { createServices, type AppServices } from './services';
 import { createRouter } from './middleware/route';
+import { underApi } from './lib/api-path';
 
 export interface AppOptions {
   /** Extra readiness checks (e.g. the vision models) reported by /readyz. */
@@ -143,14 +144,14 @@ export function createApp(deps: Deps, options: AppOptions = {}): { app: Koa; ser
   // Body parsing only under /api: the OIDC provider reads its own bodies.
   // Stripe's webhook is read raw: its signature covers the exact bytes (modules/partners/billing/routes.ts).
   app.use(async (ctx, next) =>
-    ctx.path.startsWith('/api/') && ctx.path !== STRIPE_WEBHOOK_PATH ? parseJson(ctx, next) : next(),
+    underApi(ctx.path) && ctx.path !== STRIPE_WEBHOOK_PATH ? parseJson(ctx, next) : next(),
   );
   app.use(async (ctx, next) => {
     // Any non-empty body under /api (DELETE /users/account has one; a chunked one has no Content-Length) must be
     // JSON or multipart. An empty body (Content-Length: 0, as fetch sends for a bare POST) is no body.
     const length = ctx.request.length;
     const hasBody = length === undefined ? Boolean(ctx.get('Transfer-Encoding')) : length > 0;
-    if (ctx.path.startsWith('/api/') && hasBody && !ctx.is('application/json', 'multipart/form-data')) {
+    if (underApi(ctx.path) && hasBody && !ctx.is('application/json', 'multipart/form-data')) {
       throw new AppError(
         415,
         'request.unsupported_media_type',

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../db/database';
+import { underApi } from '../lib/api-path';
 
 /** Prometheus metrics in a registry of this app's own, so several apps in one process do not collide. */
 export function createMetrics(db: Database) {
@@ -71,7 +72,7 @@ export function createMetrics(db: Database) {
       await next();
     } finally {
       const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
-      const route = matched ? String(matched) : ctx.path.startsWith('/api/') ? 'unmatched' : 'other';
+      const route = matched ? String(matched) : underApi(ctx.path) ? 'unmatched' : 'other';
       ctx.state.routeTemplate = route;
       const child = childrenFor(ctx.method, route, String(ctx.status));
       child.count.inc();

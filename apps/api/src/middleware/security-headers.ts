@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { underApi } from '../lib/api-path';
 
 /**
  * Security headers for every response. The SPA is served from this origin, so the CSP allows only 'self'
@@ -40,7 +41,6 @@ export function securityHeaders(options: { https: boolean; stripeJsUrl?: string 
     ctx.set('Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=()');
     if (!ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', csp);
     if (options.https) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    if (ctx.path.startsWith('/api/') && !ctx.response.get('Cache-Control'))
-      ctx.set('Cache-Control', 'no-store');
+    if (underApi(ctx.path) && !ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
   };
 }

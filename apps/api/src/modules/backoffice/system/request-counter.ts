@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Deps } from '../../../core/deps';
+import { underApi } from '../../../lib/api-path';
 
 /**
  * Requests this replica answered, per minute for the last hour (dashboard "last hour of API calls"). Counted in
@@ -9,7 +10,7 @@ export function createRequestCounter(clock: Deps['clock']) {
   const buckets = new Array<number>(60).fill(0);
   const minuteOf = new Array<number>(60).fill(-1);
   const middleware: Middleware = async (ctx, next) => {
-    if (ctx.path.startsWith('/api/')) {
+    if (underApi(ctx.path)) {
       const minute = Math.floor(clock.now().getTime() / 60_000);
       const slot = minute % 60;
       if (minuteOf[slot] !== minute) {
