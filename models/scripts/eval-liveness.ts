@@ -34,6 +34,7 @@ import {
 import { blinkTexture } from '../src/blink-texture';
 import { parallaxConsistency } from '../src/parallax';
 import { photometricConsistency } from '../src/photometric';
+import { depthAnchors } from '../src/depth-anchors';
 import { depthParallax } from '../src/depth-parallax';
 import { argValue, readCsv } from './lib/csv';
 import { listClips, observeClips, type Observed } from './lib/liveness-clips';
@@ -59,7 +60,9 @@ const observed = await observeClips(ordered, { cacheDir, cachedOnly, quiet: json
 //     attack with every statistic 5 % higher), genuine-first (the lowest tuning person who turned with every statistic
 //     10 % lower; committed, as the separate floors were) and midway between the highest attack and the lowest person;
 //   the eye-texture floor: genuine-first, 10 % below the lowest tuning person (attack-first: 5 % above the highest
-//     tuning attack).
+//     tuning attack);
+//   the nose-parallax veto's floor (src/depth-anchors.ts): genuine-first, 10 % below the lowest tuning person who
+//     turned (committed 2026-11-30 before any reporting clip of the cylinder or piecewise warps was scored with it).
 // Every operating point is then reported on the reporting halves (attack faces and people never used to choose it).
 // `three_floors` is the rule before the warp score (each statistic held to its own genuine-first floor, committed
 // 2026-11-27), kept for comparison on the same clips.
@@ -73,6 +76,7 @@ const statsOf = (o: Observed) => {
     parallax: parallaxConsistency(track, c.minParallaxYawDeg, c.minParallaxFrames)?.ratio ?? null,
     photometric: photometricConsistency(track, c.minParallaxYawDeg, c.minParallaxFrames)?.change ?? null,
     depth: depthParallax(track, c.minParallaxYawDeg, c.minParallaxFrames)?.residual ?? null,
+    nose: depthAnchors(track, c.minParallaxYawDeg, c.minParallaxFrames)?.gain ?? null,
     texture: blinkTexture(track, base.blink.closedRatio, base.blink.openRatio),
   };
 };
@@ -134,8 +138,20 @@ const notDerived =
   tuneAttacks.length < MIN_TUNING_WARPS || genuineScores.length === 0
     ? `${tuneAttacks.length} tuning warps the motions accept (at least ${MIN_TUNING_WARPS} needed) and ${genuineScores.length} tuning people who turned`
     : null;
+// The nose-parallax veto's floor (src/depth-anchors.ts), genuine-first as every committed floor here: the lowest
+// tuning person who turned, 10 % lower (further from zero when it is negative). Beside it, the highest tuning warp.
+const turnedStats = (list: Stats[]) => list.filter((st) => WARP_STATS.some((k) => st[k] !== null));
+const noseOf = (list: Stats[]) => list.map((st) => st.nose).filter((v): v is number => v !== null);
+const lowestGenuineNose = Math.min(...noseOf(turnedStats(tuneGenuine)));
+const noseParallax = {
+  genuineFirst: r3x(lowestGenuineNose * (lowestGenuineNose > 0 ? 0.9 : 1.1)),
+  lowestTuningPerson: r3x(lowestGenuineNose),
+  highestTuningWarp: r3x(Math.max(...noseOf(tuneAttacks))),
+  tuningWarpsWithoutOne: tuneAttacks.length - noseOf(tuneAttacks).length,
+};
 const tuned = {
   ...(notDerived ? { notDerived } : { attackFirst, genuineFirst, midway }),
+  noseParallax,
   tuningHalves: {
     attacks: tuneAttacks.length,
     attackScores: { highest: r3x(highestAttack), count: attackScores.length },
@@ -157,6 +173,8 @@ const operatingPoints: Record<string, ClipLivenessOptions> = {
     midway: { ...base, consistency: { ...committed, ...midway } },
   }),
   three_floors: base,
+  // The committed rule without the nose-parallax veto (before 2026-11-30): what the veto changed, on the same clips.
+  without_nose_veto: { ...base, consistency: { ...committed, minNoseParallax: null } },
 };
 const options: ClipLivenessOptions = base;
 
@@ -264,6 +282,7 @@ const detail = clips
       photometric: live.consistency.photometric?.change ?? null,
       depth: live.consistency.depth?.residual ?? null,
       warpScore: live.consistency.warpScore,
+      noseParallax: live.consistency.noseParallax?.gain ?? null,
       texture: live.consistency.blinkTexture,
       identity: live.consistency.identity,
     };
@@ -322,6 +341,7 @@ if (!json) {
     console.log(`midway between the tuning halves: ${JSON.stringify(midway)}`);
   }
   console.log(`tuning halves: ${JSON.stringify(tuned.tuningHalves)}`);
+  console.log(`nose-parallax floor from the tuning halves: ${JSON.stringify(noseParallax)}`);
   console.log(`committed defaults: ${JSON.stringify(committed)}`);
   for (const [name, r] of Object.entries(reports)) {
     console.log(`\n[${name}] APCER per attack kind, reporting half (faces never used for tuning):`);

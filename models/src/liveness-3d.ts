@@ -1,4 +1,5 @@
 import { blinkTexture } from './blink-texture';
+import { depthAnchors } from './depth-anchors';
 import { depthParallax } from './depth-parallax';
 import { cosineSimilarity } from './face-match';
 import {
@@ -36,6 +37,12 @@ export interface ConsistencyOptions {
   maxWarpZ: number;
   /** Below this warp score the turn is a 2-D warp of a picture (chosen on the tuning halves, `eval:liveness`). */
   minWarpScore: number;
+  /**
+   * Below this gain of the nose tip's measured parallax on the one its mesh predicts (`depthAnchors`), the turn is a
+   * 2-D warp of a picture, whatever the warp score: a veto of its own, so it can only refuse more. Null turns the
+   * veto off (the rule before 2026-11-30; `eval:liveness` reports both on the same clips).
+   */
+  minNoseParallax: number | null;
   /** Below this eye-texture ratio a "closed" eye is a flat patch (chosen on the tuning half of the attack set). */
   minBlinkTexture: number;
   /**
@@ -52,7 +59,8 @@ export interface ConsistencyOptions {
  * people who turned (../shared/data/live-videos, split by person; the other 21 people are only reported on; 4 of
  * the 17 turned, lowest 1.596) with every statistic 10 % lower. The eye-texture floor is 10 % below the lowest tuning
  * person; the identity floor is midway between the highest tuning cross-fade (0.56) and the lowest tuning genuine
- * clip (0.69).
+ * clip (0.69). The nose-parallax floor is genuine-first too: the same 4 tuning people read 0.148–1.64, so 0.133; the
+ * tuning warps the motions accept read −0.86…0.05 (cylinders) and −1.53…0.60 (squeeze/stretch).
  */
 export const defaultConsistencyOptions: ConsistencyOptions = {
   minParallaxYawDeg: 6,
@@ -64,6 +72,7 @@ export const defaultConsistencyOptions: ConsistencyOptions = {
   },
   maxWarpZ: 3,
   minWarpScore: 1.193,
+  minNoseParallax: 0.133,
   minBlinkTexture: 0.667,
   minIdentitySimilarity: 0.625,
 };
@@ -111,6 +120,12 @@ export interface ConsistencyResult {
   depth: { residual: number; frames: number } | null;
   /** `warpScore` of the three; null: as for parallax. */
   warpScore: number | null;
+  /**
+   * The nose tip's parallax gain (`depthAnchors`); null when the clip did not turn enough (as for parallax) or, in
+   * a clip that did, when no two turned frames showed every anchor again (then the turn is refused: unmeasured is
+   * not evidence of depth).
+   */
+  noseParallax: { gain: number; frames: number } | null;
   /** Null: no closed-eye frame was seen. */
   blinkTexture: number | null;
   /** Lowest pairwise descriptor similarity; null with fewer than two described frames. */
@@ -139,6 +154,17 @@ export function assessConsistency(
     options,
   );
   if (score !== null && !(score >= options.minWarpScore)) reasons.push('motion_is_2d_warp');
+  // Only where the warp statistics apply (the clip turned): a clip that never turned is the motions' to refuse.
+  const nose =
+    score === null ? null : depthAnchors(frames, options.minParallaxYawDeg, options.minParallaxFrames);
+  const floor = options.minNoseParallax;
+  if (
+    score !== null &&
+    floor !== null &&
+    !(nose && nose.gain >= floor) &&
+    !reasons.includes('motion_is_2d_warp')
+  )
+    reasons.push('motion_is_2d_warp');
   const texture = blinkTexture(frames, blink.closedRatio, blink.openRatio);
   if (texture !== null && texture < options.minBlinkTexture) reasons.push('flat_eye_patch');
   const described = frames.filter((f) => f.descriptor && f.descriptor.length);
@@ -159,6 +185,7 @@ export function assessConsistency(
       : null,
     depth: depth ? { residual: round(depth.residual), frames: depth.frames.length } : null,
     warpScore: score === null ? null : round(score),
+    noseParallax: nose ? { gain: round(nose.gain), frames: nose.frames.length } : null,
     blinkTexture: texture === null ? null : round(texture),
     identity: identity === null ? null : round(identity),
   };

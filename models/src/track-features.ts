@@ -144,5 +144,50 @@ export function eyePatches(image: RgbImage, mesh: readonly Point[]): string | nu
   return Buffer.from(out).toString('base64');
 }
 
+/**
+ * Points on the face's midline at clearly different depths, whose grey neighbourhoods are kept per frame at the
+ * frame's own resolution (`anchorPatches`): the nose tip (1), the bridge between the brows (168) and the middle of
+ * the upper lip (0). A real head turning moves the nose tip sideways further than the other two (it is nearer the
+ * camera); a photo bent by any 2-D warp moves points of one column alike.
+ */
+export const ANCHOR_POINTS = [1, 168, 0] as const;
+export const ANCHOR_PATCH = 32;
+/** An anchor patch spans this share of the face's width (mesh points 234 → 454), around the anchor. */
+export const ANCHOR_SPAN = 0.4;
+
+/** The face's width in frame pixels from its cheek contour (mesh points 234 and 454); null when implausible. */
+export function faceWidth(left: Point | undefined, right: Point | undefined): number | null {
+  if (!left || !right) return null;
+  const width = Math.hypot(right[0]! - left[0]!, right[1]! - left[1]!);
+  return width > 8 ? width : null;
+}
+
+/**
+ * Grey patches (32 × 32 each, base64, in `ANCHOR_POINTS` order) centred on the midline anchors, each spanning 0.4
+ * face widths: finer than the 48-pixel face thumbnail, so a nose tip's parallax of a few per cent of the face's
+ * width spans pixels, not fractions of one (depth-anchors.ts).
+ */
+export function anchorPatches(image: RgbImage, mesh: readonly Point[]): string | null {
+  const width = faceWidth(mesh[234], mesh[454]);
+  if (width === null) return null;
+  const step = (ANCHOR_SPAN * width) / ANCHOR_PATCH;
+  const out = new Uint8Array(ANCHOR_POINTS.length * ANCHOR_PATCH * ANCHOR_PATCH);
+  let k = 0;
+  for (const m of ANCHOR_POINTS) {
+    const p = mesh[m];
+    if (!p) return null;
+    for (let j = 0; j < ANCHOR_PATCH; j++)
+      for (let i = 0; i < ANCHOR_PATCH; i++)
+        out[k++] = Math.round(
+          greyAt(
+            image,
+            p[0]! + (i + 0.5 - ANCHOR_PATCH / 2) * step,
+            p[1]! + (j + 0.5 - ANCHOR_PATCH / 2) * step,
+          ),
+        );
+  }
+  return Buffer.from(out).toString('base64');
+}
+
 /** The bytes of a thumbnail or eye patch stored as base64 (`faceThumbnail`, `eyePatches`). */
 export const decodeGrey = (b64: string) => Uint8Array.from(Buffer.from(b64, 'base64'));

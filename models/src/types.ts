@@ -83,6 +83,12 @@ export interface FrameObservation {
   faceThumb?: string | null;
   /** Grey patches around both eyes placed by the eye corners, base64 (`eyePatches` in track-features.ts). */
   eyePatch?: string | null;
+  /**
+   * Grey patches at the frame's resolution around the midline anchors (`anchorPatches` in track-features.ts), base64:
+   * the nose tip's parallax against the brow and the lip (depth-anchors.ts). Absent in tracks stored before
+   * 2026-11-30.
+   */
+  anchorPatch?: string | null;
 }
 
 /** One frame's landmark pass and, when it shows one face, how well it suits the age models (higher is better). */

@@ -2,7 +2,7 @@ import { VisionInputError } from './errors';
 import { detectFaces, measureQuality, observeSubject, subjectFaces } from './face-observer';
 import type { HumanInstance, HumanRuntime } from './human-runtime';
 import type { RgbImage } from './image-decode';
-import { eyePatches, eyeTexture, faceThumbnail, trackLandmarks } from './track-features';
+import { anchorPatches, eyePatches, eyeTexture, faceThumbnail, trackLandmarks } from './track-features';
 import { eyeAspectRatio } from './liveness-signals';
 import { assessQuality } from './quality';
 import type { FaceObservation, FrameScan, VideoObservation } from './types';
@@ -41,6 +41,7 @@ export async function scanFrames(
           eyeTexture: null,
           faceThumb: null,
           eyePatch: null,
+          anchorPatch: null,
         },
         rank: null,
       });
@@ -61,6 +62,7 @@ export async function scanFrames(
         eyeTexture: eyeTexture(frame.image, face.mesh),
         faceThumb: faceThumbnail(frame.image, face.box),
         eyePatch: eyePatches(frame.image, face.mesh),
+        anchorPatch: anchorPatches(frame.image, face.mesh),
       },
       // Frontal, sharp, eyes-open frames make the age estimate; the turned and blinking ones prove liveness.
       rank: quality.score + (0.001 * quality.metrics.sharpness) / 100,

@@ -10,7 +10,13 @@ import { trimmedGenuineClip } from './liveness-attacks';
 // The clips `npm run eval:liveness` scores and their per-frame tracks: the attack set's manifest and the genuine
 // recordings' labels, and each clip's observation from the vision engine, cached by the clip's hash and the model
 // files' (models/manifest.json): a track keeps the age networks' outputs, so retrained networks observe again.
-const modelsKey = crypto.createHash('sha256').update(JSON.stringify(modelManifest)).digest('hex');
+// TRACK_FORMAT names what a stored frame holds (2: the midline anchor patches), so older tracks are observed again.
+const TRACK_FORMAT = 'track-format:2';
+const modelsKey = crypto
+  .createHash('sha256')
+  .update(JSON.stringify(modelManifest))
+  .update(TRACK_FORMAT)
+  .digest('hex');
 
 export type Observed = { obs: VideoObservation } | { error: string };
 export interface Clip {
