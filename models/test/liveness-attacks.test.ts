@@ -91,6 +91,16 @@ describe('liveness against presentation attacks (issue 23)', () => {
     expect(c.reasons).toContain('motion_is_2d_warp');
   }, 180_000);
 
+  it('refuses a photo wrapped on a cylinder and turned by its nose tip alone, which moves with its column', async () => {
+    const obs = await engine.observeVideo(clip({ kind: 'cylinder_turn', seed: 4 }));
+    expect(assessActiveLiveness(obs.frames).passed).toBe(true);
+    // The warp score held out of the way: the nose tip's parallax, measured in the pixels, refuses the turn by itself.
+    const c = assessConsistency(videoTrack(obs), { ...defaultConsistencyOptions, minWarpScore: -Infinity });
+    expect(c.noseParallax!.frames).toBeGreaterThanOrEqual(defaultConsistencyOptions.minParallaxFrames);
+    expect(Math.abs(c.noseParallax!.gain)).toBeLessThan(0.1);
+    expect(c.reasons).toEqual(['motion_is_2d_warp']);
+  }, 180_000);
+
   it('refuses a still photo looped for 5 s', async () => {
     const r = await engine.analyzeVideo(clip({ kind: 'still_loop', seed: 1 }));
     expect(r.is_live).toBe(false);
@@ -129,6 +139,8 @@ describe.skipIf(!haveGenuine)('a genuine recording (../shared/data/live-videos)'
     expect(c.parallax).not.toBeNull();
     expect(c.photometric).not.toBeNull();
     expect(c.warpScore!).toBeGreaterThanOrEqual(defaultConsistencyOptions.minWarpScore);
+    // Its nose tip moves by its depth, as the mesh's pose predicts (a column warp reads about 0).
+    expect(c.noseParallax!.gain).toBeGreaterThan(0.5);
     expect(c.reasons).toEqual([]);
     expect(c.passed).toBe(true);
   }, 180_000);
