@@ -142,13 +142,18 @@ const notDerived =
 // tuning person who turned, 10 % lower (further from zero when it is negative). Beside it, the highest tuning warp.
 const turnedStats = (list: Stats[]) => list.filter((st) => WARP_STATS.some((k) => st[k] !== null));
 const noseOf = (list: Stats[]) => list.map((st) => st.nose).filter((v): v is number => v !== null);
-const lowestGenuineNose = Math.min(...noseOf(turnedStats(tuneGenuine)));
-const noseParallax = {
-  genuineFirst: r3x(lowestGenuineNose * (lowestGenuineNose > 0 ? 0.9 : 1.1)),
-  lowestTuningPerson: r3x(lowestGenuineNose),
-  highestTuningWarp: r3x(Math.max(...noseOf(tuneAttacks))),
-  tuningWarpsWithoutOne: tuneAttacks.length - noseOf(tuneAttacks).length,
-};
+const genuineNoses = noseOf(turnedStats(tuneGenuine));
+const lowestGenuineNose = Math.min(...genuineNoses);
+const attackNoses = noseOf(tuneAttacks);
+// Null without a tuning person who turned (a folder scored without the genuine clips): there is no floor to derive.
+const noseParallax = genuineNoses.length
+  ? {
+      genuineFirst: r3x(lowestGenuineNose * (lowestGenuineNose > 0 ? 0.9 : 1.1)),
+      lowestTuningPerson: r3x(lowestGenuineNose),
+      highestTuningWarp: attackNoses.length ? r3x(Math.max(...attackNoses)) : null,
+      tuningWarpsWithoutOne: tuneAttacks.length - attackNoses.length,
+    }
+  : null;
 const tuned = {
   ...(notDerived ? { notDerived } : { attackFirst, genuineFirst, midway }),
   noseParallax,

@@ -40,8 +40,8 @@ const MIN_MATCH = 0.6;
 
 type AnchoredFrame = FrameObservation & { landmarks: number[][]; yawDeg: number; anchorPatch: string };
 
-/** Where the reference's template lies in the frame's patch, relative to its middle (patch pixels), and how well. */
-function findTemplate(ref: Uint8Array, cur: Uint8Array, offset: number): { dx: number; ncc: number } | null {
+/** How far right of the frame's patch middle the reference's template lies (patch pixels); null when not found. */
+function findTemplate(ref: Uint8Array, cur: Uint8Array, offset: number): number | null {
   const n = TEMPLATE * TEMPLATE;
   const t = new Float64Array(n);
   let mean = 0;
@@ -88,7 +88,7 @@ function findTemplate(ref: Uint8Array, cur: Uint8Array, offset: number): { dx: n
   const [l, m, r] = [score[by * side + bx - 1]!, best, score[by * side + bx + 1]!];
   const curvature = l - 2 * m + r;
   const sub = curvature < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (l - r)) / curvature)) : 0;
-  return { dx: bx - SEARCH + sub, ncc: best };
+  return bx - SEARCH + sub;
 }
 
 export interface AnchorFrame {
@@ -116,11 +116,11 @@ export function anchorFrame(ref: AnchoredFrame, cur: AnchoredFrame): AnchorFrame
   // Each anchor's sideways motion, measured (where its reference pixels are now) and predicted (the rigid turn).
   const motions = ANCHOR_POINTS.map((m, k) => {
     const found = findTemplate(refPatch, curPatch, k * size);
-    if (!found) return null;
+    if (found === null) return null;
     const slot = at(m);
     const x0 = ref.landmarks[slot]![0]!;
     return {
-      measured: (cur.landmarks[slot]![0]! + found.dx * step - x0) / refWidth,
+      measured: (cur.landmarks[slot]![0]! + found * step - x0) / refWidth,
       predicted: (turned[slot]![0]! - (x0 - cx)) / refWidth,
     };
   });
