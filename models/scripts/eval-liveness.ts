@@ -62,7 +62,7 @@ const observed = await observeClips(ordered, { cacheDir, cachedOnly, quiet: json
 //   the eye-texture floor: genuine-first, 10 % below the lowest tuning person (attack-first: 5 % above the highest
 //     tuning attack);
 //   the nose-parallax veto's floor (src/depth-anchors.ts): genuine-first, 10 % below the lowest tuning person who
-//     turned (committed 2026-11-30 before any reporting clip of the cylinder or piecewise warps was scored with it).
+//     turned (fixed 2026-11-30 before any reporting clip was scored with the statistic, committed unchanged after).
 // Every operating point is then reported on the reporting halves (attack faces and people never used to choose it).
 // `three_floors` is the rule before the warp score (each statistic held to its own genuine-first floor, committed
 // 2026-11-27), kept for comparison on the same clips.
