@@ -3,7 +3,7 @@
  * statistics the warp score already averages, on the TUNING halves only: the one-photo attacks that the motions
  * alone accept (cross-fades are identity's to refuse) and the genuine tuning people who turned. Reads the tracks
  * `npm run eval:liveness` cached (run it first); never reads a reporting clip.
- *   npx tsx models/scripts/probe-depth-agreement.ts [--attacks DIR[,DIR…]] [--frames]
+ *   npx tsx models/scripts/probe-depth-anchors.ts [--attacks DIR[,DIR…]] [--frames]
  */
 import path from 'node:path';
 import { depthAnchors } from '../src/depth-anchors';
@@ -35,14 +35,14 @@ const statsOf = (track: TrackFrame[]) => {
   const parallax = parallaxConsistency(track, c.minParallaxYawDeg, c.minParallaxFrames)?.ratio ?? null;
   const photometric = photometricConsistency(track, c.minParallaxYawDeg, c.minParallaxFrames)?.change ?? null;
   const depth = depthParallax(track, c.minParallaxYawDeg, c.minParallaxFrames)?.residual ?? null;
-  const agreement = depthAnchors(track, c.minParallaxYawDeg, c.minParallaxFrames);
+  const nose = depthAnchors(track, c.minParallaxYawDeg, c.minParallaxFrames);
   return {
-    agreement: r3(agreement?.gain),
+    nose: r3(nose?.gain),
     score: r3(warpScore({ parallax, photometric, depth }, c)),
     depth: r3(depth),
     ...(args.includes('--frames')
       ? {
-          frames: agreement?.frames.map((f) => [
+          frames: nose?.frames.map((f) => [
             r3(f.yawDelta),
             r3(f.gain),
             f.measured.map(r3),
@@ -67,7 +67,7 @@ for (const row of rows) console.log(JSON.stringify(row));
 const summary = (kind: string) => {
   const values = rows
     .filter((r) => r.kind === kind)
-    .map((r) => r.stats.agreement)
+    .map((r) => r.stats.nose)
     .filter((v): v is number => v !== null)
     .sort((a, b) => a - b);
   const mean = values.reduce((a, b) => a + b, 0) / values.length;

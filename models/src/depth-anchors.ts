@@ -1,4 +1,4 @@
-import { medianYawFrame, percentile } from './liveness-signals';
+import { percentile, turnedFrames } from './liveness-signals';
 import {
   ANCHOR_PATCH,
   ANCHOR_POINTS,
@@ -100,11 +100,17 @@ export interface AnchorFrame {
   gain: number;
 }
 
-/** One turned frame against the reference; null when an anchor was not found again or nothing is predicted. */
-export function anchorFrame(ref: AnchoredFrame, cur: AnchoredFrame): AnchorFrame | null {
+/**
+ * One turned frame against the reference (its patches decoded once by the caller that compares many frames with it);
+ * null when an anchor was not found again or nothing is predicted.
+ */
+export function anchorFrame(
+  ref: AnchoredFrame,
+  cur: AnchoredFrame,
+  refPatch = decodeGrey(ref.anchorPatch),
+): AnchorFrame | null {
   const refWidth = faceWidth(ref.landmarks[at(234)], ref.landmarks[at(454)]);
   const curWidth = faceWidth(cur.landmarks[at(234)], cur.landmarks[at(454)]);
-  const refPatch = decodeGrey(ref.anchorPatch);
   const curPatch = decodeGrey(cur.anchorPatch);
   const size = ANCHOR_PATCH * ANCHOR_PATCH;
   if (refWidth === null || curWidth === null) return null;
@@ -156,11 +162,11 @@ export function depthAnchors(
       f.landmarks.every((p) => p.length >= 3 && p.every(Number.isFinite)),
   );
   if (usable.length < minFrames + 1) return null;
-  const ref = medianYawFrame(usable);
+  const { ref, turned } = turnedFrames(usable, minYawDeg);
+  const refPatch = decodeGrey(ref.anchorPatch);
   const out: AnchorFrame[] = [];
-  for (const f of usable) {
-    if (f === ref || Math.abs(f.yawDeg - ref.yawDeg) < minYawDeg) continue;
-    const frame = anchorFrame(ref, f);
+  for (const { frame: f } of turned) {
+    const frame = anchorFrame(ref, f, refPatch);
     if (frame) out.push(frame);
   }
   if (out.length < minFrames) return null;

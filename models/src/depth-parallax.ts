@@ -1,4 +1,4 @@
-import { percentile } from './liveness-signals';
+import { percentile, turnedFrames } from './liveness-signals';
 import { THUMB_SIZE, decodeGrey } from './track-features';
 import type { FrameObservation } from './types';
 
@@ -174,16 +174,11 @@ export function depthParallax(
       f.faces === 1 && !!f.faceThumb && f.yawDeg !== null,
   );
   if (usable.length < minFrames + 1) return null;
-  const medianYaw = median(usable.map((f) => f.yawDeg));
-  const ref = usable.reduce((a, b) =>
-    Math.abs(b.yawDeg - medianYaw) < Math.abs(a.yawDeg - medianYaw) ? b : a,
-  );
+  const { ref, turned } = turnedFrames(usable, minYawDeg);
   const refThumb = decodeGrey(ref.faceThumb);
   if (refThumb.length !== THUMB_SIZE * THUMB_SIZE) return null;
   const out: DepthParallaxResult['frames'] = [];
-  for (const f of usable) {
-    const yawDelta = f.yawDeg - ref.yawDeg;
-    if (f === ref || Math.abs(yawDelta) < minYawDeg) continue;
+  for (const { frame: f, yawDelta } of turned) {
     const cur = decodeGrey(f.faceThumb);
     if (cur.length !== THUMB_SIZE * THUMB_SIZE) continue;
     const residual = depthResidual(blockShifts(refThumb, cur, THUMB_SIZE, minMatch));

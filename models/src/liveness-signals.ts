@@ -46,6 +46,23 @@ export function medianYawFrame<F extends { yawDeg: number }>(frames: readonly F[
   return frames.reduce((a, b) => (Math.abs(b.yawDeg - medianYaw) < Math.abs(a.yawDeg - medianYaw) ? b : a));
 }
 
+/**
+ * What every 2-D warp test compares (parallax.ts, photometric.ts, depth-parallax.ts, depth-anchors.ts): the
+ * reference frame (`medianYawFrame`) and each other frame turned at least `minYawDeg` from it, with its yaw change.
+ */
+export function turnedFrames<F extends { yawDeg: number }>(
+  frames: readonly F[],
+  minYawDeg: number,
+): { ref: F; turned: { frame: F; yawDelta: number }[] } {
+  const ref = medianYawFrame(frames);
+  const turned: { frame: F; yawDelta: number }[] = [];
+  for (const frame of frames) {
+    const yawDelta = frame.yawDeg - ref.yawDeg;
+    if (frame !== ref && Math.abs(yawDelta) >= minYawDeg) turned.push({ frame, yawDelta });
+  }
+  return { ref, turned };
+}
+
 export interface BlinkOptions {
   /** A frame is "closed" when its EAR falls below this share of the open-eye baseline. */
   closedRatio: number;

@@ -1,4 +1,4 @@
-import { medianYawFrame, percentile } from './liveness-signals';
+import { percentile, turnedFrames } from './liveness-signals';
 import { TRACK_LANDMARKS } from './track-features';
 import type { FrameObservation } from './types';
 import { WARP_MODELS, normalise, rotated, warpResiduals, type WarpModel } from './warp-fit';
@@ -49,7 +49,7 @@ export function parallaxConsistency(
       f.landmarks.every((p) => p.length >= 3 && p.every(Number.isFinite)),
   );
   if (usable.length < minFrames + 1) return null;
-  const ref = medianYawFrame(usable);
+  const { ref, turned } = turnedFrames(usable, minYawDeg);
   const unit = Math.hypot(
     ref.landmarks[FACE_RIGHT]![0]! - ref.landmarks[FACE_LEFT]![0]!,
     ref.landmarks[FACE_RIGHT]![1]! - ref.landmarks[FACE_LEFT]![1]!,
@@ -69,9 +69,7 @@ export function parallaxConsistency(
     return cross < 0 ? -1 : 1;
   });
   const result: ParallaxFrame[] = [];
-  for (const f of usable) {
-    const yawDelta = f.yawDeg - ref.yawDeg;
-    if (f === ref || Math.abs(yawDelta) < minYawDeg) continue;
+  for (const { frame: f, yawDelta } of turned) {
     const pitchDelta = (f.pitchDeg ?? 0) - (ref.pitchDeg ?? 0);
     const observed = warpResiduals(src, normalise(f.landmarks, centre, unit), sides);
     const expected = warpResiduals(src, rotated(src, yawDelta, pitchDelta), sides);

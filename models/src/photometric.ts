@@ -1,4 +1,4 @@
-import { medianYawFrame, percentile } from './liveness-signals';
+import { percentile, turnedFrames } from './liveness-signals';
 import { THUMB_SIZE, decodeGrey } from './track-features';
 import type { FrameObservation } from './types';
 
@@ -72,12 +72,10 @@ export function photometricConsistency(
       f.faces === 1 && !!f.faceThumb && f.yawDeg !== null,
   );
   if (usable.length < minFrames + 1) return null;
-  const ref = medianYawFrame(usable);
+  const { ref, turned } = turnedFrames(usable, minYawDeg);
   const refThumb = decodeGrey(ref.faceThumb);
   const out: PhotometricResult['frames'] = [];
-  for (const f of usable) {
-    const yawDelta = f.yawDeg - ref.yawDeg;
-    if (f === ref || Math.abs(yawDelta) < minYawDeg) continue;
+  for (const { frame: f, yawDelta } of turned) {
     const change = unmatched(refThumb, decodeGrey(f.faceThumb), THUMB_SIZE);
     if (change !== null) out.push({ timeSeconds: f.timeSeconds, yawDelta, change });
   }
