@@ -25,6 +25,7 @@ import {
   assessClipLiveness,
   assessConsistency,
   defaultClipLivenessOptions,
+  passiveCue,
   videoTrack,
   warpScore,
   type ClipLivenessOptions,
@@ -62,7 +63,9 @@ const observed = await observeClips(ordered, { cacheDir, cachedOnly, quiet: json
 //   the eye-texture floor: genuine-first, 10 % below the lowest tuning person (attack-first: 5 % above the highest
 //     tuning attack);
 //   the nose-parallax veto's floor (src/depth-anchors.ts): genuine-first, 10 % below the lowest tuning person who
-//     turned (fixed 2026-11-30 before any reporting clip was scored with the statistic, committed unchanged after).
+//     turned (fixed 2026-11-30 before any reporting clip was scored with the statistic, committed unchanged after);
+//   the passive cue's veto floor (src/liveness-3d.ts passiveCue): genuine-first, 10 % below the lowest tuning person
+//     (every tuning person, turned or not: the cue reads the best frames, whatever the motion).
 // Every operating point is then reported on the reporting halves (attack faces and people never used to choose it).
 // `three_floors` is the rule before the warp score (each statistic held to its own genuine-first floor, committed
 // 2026-11-27), kept for comparison on the same clips.
@@ -78,6 +81,7 @@ const statsOf = (o: Observed) => {
     depth: depthParallax(track, c.minParallaxYawDeg, c.minParallaxFrames)?.residual ?? null,
     nose: depthAnchors(track, c.minParallaxYawDeg, c.minParallaxFrames)?.gain ?? null,
     texture: blinkTexture(track, base.blink.closedRatio, base.blink.openRatio),
+    passive: passiveCue(track)?.cue ?? null,
   };
 };
 type Stats = NonNullable<ReturnType<typeof statsOf>>;
@@ -154,9 +158,30 @@ const noseParallax = genuineNoses.length
       tuningWarpsWithoutOne: tuneAttacks.length - attackNoses.length,
     }
   : null;
+// The passive cue's floor: genuine-first, from every tuning person; beside it, how the tuning attacks read, per kind.
+const genuineCues = tuneGenuine.map((st) => st.passive).filter((v): v is number => v !== null);
+const tuningAttackCues: Record<string, { lowest: number; median: number; n: number }> = {};
+for (const [kind, list] of byKind) {
+  if (kind === 'bona_fide') continue;
+  const cues = list
+    .filter((c) => c.split === 'tune' && observed.has(c.name))
+    .map((c) => statsOf(observed.get(c.name)!)?.passive ?? null)
+    .filter((v): v is number => v !== null)
+    .sort((a, b) => a - b);
+  if (cues.length)
+    tuningAttackCues[kind] = { lowest: r3x(cues[0]!), median: r3x(cues[cues.length >> 1]!), n: cues.length };
+}
+const passiveFloor = genuineCues.length
+  ? {
+      genuineFirst: r3x(Math.min(...genuineCues) * 0.9),
+      tuningPeople: genuineCues.map(r3x).sort((x, y) => x - y),
+      tuningAttacks: tuningAttackCues,
+    }
+  : null;
 const tuned = {
   ...(notDerived ? { notDerived } : { attackFirst, genuineFirst, midway }),
   noseParallax,
+  passiveFloor,
   tuningHalves: {
     attacks: tuneAttacks.length,
     attackScores: { highest: r3x(highestAttack), count: attackScores.length },
@@ -180,6 +205,8 @@ const operatingPoints: Record<string, ClipLivenessOptions> = {
   three_floors: base,
   // The committed rule without the nose-parallax veto (before 2026-11-30): what the veto changed, on the same clips.
   without_nose_veto: { ...base, consistency: { ...committed, minNoseParallax: null } },
+  // …and without the passive cue's veto (before 2026-11-30, late afternoon).
+  without_passive_veto: { ...base, consistency: { ...committed, minPassiveCue: null } },
 };
 const options: ClipLivenessOptions = base;
 
@@ -290,6 +317,7 @@ const detail = clips
       noseParallax: live.consistency.noseParallax?.gain ?? null,
       texture: live.consistency.blinkTexture,
       identity: live.consistency.identity,
+      passive: live.consistency.passive?.cue ?? null,
     };
   });
 const summary = {
@@ -347,6 +375,7 @@ if (!json) {
   }
   console.log(`tuning halves: ${JSON.stringify(tuned.tuningHalves)}`);
   console.log(`nose-parallax floor from the tuning halves: ${JSON.stringify(noseParallax)}`);
+  console.log(`passive cue's floor from the tuning halves: ${JSON.stringify(passiveFloor)}`);
   console.log(`committed defaults: ${JSON.stringify(committed)}`);
   for (const [name, r] of Object.entries(reports)) {
     console.log(`\n[${name}] APCER per attack kind, reporting half (faces never used for tuning):`);

@@ -3,6 +3,8 @@ import { blinkTexture } from './blink-texture';
 import {
   assessConsistency,
   defaultConsistencyOptions,
+  passiveCue,
+  videoTrack,
   warpScore,
   type ConsistencyOptions,
   type TrackFrame,
@@ -10,6 +12,7 @@ import {
 import { parallaxConsistency } from './parallax';
 import { photometricConsistency } from './photometric';
 import { EYE_PATCH, THUMB_SIZE, TRACK_LANDMARKS } from './track-features';
+import type { VideoObservation } from './types';
 
 /** A deterministic face-like 3-D point set in pixels: 150 px wide, the nose tip well in front of the cheeks. */
 function face(): number[][] {
@@ -128,6 +131,37 @@ describe('blinkTexture and identity', () => {
     expect(r.reasons).toEqual(['identity_changed']);
     const same = assessConsistency([frame(0, 0, [], { descriptor: a }), frame(2, 0, [], { descriptor: a })]);
     expect(same.passed).toBe(true);
+  });
+});
+
+describe('the passive cue', () => {
+  const options: ConsistencyOptions = { ...defaultConsistencyOptions, minPassiveCue: 0.3 };
+  const clip = (cues: (number | null)[]) => cues.map((passive, i) => frame(i, 0, [], { passive }));
+
+  it('is the median over the frames that carry one', () => {
+    expect(passiveCue(clip([0.9, null, 0.2, 0.8]))).toEqual({ cue: 0.8, frames: 3 });
+    expect(passiveCue(clip([0.9, 0.2, 0.5, 0.8]))).toEqual({ cue: 0.65, frames: 4 });
+    expect(passiveCue(clip([null, null]))).toBeNull();
+  });
+
+  it('vetoes a clip whose cue is under the floor, and only then', () => {
+    expect(assessConsistency(clip([0.9, 0.1, 0.25]), options).reasons).toEqual(['passive_spoof_cue']);
+    expect(assessConsistency(clip([0.9, 0.1, 0.35]), options).passed).toBe(true);
+    // One frame low out of three is not enough (a blurred frame, a hand across the face).
+    expect(assessConsistency(clip([0.9, 0.05, 0.8]), options).passed).toBe(true);
+    expect(assessConsistency(clip([0.1, 0.1, 0.1]), { ...options, minPassiveCue: null }).passed).toBe(true);
+  });
+
+  it('reads a best frame that skipped the passive models as no cue, not as a cue of 0', () => {
+    const best = (antispoof: number | null, liveness: number | null) =>
+      ({ descriptor: [1, 0], antispoof, liveness }) as unknown as VideoObservation['best'][number];
+    const obs = {
+      durationSeconds: 2,
+      frames: [frame(0, 0, []), frame(1, 0, []), frame(2, 0, [])],
+      best: [best(0.9, 0.7), best(null, null), best(Number.NaN, 0.8)],
+      bestTimes: [0, 1, 2],
+    } as VideoObservation;
+    expect(videoTrack(obs).map((f) => f.passive)).toEqual([0.7, null, null]);
   });
 });
 

@@ -12,9 +12,13 @@ import { parallaxConsistency } from './parallax';
 import { photometricConsistency } from './photometric';
 import type { FrameObservation, VideoObservation } from './types';
 
-/** One frame of the per-frame track, with the face descriptor where one was computed (the best frames). */
+/**
+ * One frame of the per-frame track, with what the best frames add: the face descriptor and the single-frame passive
+ * cue (the lower of Human's antispoof "real" and liveness "live" scores, 0–1).
+ */
 export interface TrackFrame extends FrameObservation {
   descriptor?: number[] | null;
+  passive?: number | null;
 }
 
 /** Where one 2-D warp statistic sits among warped photos: the mean and standard deviation of its natural log. */
@@ -50,6 +54,12 @@ export interface ConsistencyOptions {
    * real face seen frontal and turned 25° scores lower than two frontal photos (MODEL_CARD.md, liveness).
    */
   minIdentitySimilarity: number;
+  /**
+   * Below this median passive cue over the best frames (`passiveCue`), the clip shows a picture of a face (a print,
+   * a screen), whatever its motion: a veto of its own, so it can only refuse more. Null turns it off (the rule
+   * before 2026-11-30, late afternoon; `eval:liveness` reports both on the same clips).
+   */
+  minPassiveCue: number | null;
 }
 
 /**
@@ -60,7 +70,8 @@ export interface ConsistencyOptions {
  * the 17 turned, lowest 1.596) with every statistic 10 % lower. The eye-texture floor is 10 % below the lowest tuning
  * person; the identity floor is midway between the highest tuning cross-fade (0.56) and the lowest tuning genuine
  * clip (0.69). The nose-parallax floor is genuine-first too: the same 4 tuning people read 0.148–1.64, so 0.133; the
- * tuning warps the motions accept read −0.86…0.05 (cylinders) and −1.53…0.60 (squeeze/stretch).
+ * tuning warps the motions accept read −0.86…0.05 (cylinders) and −1.53…0.60 (squeeze/stretch). The passive cue's
+ * floor is genuine-first: the 17 tuning people read 0.17–0.86, so 0.153; no attack kind reads under it (a backstop).
  */
 export const defaultConsistencyOptions: ConsistencyOptions = {
   minParallaxYawDeg: 6,
@@ -75,6 +86,7 @@ export const defaultConsistencyOptions: ConsistencyOptions = {
   minNoseParallax: 0.133,
   minBlinkTexture: 0.667,
   minIdentitySimilarity: 0.625,
+  minPassiveCue: 0.153,
 };
 
 /** The three 2-D warp statistics of a clip that turned (each null when it has nothing to say). */
@@ -107,7 +119,8 @@ export function warpScore(
   return z.length ? z.reduce((a, b) => a + b, 0) / z.length : null;
 }
 
-export type ConsistencyReason = 'motion_is_2d_warp' | 'flat_eye_patch' | 'identity_changed';
+export type ConsistencyReason =
+  'motion_is_2d_warp' | 'flat_eye_patch' | 'identity_changed' | 'passive_spoof_cue';
 
 export interface ConsistencyResult {
   passed: boolean;
@@ -130,6 +143,24 @@ export interface ConsistencyResult {
   blinkTexture: number | null;
   /** Lowest pairwise descriptor similarity; null with fewer than two described frames. */
   identity: number | null;
+  /** `passiveCue` of the best frames; null when none carries one. */
+  passive: { cue: number; frames: number } | null;
+}
+
+/**
+ * The clip's single-frame passive cue: the median over the frames that carry one (the best frames, one per third of
+ * the clip) of the lower of Human's antispoof and liveness scores. Each reads a face's texture in one frame: print
+ * grain and halftone, a screen's pixels and glare, the flat colour of a paper face. Null when no frame carries one.
+ */
+export function passiveCue(frames: readonly TrackFrame[]): { cue: number; frames: number } | null {
+  const cues = frames
+    .map((f) => f.passive)
+    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v))
+    .sort((a, b) => a - b);
+  if (!cues.length) return null;
+  const mid = cues.length >> 1;
+  const cue = cues.length % 2 ? cues[mid]! : (cues[mid - 1]! + cues[mid]!) / 2;
+  return { cue, frames: cues.length };
 }
 
 /**
@@ -175,6 +206,9 @@ export function assessConsistency(
       identity = identity === null ? s : Math.min(identity, s);
     }
   if (identity !== null && identity < options.minIdentitySimilarity) reasons.push('identity_changed');
+  const passive = passiveCue(frames);
+  if (passive && options.minPassiveCue !== null && !(passive.cue >= options.minPassiveCue))
+    reasons.push('passive_spoof_cue');
   const round = (v: number) => Math.round(v * 1000) / 1000;
   return {
     passed: reasons.length === 0,
@@ -188,6 +222,7 @@ export function assessConsistency(
     noseParallax: nose ? { gain: round(nose.gain), frames: nose.frames.length } : null,
     blinkTexture: texture === null ? null : round(texture),
     identity: identity === null ? null : round(identity),
+    passive: passive ? { cue: round(passive.cue), frames: passive.frames } : null,
   };
 }
 
@@ -226,10 +261,21 @@ export function assessClipLiveness(
   };
 }
 
-/** A video observation as a per-frame track: each best frame's descriptor attached to the frame it came from. */
+/**
+ * A video observation as a per-frame track: each best frame's descriptor and passive cue attached to the frame it
+ * came from (the cue is null where the frame's pass skipped the passive models).
+ */
 export function videoTrack(obs: VideoObservation): TrackFrame[] {
   return obs.frames.map((f) => {
     const i = obs.bestTimes?.indexOf(f.timeSeconds) ?? -1;
-    return i >= 0 ? { ...f, descriptor: obs.best[i]!.descriptor } : f;
+    if (i < 0) return f;
+    const best = obs.best[i]!;
+    // A pass without the passive models reads NaN (null once stored as JSON): no cue, not a cue of 0.
+    const read = Number.isFinite(best.antispoof) && Number.isFinite(best.liveness);
+    return {
+      ...f,
+      descriptor: best.descriptor,
+      passive: read ? Math.min(best.antispoof, best.liveness) : null,
+    };
   });
 }

@@ -48,8 +48,8 @@ export interface FaceObservation {
   /** Intermediate faceres activations and the age softmax of the descriptor's pass (faceres-features.ts, 3,172 values; empty without it). */
   ageFeatures: number[];
   /**
-   * Single-frame passive cues from Human: antispoof ("real") and liveness ("live"), 0–1; NaN where the pass
-   * skipped those models (video best frames, face matching), which never read them.
+   * Single-frame passive cues from Human: antispoof ("real") and liveness ("live"), 0–1 (a photo, a video's best
+   * frames); NaN where the pass skipped those models (face matching, documents), which never read them.
    */
   antispoof: number;
   liveness: number;

@@ -135,7 +135,10 @@ export async function observeVideo(
   for (const index of chosen) {
     try {
       best.push({
-        observation: await observeSubject(runtime, video.frames[index]!.image, 'describe'),
+        observation: await observeSubject(runtime, video.frames[index]!.image, 'full', {
+          age: true,
+          identity: true,
+        }),
         timeSeconds: video.frames[index]!.timeSeconds,
       });
     } catch (error) {

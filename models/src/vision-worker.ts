@@ -53,7 +53,10 @@ try {
       case 'frames':
         return scanFrames(human, unpackFrames(request.bytes, request.frames!));
       case 'frame':
-        return observeSubject(runtime, unpackFrames(request.bytes, request.frames!)[0]!.image, 'describe');
+        return observeSubject(runtime, unpackFrames(request.bytes, request.frames!)[0]!.image, 'full', {
+          age: true,
+          identity: true,
+        });
       case 'video':
         return observeVideo(runtime, new Uint8Array(request.bytes), config.video);
     }

@@ -7,7 +7,8 @@ import type { FaceObservation, FrameScan, VideoObservation } from './types';
  *   passive antispoof/liveness models are skipped and read NaN).
  * - video: an encoded clip decoded and analysed in one worker (kept for callers that want a single job).
  * - frames: raw RGB frames of one video (`frames` meta) → the landmark pass per frame (FrameScan[]).
- * - frame: one raw RGB frame (`frames` meta with one time) → FaceObservation from the age models only.
+ * - frame: one raw RGB frame (`frames` meta with one time) → FaceObservation from every model, the descriptor
+ *   included (a video's best frames: age, identity across the clip and the passive cues).
  */
 export type WorkerOp = 'photo' | 'descriptor' | 'video' | 'frames' | 'frame';
 

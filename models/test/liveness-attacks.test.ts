@@ -141,6 +141,9 @@ describe.skipIf(!haveGenuine)('a genuine recording (../shared/data/live-videos)'
     expect(c.warpScore!).toBeGreaterThanOrEqual(defaultConsistencyOptions.minWarpScore);
     // Its nose tip moves by its depth, as the mesh's pose predicts (a column warp reads about 0).
     expect(c.noseParallax!.gain).toBeGreaterThan(0.5);
+    // Every best frame carries the passive cue (the workers run the antispoof and liveness models on them).
+    expect(c.passive!.frames).toBe(obs.best.length);
+    expect(c.passive!.cue).toBeGreaterThanOrEqual(defaultConsistencyOptions.minPassiveCue!);
     expect(c.reasons).toEqual([]);
     expect(c.passed).toBe(true);
   }, 180_000);

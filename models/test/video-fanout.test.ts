@@ -51,6 +51,11 @@ describe('video analysis fanned out over the pool', () => {
     // The clip moves and blinks, so a merge out of time order would change the series.
     expect(new Set(fanned.eye_measurements.ear_series).size).toBeGreaterThan(5);
     expect(fanned.age).toBe(decideAge(whole.best, [18], committedWeights).age);
+    // The best frames carry the single-frame passive cues the liveness decision reads (liveness-3d.ts passiveCue).
+    for (const best of whole.best) {
+      expect(best.antispoof).toBeGreaterThan(0);
+      expect(best.liveness).toBeGreaterThan(0);
+    }
   }, 60_000);
 
   it('serves photos while a video is being analysed and stays idle afterwards', async () => {

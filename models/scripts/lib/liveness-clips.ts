@@ -10,8 +10,9 @@ import { trimmedGenuineClip } from './liveness-attacks';
 // The clips `npm run eval:liveness` scores and their per-frame tracks: the attack set's manifest and the genuine
 // recordings' labels, and each clip's observation from the vision engine, cached by the clip's hash and the model
 // files' (models/manifest.json): a track keeps the age networks' outputs, so retrained networks observe again.
-// TRACK_FORMAT names what a stored frame holds (2: the midline anchor patches), so older tracks are observed again.
-const TRACK_FORMAT = 'track-format:2';
+// TRACK_FORMAT names what a stored track holds (2: the midline anchor patches; 3: the best frames' passive cues),
+// so older tracks are observed again.
+const TRACK_FORMAT = 'track-format:3';
 const modelsKey = crypto
   .createHash('sha256')
   .update(JSON.stringify(modelManifest))
