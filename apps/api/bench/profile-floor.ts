@@ -1,0 +1,128 @@
+/**
+ * The floor under issue 26's `/users/profile` target on PostgreSQL (≥ 0.2× bare Koa): how fast any server can answer
+ * that route when it reads its user row from PostgreSQL once per request, with none of our stack. Two processes,
+ * loaded in one-second turns with the OIDC bench's autocannon settings (16 connections): bare-koa.ts, and the same
+ * Koa route reading the row with one prepared statement through a node-postgres pool (this file with `--serve`).
+ * Prints one JSON line: requests per second, each server's CPU µs per request, and the ratio — the best that a
+ * design keeping one round trip per request could reach on this machine, against the bench's `profile_ratio`.
+ *
+ *   PROFILE_FLOOR_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx apps/api/bench/profile-floor.ts
+ *
+ * A throwaway database is created beside the one named and dropped at the end.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import Koa from 'koa';
+import pg from 'pg';
+import { CLIENTS } from './oidc-bench-sides';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const USER_ID = '6f1d0c7e-2b1a-4c55-9a63-0f7b8f5d2a10';
+const ROUTE = '/api/v1/users/profile';
+
+/** The Koa route of bare-koa.ts, its body read from PostgreSQL with one prepared statement per request. */
+async function serve(database: string): Promise<void> {
+  const pool = new pg.Pool({ connectionString: database, max: 4 });
+  await pool.query(`CREATE TABLE IF NOT EXISTS floor_users (id uuid PRIMARY KEY, email text NOT NULL, full_name text,
+    phone text, country text, state text, city text, email_verified boolean NOT NULL DEFAULT false,
+    created_at timestamptz NOT NULL DEFAULT now())`);
+  await pool.query(
+    `INSERT INTO floor_users (id, email, full_name) VALUES ($1, 'bench-user@example.com', 'Bench User')
+     ON CONFLICT (id) DO NOTHING`,
+    [USER_ID],
+  );
+  const read = { name: 'floor_profile', text: 'SELECT * FROM floor_users WHERE id = $1', values: [USER_ID] };
+  const app = new Koa();
+  app.use(async (ctx) => {
+    if (ctx.path === ROUTE && ctx.get('Authorization').startsWith('Bearer ')) {
+      ctx.body = (await pool.query(read)).rows[0];
+      return;
+    }
+    ctx.status = 401;
+    ctx.body = { detail: 'unauthenticated' };
+  });
+  const server = app.listen(0, '127.0.0.1', () => {
+    console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
+  });
+  process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));
+}
+
+/** A server process and the port it printed. */
+async function start(args: string[]): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code})`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const match = /"port":(\d+)/.exec(chunk.toString());
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  return { child, port };
+}
+
+/** User and system CPU time of a process so far, in milliseconds (Linux /proc, 100 ticks a second). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const load = (port: number, seconds: number) =>
+  new Promise<number>((resolve, reject) =>
+    autocannon(
+      {
+        url: `http://127.0.0.1:${port}${ROUTE}`,
+        connections: CLIENTS,
+        duration: seconds,
+        headers: { authorization: 'Bearer floor' },
+      },
+      (error, result) => (error ? reject(error) : resolve(result.requests.total)),
+    ),
+  );
+
+async function measure(server: string): Promise<void> {
+  const name = `attestly_floor_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const sides = {
+    bare_koa: await start([path.join(here, 'bare-koa.ts')]),
+    koa_pg: await start([fileURLToPath(import.meta.url), '--serve', url.href]),
+  };
+  const tally = { bare_koa: { requests: 0, cpuMs: 0 }, koa_pg: { requests: 0, cpuMs: 0 } };
+  try {
+    for (const side of Object.values(sides)) await load(side.port, 1); // warm-up
+    for (let turn = 0; turn < 8; turn++)
+      for (const [key, side] of Object.entries(sides) as [keyof typeof sides, (typeof sides)['koa_pg']][]) {
+        const cpu = cpuMs(side.child.pid!);
+        tally[key].requests += await load(side.port, 1);
+        tally[key].cpuMs += cpuMs(side.child.pid!) - cpu;
+      }
+  } finally {
+    for (const side of Object.values(sides)) side.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+  const round = (v: number, places = 1) => Math.round(v * 10 ** places) / 10 ** places;
+  console.log(
+    JSON.stringify({
+      bare_koa_profile_rps: round(tally.bare_koa.requests / 8),
+      koa_pg_profile_rps: round(tally.koa_pg.requests / 8),
+      bare_koa_cpu_us: round((1000 * tally.bare_koa.cpuMs) / tally.bare_koa.requests),
+      koa_pg_cpu_us: round((1000 * tally.koa_pg.cpuMs) / tally.koa_pg.requests),
+      floor_ratio: round(tally.koa_pg.requests / tally.bare_koa.requests, 2),
+    }),
+  );
+}
+
+if (process.argv[2] === '--serve') await serve(process.argv[3]!);
+else await measure(process.env.PROFILE_FLOOR_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
