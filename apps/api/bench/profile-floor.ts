@@ -3,7 +3,7 @@
  * that route when it reads its user row from PostgreSQL once per request, with none of our stack. Two processes,
  * loaded in one-second turns with the OIDC bench's autocannon settings (16 connections): bare-koa.ts, and the same
  * Koa route reading the row with one prepared statement through a node-postgres pool (this file with `--serve`).
- * Prints one JSON line: requests per second, each server's CPU µs per request, and the ratio — the best that a
+ * Prints one JSON line: requests per second, each server's CPU µs per request (and PostgreSQL's), and the ratio — the best that a
  * design keeping one round trip per request could reach on this machine, against the bench's `profile_ratio`.
  *
  *   PROFILE_FLOOR_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx apps/api/bench/profile-floor.ts
@@ -12,13 +12,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Koa from 'koa';
 import pg from 'pg';
+import { cpuMs, postgresCpuMs } from './oidc-bench-servers';
 import { CLIENTS } from './oidc-bench-sides';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -67,12 +67,6 @@ async function start(args: string[]): Promise<{ child: ChildProcess; port: numbe
   return { child, port };
 }
 
-/** User and system CPU time of a process so far, in milliseconds (Linux /proc, 100 ticks a second). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 const load = (port: number, seconds: number) =>
   new Promise<number>((resolve, reject) =>
     autocannon(
@@ -97,14 +91,18 @@ async function measure(server: string): Promise<void> {
     bare_koa: await start([path.join(here, 'bare-koa.ts')]),
     koa_pg: await start([fileURLToPath(import.meta.url), '--serve', url.href]),
   };
-  const tally = { bare_koa: { requests: 0, cpuMs: 0 }, koa_pg: { requests: 0, cpuMs: 0 } };
+  const tally = {
+    bare_koa: { requests: 0, cpuMs: 0, databaseCpuMs: 0 },
+    koa_pg: { requests: 0, cpuMs: 0, databaseCpuMs: 0 },
+  };
   try {
     for (const side of Object.values(sides)) await load(side.port, 1); // warm-up
     for (let turn = 0; turn < 8; turn++)
       for (const [key, side] of Object.entries(sides) as [keyof typeof sides, (typeof sides)['koa_pg']][]) {
-        const cpu = cpuMs(side.child.pid!);
+        const [cpu, databaseCpu] = [cpuMs(side.child.pid!), postgresCpuMs()];
         tally[key].requests += await load(side.port, 1);
         tally[key].cpuMs += cpuMs(side.child.pid!) - cpu;
+        tally[key].databaseCpuMs += postgresCpuMs() - databaseCpu;
       }
   } finally {
     for (const side of Object.values(sides)) side.child.kill('SIGTERM');
@@ -119,6 +117,7 @@ async function measure(server: string): Promise<void> {
       koa_pg_profile_rps: round(tally.koa_pg.requests / 8),
       bare_koa_cpu_us: round((1000 * tally.bare_koa.cpuMs) / tally.bare_koa.requests),
       koa_pg_cpu_us: round((1000 * tally.koa_pg.cpuMs) / tally.koa_pg.requests),
+      koa_pg_db_cpu_us: round((1000 * tally.koa_pg.databaseCpuMs) / tally.koa_pg.requests),
       floor_ratio: round(tally.koa_pg.requests / tally.bare_koa.requests, 2),
     }),
   );
