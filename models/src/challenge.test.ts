@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkChallenge, defaultChallengeCheckOptions, type ChallengeStep } from './challenge';
+import {
+  challengeMessage,
+  checkChallenge,
+  defaultChallengeCheckOptions,
+  type ChallengeStep,
+} from './challenge';
 import type { ChallengeTrackPoint } from './types';
 
 const FPS = 8;
@@ -180,6 +185,63 @@ describe('checkChallenge', () => {
     expect(result.passed).toBe(false);
     expect(result.neutralYaw).toBeNull();
     expect(result.steps.every((s) => s.problem === 'not_seen')).toBe(true);
+  });
+
+  it('refuses a recording that turns where no step asks for it: one swinging both ways answers nothing', () => {
+    // A head swinging left and right every second and blinking every half second: every window holds a turn each
+    // way and a blink, so before unasked turns counted it answered every challenge drawn.
+    const swinging: ChallengeTrackPoint[] = Array.from({ length: 5 * FPS }, (_, i) => ({
+      t: i / FPS,
+      yaw: 3 + 20 * Math.sin((2 * Math.PI * i) / FPS),
+      ear: i % (FPS / 2) === 2 ? CLOSED : OPEN,
+    }));
+    const result = checkChallenge(swinging, leftRightBlink);
+    expect(result.steps.every((s) => s.passed)).toBe(true);
+    expect(result.passed).toBe(false);
+    expect(result.unaskedTurns.map((u) => u.action)).toContain('turn_left');
+    expect(result.unaskedTurns.map((u) => u.action)).toContain('turn_right');
+    expect(challengeMessage(result)).toMatch(/turned (left|right) when that was not asked/);
+    // An answer to "left, right, blink" replayed for "left, blink" shows a right turn nobody asked for.
+    const answer = track([
+      { turn: { yaw: LEFT, from: 1, to: 1.6 } },
+      { turn: { yaw: RIGHT, from: 2.5, to: 3 } },
+      { blinkAt: 4.25 },
+    ]);
+    expect(checkChallenge(answer, leftRightBlink)).toMatchObject({ passed: true, unaskedTurns: [] });
+    const leftBlink: ChallengeStep[] = [
+      { action: 'turn_left', start_seconds: 0.5, end_seconds: 2.5 },
+      { action: 'blink', start_seconds: 2.5, end_seconds: 4.5 },
+    ];
+    const other = checkChallenge(answer, leftBlink);
+    expect(other.steps.every((s) => s.passed)).toBe(true);
+    expect(other.passed).toBe(false);
+    expect(other.unaskedTurns).toEqual([{ action: 'turn_right', at: 2.5 }]);
+  });
+
+  it('does not count a glance or the return to the middle after an asked turn, nor a blink outside its window', () => {
+    // A glance to the right of less than half the asked left turn's 25° (the person's own), then the asked turn.
+    const glance = checkChallenge(
+      track([
+        { turn: { yaw: RIGHT * 0.4, from: 0.25, to: 0.5 } },
+        { turn: { yaw: LEFT, from: 1.2, to: 1.8 } },
+        { blinkAt: 3.5 },
+      ]),
+      [
+        { action: 'turn_left', start_seconds: 0.8, end_seconds: 2.5 },
+        { action: 'blink', start_seconds: 2.5, end_seconds: 4.5 },
+      ],
+    );
+    expect(glance).toMatchObject({ passed: true, unaskedTurns: [] });
+    const result = checkChallenge(
+      track([
+        { turn: { yaw: LEFT, from: 1, to: 1.6 } },
+        { turn: { yaw: RIGHT, from: 2.5, to: 3 } },
+        { blinkAt: 0.25 },
+        { blinkAt: 4.25 },
+      ]),
+      leftRightBlink,
+    );
+    expect(result).toMatchObject({ passed: true, unaskedTurns: [] });
   });
 
   it('refuses an empty challenge', () => {

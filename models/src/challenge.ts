@@ -6,6 +6,7 @@ import type {
   ChallengeStepProblem,
   ChallengeStepResult,
   ChallengeTrackPoint,
+  ChallengeUnaskedTurn,
 } from './types';
 
 export type {
@@ -41,6 +42,14 @@ export interface ChallengeCheckOptions {
    * person (the preview is mirrored, the recording is not), so the person's left is the right of the image.
    */
   leftYawSign: 1 | -1;
+  /**
+   * A turn where no step asks for it refuses the clip when its swing reaches this share of the smallest asked
+   * turn's (`unaskedTurns`). ¾: swings as large both ways (a recording made to answer anything, or an answer to
+   * another challenge) reach it; glances and the overshoot of a return to the middle do not. ½ refused the genuine
+   * recording the API's tests answer challenges with (live_022, who looks rather than turns: her glances reach two
+   * thirds of her turns), a sign that it would refuse real people.
+   */
+  unaskedTurnShare: number;
 }
 
 export const defaultChallengeCheckOptions: ChallengeCheckOptions = {
@@ -48,6 +57,7 @@ export const defaultChallengeCheckOptions: ChallengeCheckOptions = {
   minTurnDeg: 8,
   blink: defaultBlinkOptions,
   leftYawSign: -1,
+  unaskedTurnShare: 0.75,
 };
 
 interface BlinkEvent {
@@ -113,8 +123,90 @@ function turnSeen(
   return null;
 }
 
+/** A swing of the head toward one side: when it counted as a turn, and how far past the neutral pose it went. */
+interface Swing {
+  t: number;
+  peak: number;
+}
+
 /**
- * Checks that each step's motion happened inside its window (± tolerance) and after the previous step's motion.
+ * Every turn toward one side that the clip shows, by the rule that counts an asked turn (`turnSeen`): the yaw moves
+ * at least `minTurnDeg` that way from a lower point and ends at least half of that past the neutral pose. Each is
+ * followed to its peak (until the head comes back `minTurnDeg`), and only then may another one count.
+ */
+function swings(
+  frames: readonly { t: number; yaw: number }[],
+  toward: (yaw: number) => number,
+  minTurnDeg: number,
+): Swing[] {
+  const found: Swing[] = [];
+  let lowest = Infinity;
+  let current: Swing | null = null;
+  for (const p of frames) {
+    const value = toward(p.yaw);
+    if (current) {
+      if (value > current.peak - minTurnDeg) {
+        current.peak = Math.max(current.peak, value);
+        continue;
+      }
+      current = null;
+      lowest = value;
+    } else if (value - lowest >= minTurnDeg && value >= minTurnDeg / 2) {
+      current = { t: p.t, peak: value };
+      found.push(current);
+    } else lowest = Math.min(lowest, value);
+  }
+  return found;
+}
+
+/**
+ * Turns the clip shows where no step asks for them. A swing toward a side outside (± tolerance) every window that
+ * asks for that side is unasked when it reaches `unaskedTurnShare` of the smallest asked turn's own swing: without
+ * this, one recording that swings the head both ways and blinks throughout answered every challenge drawn, and an
+ * answer to one challenge answered a fifth of the others (`npx tsx apps/api/bench/challenge-replay.ts`). Smaller
+ * swings — a glance, the overshoot of a return to the middle — are a person's own. Blinks are not held to their
+ * windows: people blink on their own every few seconds. Empty while an asked turn is missing (the steps refuse).
+ */
+function unaskedTurns(
+  frames: readonly ChallengeTrackPoint[],
+  steps: readonly ChallengeStep[],
+  results: readonly ChallengeStepResult[],
+  neutral: number | null,
+  options: ChallengeCheckOptions,
+): ChallengeUnaskedTurn[] {
+  if (neutral === null) return [];
+  const tol = options.toleranceSeconds;
+  const yaws = frames.filter((p): p is ChallengeTrackPoint & { yaw: number } => p.yaw !== null);
+  const sides = (['turn_left', 'turn_right'] as const).map((action) => {
+    const direction = (action === 'turn_left' ? 1 : -1) * options.leftYawSign;
+    const all = swings(yaws, (yaw) => direction * (yaw - neutral), options.minTurnDeg);
+    const windows = steps.filter((s) => s.action === action);
+    const inAsked = (t: number) =>
+      windows.some((w) => t >= w.start_seconds - tol && t <= w.end_seconds + tol);
+    // Each asked turn's swing: how far past the neutral pose the head went from the step's turn to its window's end.
+    const asked = steps.flatMap((step, i) => {
+      const at = results[i]?.at;
+      if (step.action !== action || at === null || at === undefined) return [];
+      const span = yaws.filter((p) => p.t >= at && p.t <= step.end_seconds + tol);
+      return [Math.max(...span.map((p) => direction * (p.yaw - neutral)))];
+    });
+    return { action, asked, unasked: all.filter((s) => !inAsked(s.t)) };
+  });
+  const askedPeaks = sides.flatMap((side) => side.asked);
+  if (!askedPeaks.length) return [];
+  const floor = options.unaskedTurnShare * Math.min(...askedPeaks);
+  return sides
+    .flatMap((side) =>
+      side.unasked
+        .filter((s) => s.peak >= floor)
+        .map((s) => ({ action: side.action, at: Math.round(s.t * 10) / 10 })),
+    )
+    .sort((a, b) => a.at - b.at);
+}
+
+/**
+ * Checks that each step's motion happened inside its window (± tolerance) and after the previous step's motion,
+ * and that the head turned nowhere else (`unaskedTurns`).
  * A turn is a movement of the head within the window: the yaw moves at least `minTurnDeg` in the asked direction
  * and ends at least half of that past the neutral pose, so a head held turned throughout does not count and
  * neither does a return to the middle from the other side. A blink is a closure of both eyes below
@@ -161,9 +253,11 @@ export function checkChallenge(
     if (at !== null) previous = at;
   }
   const round = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
+  const unasked = unaskedTurns(frames, steps, results, neutral, options);
   return {
-    passed: results.length > 0 && results.every((r) => r.passed),
+    passed: results.length > 0 && results.every((r) => r.passed) && unasked.length === 0,
     steps: results.map((r) => ({ ...r, at: round(r.at) })),
+    unaskedTurns: unasked,
     neutralYaw: round(neutral),
   };
 }
@@ -178,6 +272,7 @@ export const CHALLENGE_PROMPTS: Record<ChallengeAction, string> = {
 /** What to tell a person whose clip did not answer the challenge: the first step that was not seen, and why. */
 export function challengeMessage(result: ChallengeCheckResult): string {
   const missed = result.steps.find((s) => !s.passed);
+  const unasked = result.unaskedTurns[0];
   const what = missed
     ? `We did not see "${CHALLENGE_PROMPTS[missed.action]}" ${
         missed.problem === 'wrong_direction'
@@ -186,7 +281,9 @@ export function challengeMessage(result: ChallengeCheckResult): string {
             ? 'in the order asked'
             : 'when it was asked'
       }.`
-    : 'The recording did not answer its challenge.';
+    : unasked
+      ? `The head turned ${unasked.action === 'turn_left' ? 'left' : 'right'} when that was not asked.`
+      : 'The recording did not answer its challenge.';
   return (
     `We could not confirm that this was a live recording. ${what} Please start again and follow each prompt as it ` +
     'appears, or verify your age with an identity document.'

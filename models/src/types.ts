@@ -217,9 +217,17 @@ export interface ChallengeStepResult {
   problem: ChallengeStepProblem | null;
 }
 
+/** A turn the clip shows outside every window that asks for that side (seconds from the clip start). */
+export interface ChallengeUnaskedTurn {
+  action: 'turn_left' | 'turn_right';
+  at: number;
+}
+
 export interface ChallengeCheckResult {
   passed: boolean;
   steps: ChallengeStepResult[];
+  /** Turns seen where no step asked for them: any refuses the clip (challenge.ts unaskedTurns). */
+  unaskedTurns: ChallengeUnaskedTurn[];
   /** The yaw (degrees) taken as the person facing the camera. */
   neutralYaw: number | null;
 }

@@ -98,7 +98,12 @@ export function createFacialVerification(
       extracted.head_yaw_range = analysis.head_yaw_range;
       extracted.blinks = analysis.blinks;
       extracted.challenge = analysis.challenge
-        ? { id: media.challengeId, passed: analysis.challenge.passed, steps: analysis.challenge.steps }
+        ? {
+            id: media.challengeId,
+            passed: analysis.challenge.passed,
+            steps: analysis.challenge.steps,
+            unasked_turns: analysis.challenge.unaskedTurns,
+          }
         : null;
     }
     const row = await verifications.record(
