@@ -7,7 +7,8 @@
  * - replayed answers: for each of 200 challenges, a recording that answers it exactly (each turn held around its
  *   window's middle, each blink in its window's middle), checked against all the other drawn challenges;
  * - genuine recordings: the tracks `npm run eval:liveness` cached for ../shared/data/live-videos (people who turn and
- *   blink on their own; none performs a challenge), when that cache is there.
+ *   blink on their own; none performs a challenge), when that cache is there; beside each, the share of challenges
+ *   whose every step it shows (what it would answer without the unasked-turn rule).
  * Each rate is the share of drawn challenges the recording answers. Run: `npx tsx apps/api/bench/challenge-replay.ts`.
  */
 import fs from 'node:fs';
@@ -38,6 +39,9 @@ const challenges: ChallengeStep[][] = (() => {
 const answered = (track: ChallengeTrackPoint[], skip = -1) =>
   challenges.filter((steps, i) => i !== skip && checkChallenge(track, steps).passed).length /
   (skip >= 0 ? DRAWN - 1 : DRAWN);
+/** The share of drawn challenges whose every step the recording shows, unasked turns or not. */
+const stepsSeen = (track: ChallengeTrackPoint[]) =>
+  challenges.filter((steps) => checkChallenge(track, steps).steps.every((s) => s.passed)).length / DRAWN;
 
 /** A head swinging left and right with this period, blinking every `blinkEvery` seconds. */
 const swinging = (period: number, blinkEvery: number): ChallengeTrackPoint[] =>
@@ -93,6 +97,7 @@ const cache = path.resolve('models/.cache/liveness-tracks');
 const index = path.join(cache, 'trimmed-index.json');
 if (fs.existsSync(index)) {
   const genuine: Record<string, number> = {};
+  const seen: Record<string, number> = {};
   for (const [key, hash] of Object.entries(
     JSON.parse(fs.readFileSync(index, 'utf8')) as Record<string, string>,
   )) {
@@ -105,7 +110,9 @@ if (fs.existsSync(index)) {
       yaw: f.faces === 1 ? f.yawDeg : null,
       ear: f.faces === 1 ? f.eyeAspectRatio : null,
     }));
-    genuine[path.basename(key.split(':').slice(1, -1).join(':'))] = rate(answered(track));
+    const name = path.basename(key.split(':').slice(1, -1).join(':'));
+    genuine[name] = rate(answered(track));
+    seen[name] = rate(stepsSeen(track));
   }
   const values = Object.values(genuine);
   report.genuine_recordings = {
@@ -113,6 +120,8 @@ if (fs.existsSync(index)) {
     answering_any: values.filter((v) => v > 0).length,
     highest: rate(Math.max(...values)),
     nonzero: Object.fromEntries(Object.entries(genuine).filter(([, v]) => v > 0)),
+    // Every step shown, whether or not a turn nobody asked for refuses it: what the unasked-turn rule takes away.
+    steps_seen_nonzero: Object.fromEntries(Object.entries(seen).filter(([, v]) => v > 0)),
   };
 } else {
   console.error(`no cached genuine tracks at ${cache} (run \`npm run eval:liveness\` first): skipped`);
