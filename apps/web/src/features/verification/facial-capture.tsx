@@ -104,7 +104,7 @@ export function FacialCapture({
       <p className="text-sm text-slate-700">
         {mode === 'photo'
           ? 'A single photo can estimate your age but cannot prove that a live person is in front of the camera, so it may not be enough on its own.'
-          : 'After a 3-second countdown, look at the camera and do what each prompt asks as it appears (turn your head to the left or right, or blink). The prompts change with every recording.'}{' '}
+          : 'After a 3-second countdown, look at the camera and do what each prompt asks as it appears (turn your head to the left or right, or blink), and turn only when asked, facing the camera again after each turn. The prompts change with every recording.'}{' '}
         {selfie
           ? 'The video is sent with your document and compared with its photo on this server.'
           : 'Your face is analysed on this server and the image is not kept.'}
