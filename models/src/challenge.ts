@@ -113,14 +113,13 @@ function turnSeen(
   after: number,
   minTurnDeg: number,
 ): number | null {
-  let lowest = Infinity;
-  for (const p of window) {
-    if (p.t <= after) continue;
-    const value = toward(p.yaw);
-    if (value - lowest >= minTurnDeg && value >= minTurnDeg / 2) return p.t;
-    lowest = Math.min(lowest, value);
-  }
-  return null;
+  return (
+    swings(
+      window.filter((p) => p.t > after),
+      toward,
+      minTurnDeg,
+    )[0]?.t ?? null
+  );
 }
 
 /** A swing of the head toward one side: when it counted as a turn, and how far past the neutral pose it went. */
@@ -130,9 +129,9 @@ interface Swing {
 }
 
 /**
- * Every turn toward one side that the clip shows, by the rule that counts an asked turn (`turnSeen`): the yaw moves
- * at least `minTurnDeg` that way from a lower point and ends at least half of that past the neutral pose. Each is
- * followed to its peak (until the head comes back `minTurnDeg`), and only then may another one count.
+ * Every turn toward one side in these frames — the one rule for a turn, asked (`turnSeen`) or not (`unaskedTurns`):
+ * the yaw moves at least `minTurnDeg` that way from a lower point and ends at least half of that past the neutral
+ * pose. Each is followed to its peak (until the head comes back `minTurnDeg`), and only then may another one count.
  */
 function swings(
   frames: readonly { t: number; yaw: number }[],

@@ -5,6 +5,7 @@ import { cosineSimilarity } from './face-match';
 import {
   assessActiveLiveness,
   defaultActiveLivenessOptions,
+  percentile,
   type ActiveLivenessOptions,
   type ActiveLivenessResult,
 } from './liveness-signals';
@@ -155,12 +156,8 @@ export interface ConsistencyResult {
 export function passiveCue(frames: readonly TrackFrame[]): { cue: number; frames: number } | null {
   const cues = frames
     .map((f) => f.passive)
-    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v))
-    .sort((a, b) => a - b);
-  if (!cues.length) return null;
-  const mid = cues.length >> 1;
-  const cue = cues.length % 2 ? cues[mid]! : (cues[mid - 1]! + cues[mid]!) / 2;
-  return { cue, frames: cues.length };
+    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  return cues.length ? { cue: percentile(cues, 0.5), frames: cues.length } : null;
 }
 
 /**

@@ -39,10 +39,17 @@ const challenges: ChallengeStep[][] = (() => {
 const answered = (track: ChallengeTrackPoint[], skip = -1) =>
   challenges.filter((steps, i) => i !== skip && checkChallenge(track, steps).passed).length /
   (skip >= 0 ? DRAWN - 1 : DRAWN);
-/** The share of drawn challenges whose every step the recording shows, unasked turns or not. */
-const stepsSeen = (track: ChallengeTrackPoint[]) =>
-  challenges.filter((steps) => checkChallenge(track, steps).steps.every((s) => s.passed)).length / DRAWN;
-
+/** Shares of drawn challenges: those the recording answers, and those whose every step it shows (unasked turns aside). */
+function shares(track: ChallengeTrackPoint[]): { answered: number; stepsSeen: number } {
+  let answered = 0;
+  let stepsSeen = 0;
+  for (const steps of challenges) {
+    const result = checkChallenge(track, steps);
+    if (result.passed) answered++;
+    if (result.steps.every((s) => s.passed)) stepsSeen++;
+  }
+  return { answered: answered / DRAWN, stepsSeen: stepsSeen / DRAWN };
+}
 /** A head swinging left and right with this period, blinking every `blinkEvery` seconds. */
 const swinging = (period: number, blinkEvery: number): ChallengeTrackPoint[] =>
   times.map((t) => ({
@@ -111,8 +118,9 @@ if (fs.existsSync(index)) {
       ear: f.faces === 1 ? f.eyeAspectRatio : null,
     }));
     const name = path.basename(key.split(':').slice(1, -1).join(':'));
-    genuine[name] = rate(answered(track));
-    seen[name] = rate(stepsSeen(track));
+    const share = shares(track);
+    genuine[name] = rate(share.answered);
+    seen[name] = rate(share.stepsSeen);
   }
   const values = Object.values(genuine);
   report.genuine_recordings = {

@@ -15,11 +15,10 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import Koa from 'koa';
 import pg from 'pg';
 import { cpuMs, postgresCpuMs } from './oidc-bench-servers';
-import { CLIENTS } from './oidc-bench-sides';
+import { CLIENTS, cannon } from './oidc-bench-sides';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const USER_ID = '6f1d0c7e-2b1a-4c55-9a63-0f7b8f5d2a10';
@@ -67,18 +66,15 @@ async function start(args: string[]): Promise<{ child: ChildProcess; port: numbe
   return { child, port };
 }
 
-const load = (port: number, seconds: number) =>
-  new Promise<number>((resolve, reject) =>
-    autocannon(
-      {
-        url: `http://127.0.0.1:${port}${ROUTE}`,
-        connections: CLIENTS,
-        duration: seconds,
-        headers: { authorization: 'Bearer floor' },
-      },
-      (error, result) => (error ? reject(error) : resolve(result.requests.total)),
-    ),
-  );
+const load = async (port: number, seconds: number) =>
+  (
+    await cannon({
+      url: `http://127.0.0.1:${port}${ROUTE}`,
+      connections: CLIENTS,
+      duration: seconds,
+      headers: { authorization: 'Bearer floor' },
+    })
+  ).requests.total;
 
 async function measure(server: string): Promise<void> {
   const name = `attestly_floor_${randomBytes(4).toString('hex')}`;
