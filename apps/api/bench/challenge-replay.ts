@@ -5,7 +5,10 @@
  * - swinging: a head swinging left and right with frequent blinks, at several speeds (the recording an attacker
  *   would make once to replay for any challenge);
  * - replayed answers: for each of 200 challenges, a recording that answers it exactly (each turn held around its
- *   window's middle, each blink in its window's middle), checked against all the other drawn challenges;
+ *   window's middle, each blink in its window's middle), checked against all the other drawn challenges: as it is,
+ *   as it is or mirrored (a virtual camera's mirror switch turns a left turn into a right one; the attacker tries
+ *   whichever fits), and edited (mirrored where needed, each motion cut and moved into the new challenge's window:
+ *   what any video editor does, so it answers every challenge whose turns the recording shows on either side);
  * - genuine recordings: the tracks `npm run eval:liveness` cached for ../shared/data/live-videos (people who turn and
  *   blink on their own; none performs a challenge), when that cache is there; beside each, the share of challenges
  *   whose every step it shows (what it would answer without the unasked-turn rule).
@@ -92,12 +95,38 @@ report.swinging = Object.fromEntries(
   ]),
 );
 
+const mirrored = (track: ChallengeTrackPoint[]) =>
+  track.map((p) => ({ ...p, yaw: p.yaw === null ? null : -p.yaw }));
+const turnCount = (steps: ChallengeStep[]) => steps.filter((s) => s.action !== 'blink').length;
+/**
+ * The edited replay of the answer to `original` offered for `steps`: the recording's turns (a left and a right turn
+ * are one another mirrored) and blink cut and moved into the new windows. It answers when the recording shows as many
+ * distinct turns as the new challenge asks for: both sides, or one side for a challenge asking one turn.
+ */
+const editedAnswers = (original: ChallengeStep[], steps: ChallengeStep[]) =>
+  turnCount(steps) <= turnCount(original) && checkChallenge(answerTo(steps), steps).passed;
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const others = (i: number) => challenges.filter((_, j) => j !== i);
 const replays = Array.from({ length: 200 }, (_, i) => answered(answerTo(challenges[i]!), i));
+const eitherWay = Array.from({ length: 200 }, (_, i) => {
+  const track = answerTo(challenges[i]!);
+  const flipped = mirrored(track);
+  const hits = others(i).filter(
+    (steps) => checkChallenge(track, steps).passed || checkChallenge(flipped, steps).passed,
+  );
+  return hits.length / (DRAWN - 1);
+});
+const edited = Array.from(
+  { length: 200 },
+  (_, i) => others(i).filter((steps) => editedAnswers(challenges[i]!, steps)).length / (DRAWN - 1),
+);
 const ownAnswered = challenges.slice(0, 200).filter((steps) => checkChallenge(answerTo(steps), steps).passed);
 report.replayed_answers = {
   answers_that_pass_their_own_challenge: `${ownAnswered.length}/200`,
-  mean: rate(replays.reduce((a, b) => a + b, 0) / replays.length),
+  mean: rate(mean(replays)),
   highest: rate(Math.max(...replays)),
+  mirrored_or_not: { mean: rate(mean(eitherWay)), highest: rate(Math.max(...eitherWay)) },
+  edited: { mean: rate(mean(edited)), lowest: rate(Math.min(...edited)), highest: rate(Math.max(...edited)) },
 };
 
 const cache = path.resolve('models/.cache/liveness-tracks');
