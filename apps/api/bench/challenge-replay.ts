@@ -39,9 +39,11 @@ const challenges: ChallengeStep[][] = (() => {
   const random = new SeededRandom(2026);
   return Array.from({ length: DRAWN }, () => drawChallengeSteps(random));
 })();
-const answered = (track: ChallengeTrackPoint[], skip = -1) =>
-  challenges.filter((steps, i) => i !== skip && checkChallenge(track, steps).passed).length /
-  (skip >= 0 ? DRAWN - 1 : DRAWN);
+const answered = (track: ChallengeTrackPoint[]) =>
+  challenges.filter((steps) => checkChallenge(track, steps).passed).length / DRAWN;
+/** The share of the drawn challenges other than the i-th that `accepts` lets through. */
+const shareOfOthers = (i: number, accepts: (steps: ChallengeStep[]) => boolean) =>
+  challenges.filter((steps, j) => j !== i && accepts(steps)).length / (DRAWN - 1);
 /** Shares of drawn challenges: those the recording answers, and those whose every step it shows (unasked turns aside). */
 function shares(track: ChallengeTrackPoint[]): { answered: number; stepsSeen: number } {
   let answered = 0;
@@ -106,20 +108,18 @@ const turnCount = (steps: ChallengeStep[]) => steps.filter((s) => s.action !== '
 const editedAnswers = (original: ChallengeStep[], steps: ChallengeStep[]) =>
   turnCount(steps) <= turnCount(original) && checkChallenge(answerTo(steps), steps).passed;
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-const others = (i: number) => challenges.filter((_, j) => j !== i);
-const replays = Array.from({ length: 200 }, (_, i) => answered(answerTo(challenges[i]!), i));
-const eitherWay = Array.from({ length: 200 }, (_, i) => {
+const replays: number[] = [];
+const eitherWay: number[] = [];
+const edited: number[] = [];
+for (let i = 0; i < 200; i++) {
   const track = answerTo(challenges[i]!);
   const flipped = mirrored(track);
-  const hits = others(i).filter(
-    (steps) => checkChallenge(track, steps).passed || checkChallenge(flipped, steps).passed,
+  replays.push(shareOfOthers(i, (steps) => checkChallenge(track, steps).passed));
+  eitherWay.push(
+    shareOfOthers(i, (steps) => checkChallenge(track, steps).passed || checkChallenge(flipped, steps).passed),
   );
-  return hits.length / (DRAWN - 1);
-});
-const edited = Array.from(
-  { length: 200 },
-  (_, i) => others(i).filter((steps) => editedAnswers(challenges[i]!, steps)).length / (DRAWN - 1),
-);
+  edited.push(shareOfOthers(i, (steps) => editedAnswers(challenges[i]!, steps)));
+}
 const ownAnswered = challenges.slice(0, 200).filter((steps) => checkChallenge(answerTo(steps), steps).passed);
 report.replayed_answers = {
   answers_that_pass_their_own_challenge: `${ownAnswered.length}/200`,
