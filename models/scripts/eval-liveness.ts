@@ -85,15 +85,25 @@ const statsOf = (o: Observed) => {
   };
 };
 type Stats = NonNullable<ReturnType<typeof statsOf>>;
+// Each tuning clip's statistics, computed once: every floor below reads them.
 const tuneAttacks: Stats[] = [];
 const tuneGenuine: Stats[] = [];
+/** The passive cue of every tuning attack, per kind (the cue reads the best frames, whatever the motion). */
+const tuningAttackCueLists = new Map<string, number[]>();
 for (const c of clips) {
   if (c.split !== 'tune' && c.split !== 'bona_fide_tune') continue;
   const o = observed.get(c.name);
   const st = o && statsOf(o);
   if (!st) continue;
-  if (c.split === 'bona_fide_tune') tuneGenuine.push(st);
-  else if (st.active && c.kind !== 'cross_fade') tuneAttacks.push(st);
+  if (c.split === 'bona_fide_tune') {
+    tuneGenuine.push(st);
+    continue;
+  }
+  if (st.active && c.kind !== 'cross_fade') tuneAttacks.push(st);
+  if (st.passive === null) continue;
+  const cues = tuningAttackCueLists.get(c.kind) ?? [];
+  cues.push(st.passive);
+  tuningAttackCueLists.set(c.kind, cues);
 }
 const r3x = (v: number) => Math.round(v * 1000) / 1000;
 const WARP_STATS = ['parallax', 'photometric', 'depth'] as const;
@@ -161,15 +171,9 @@ const noseParallax = genuineNoses.length
 // The passive cue's floor: genuine-first, from every tuning person; beside it, how the tuning attacks read, per kind.
 const genuineCues = tuneGenuine.map((st) => st.passive).filter((v): v is number => v !== null);
 const tuningAttackCues: Record<string, { lowest: number; median: number; n: number }> = {};
-for (const [kind, list] of byKind) {
-  if (kind === 'bona_fide') continue;
-  const cues = list
-    .filter((c) => c.split === 'tune' && observed.has(c.name))
-    .map((c) => statsOf(observed.get(c.name)!)?.passive ?? null)
-    .filter((v): v is number => v !== null)
-    .sort((a, b) => a - b);
-  if (cues.length)
-    tuningAttackCues[kind] = { lowest: r3x(cues[0]!), median: r3x(cues[cues.length >> 1]!), n: cues.length };
+for (const [kind, list] of tuningAttackCueLists) {
+  const cues = [...list].sort((a, b) => a - b);
+  tuningAttackCues[kind] = { lowest: r3x(cues[0]!), median: r3x(cues[cues.length >> 1]!), n: cues.length };
 }
 const passiveFloor = genuineCues.length
   ? {

@@ -110,6 +110,18 @@ export function chooseBestFrames(scans: readonly FrameScan[], count = BEST_FRAME
   return chosen;
 }
 
+/**
+ * One of a video's best frames with every model: age, the descriptor (one person across the clip) and the passive
+ * antispoof/liveness cues (liveness-3d.ts passiveCue). The one-worker path below and the engine's fanned-out `frame`
+ * jobs both read a best frame through this.
+ */
+export function observeBestFrame(
+  runtime: Pick<HumanRuntime, 'human' | 'faceres' | 'ageCnn' | 'ageReadsFaceres' | 'ageNetworksMirror'>,
+  image: RgbImage,
+): Promise<FaceObservation> {
+  return observeSubject(runtime, image, 'full', { age: true, identity: true });
+}
+
 export function noClearFace(): VisionInputError {
   return new VisionInputError(
     'no_face',
@@ -135,10 +147,7 @@ export async function observeVideo(
   for (const index of chosen) {
     try {
       best.push({
-        observation: await observeSubject(runtime, video.frames[index]!.image, 'full', {
-          age: true,
-          identity: true,
-        }),
+        observation: await observeBestFrame(runtime, video.frames[index]!.image),
         timeSeconds: video.frames[index]!.timeSeconds,
       });
     } catch (error) {

@@ -8,7 +8,7 @@ import { serialiseError } from './errors';
 import { observeSubject } from './face-observer';
 import { createHumanRuntime, type BackendPreference } from './human-runtime';
 import { decodeImage, type RgbImage } from './image-decode';
-import { observeVideo, scanFrames } from './video-observer';
+import { observeBestFrame, observeVideo, scanFrames } from './video-observer';
 import type { VideoDecodeOptions } from './video-decode';
 import type { FramesMeta, WorkerRequest, WorkerResponse, WorkerValue } from './worker-protocol';
 
@@ -53,10 +53,7 @@ try {
       case 'frames':
         return scanFrames(human, unpackFrames(request.bytes, request.frames!));
       case 'frame':
-        return observeSubject(runtime, unpackFrames(request.bytes, request.frames!)[0]!.image, 'full', {
-          age: true,
-          identity: true,
-        });
+        return observeBestFrame(runtime, unpackFrames(request.bytes, request.frames!)[0]!.image);
       case 'video':
         return observeVideo(runtime, new Uint8Array(request.bytes), config.video);
     }

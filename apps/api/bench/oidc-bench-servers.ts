@@ -209,7 +209,7 @@ async function analyzeLikeAutovacuum(url: string): Promise<void> {
 }
 
 /** A throwaway PostgreSQL database on `server`; null for SQLite. */
-async function benchDatabase(
+export async function benchDatabase(
   server: string | null,
 ): Promise<{ url: string; analyze(): Promise<void>; drop(): Promise<void> } | null> {
   if (!server) return null;

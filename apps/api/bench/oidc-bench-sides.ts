@@ -122,7 +122,7 @@ export interface Tally {
   latencies: number[];
 }
 
-const PROFILE_ROUTE = '/api/v1/users/profile';
+export const PROFILE_ROUTE = '/api/v1/users/profile';
 
 /** A side for a provider (ours or bare): each client signs in once and consents; later flows reuse both. */
 export async function providerSide(

@@ -10,19 +10,16 @@
  *
  * A throwaway database is created beside the one named and dropped at the end.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import pg from 'pg';
-import { cpuMs, postgresCpuMs } from './oidc-bench-servers';
-import { CLIENTS, cannon } from './oidc-bench-sides';
+import { benchDatabase, cpuMs, postgresCpuMs, startProcess } from './oidc-bench-servers';
+import { CLIENTS, PROFILE_ROUTE as ROUTE, cannon } from './oidc-bench-sides';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const USER_ID = '6f1d0c7e-2b1a-4c55-9a63-0f7b8f5d2a10';
-const ROUTE = '/api/v1/users/profile';
 
 /** The Koa route of bare-koa.ts, its body read from PostgreSQL with one prepared statement per request. */
 async function serve(database: string): Promise<void> {
@@ -46,25 +43,20 @@ async function serve(database: string): Promise<void> {
     ctx.body = { detail: 'unauthenticated' };
   });
   const server = app.listen(0, '127.0.0.1', () => {
-    console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
+    console.log(
+      JSON.stringify({ port: (server.address() as AddressInfo).port, msg: 'koa pg floor listening' }),
+    );
   });
   process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));
 }
 
-/** A server process and the port it printed. */
-async function start(args: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code})`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /"port":(\d+)/.exec(chunk.toString());
-      if (match) resolve(Number(match[1]));
-    });
-  });
-  return { child, port };
-}
+/** A server process (bare-koa.ts, or this file serving) once it says it listens. */
+const start = (args: string[]) =>
+  startProcess(
+    [process.execPath, '--import', 'tsx', ...args],
+    {},
+    /"port":(\d+)[^\n]*(bare koa|koa pg floor) listening/,
+  );
 
 const load = async (port: number, seconds: number) =>
   (
@@ -77,15 +69,10 @@ const load = async (port: number, seconds: number) =>
   ).requests.total;
 
 async function measure(server: string): Promise<void> {
-  const name = `attestly_floor_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
+  const database = (await benchDatabase(server))!;
   const sides = {
     bare_koa: await start([path.join(here, 'bare-koa.ts')]),
-    koa_pg: await start([fileURLToPath(import.meta.url), '--serve', url.href]),
+    koa_pg: await start([fileURLToPath(import.meta.url), '--serve', database.url]),
   };
   const tally = {
     bare_koa: { requests: 0, cpuMs: 0, databaseCpuMs: 0 },
@@ -103,8 +90,7 @@ async function measure(server: string): Promise<void> {
   } finally {
     for (const side of Object.values(sides)) side.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
   const round = (v: number, places = 1) => Math.round(v * 10 ** places) / 10 ** places;
   console.log(
