@@ -2,11 +2,16 @@
  * The baseline for oidc-bench.ts: a bare oidc-provider with its in-memory adapter and development interactions,
  * configured like ours where it matters for the measured paths (PKCE S256 required, opaque access tokens,
  * introspection and userinfo on, the same scopes and claims). Started as its own process, like our server.
+ * With BARE_DATABASE_URL it keeps its state in PostgreSQL instead (bare-provider-pg.ts: the floor under issue 26
+ * item 6's targets) and serves its statement count at /metrics as ours does.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { BARE_CLIENT } from './bare-provider-client';
+import { floorAdapter } from './bare-provider-pg';
+
+const floor = process.env.BARE_DATABASE_URL ? await floorAdapter(process.env.BARE_DATABASE_URL) : null;
 
 const server = createServer();
 server.listen(0, '127.0.0.1', () => {
@@ -58,9 +63,17 @@ server.listen(0, '127.0.0.1', () => {
       userinfo: { enabled: true },
     },
     cookies: { keys: ['bench-cookie-key-0123456789abcdef'] },
+    // On PostgreSQL, tokens do not end with the provider session, as ours (oidc/provider.ts): otherwise each token's
+    // use would read the session too, a statement ours does not make.
+    ...(floor ? { adapter: floor.FloorAdapter, expiresWithSession: async () => false } : {}),
   });
   // The harness finds every endpoint through discovery, so the provider stays at the root here.
-  server.on('request', provider.callback());
+  const handle = provider.callback();
+  server.on('request', (request, response) => {
+    if (floor && request.url === '/metrics')
+      response.end(`attestly_db_round_trips_total ${floor.roundTrips()}\n`);
+    else void handle(request, response);
+  });
   console.log(JSON.stringify({ port, msg: 'bare oidc-provider listening' }));
 });
 

@@ -7,7 +7,7 @@ import { explainGap, readProfiledSides, summarisePhase } from './profile-gap';
 /**
  * Where the gap is, for each target this run missed: the same load once more with every server under V8's CPU
  * profiler (unless the measured run was profiled already), then main-thread CPU per operation by kind of work,
- * ours against bare (profile-gap.ts). Profiling slows both sides alike; the ratios above come from the run without it.
+ * ours against bare (profile-gap.ts) and, on PostgreSQL, against the floor (bare-provider-pg.ts). Profiling slows both sides alike; the ratios above come from the run without it.
  */
 export async function explainMissedTargets(
   server: string | null,
@@ -70,6 +70,10 @@ export async function explainMissedTargets(
       const ours = phase('ours', target.phase);
       const versus = phase(target.versus, target.phase);
       if (ours && versus) lines.push(...explainGap(ours, versus, target.title));
+      // On PostgreSQL, also against the bare provider on its PostgreSQL adapter: what ours does beyond the statements.
+      const floor = target.versus === 'bare' ? phase('floor', target.phase) : null;
+      if (ours && floor)
+        lines.push(...explainGap(ours, floor, `the same against the floor (bare on PostgreSQL)`));
       // On PostgreSQL the database server's own work is outside our process, on the same cores (measured run).
       if (target.databaseUs !== undefined) {
         lines.push(

@@ -184,8 +184,8 @@ function figuresOf(side: Side) {
 
 /**
  * The servers, all started and each set up before anything is measured: ours (on SQLite when `server` is null,
- * else on a throwaway PostgreSQL database), an older build of ours when given, the bare provider and the bare Koa
- * route. Then each phase in slices, interleaved (`interleave`): only one server is under load at any moment, the
+ * else on a throwaway PostgreSQL database), an older build of ours when given, the bare provider (on PostgreSQL also
+ * the bare provider on a PostgreSQL adapter, `floor`) and the bare Koa route. Then each phase in slices, interleaved (`interleave`): only one server is under load at any moment, the
  * others idle, so they never compete for the cores. With `profileDir` each runs under V8's CPU profiler and leaves
  * its profile and the slices it served there.
  */
@@ -203,6 +203,8 @@ export async function measureAll(
       sides.push(await providerSide(await startOurs(base, server, 'base'), profileDir, server !== null));
     }
     sides.push(await providerSide(await startBare(command.bare), profileDir));
+    // On PostgreSQL, the same bare provider keeping its state there: the floor under that database's targets.
+    if (server) sides.push(await providerSide(await startBare(command.bare, server), profileDir, true));
     sides.push(await bareKoaSide(command.bareKoa, profileDir));
     const serving = (load: LoadName) => sides.filter((side) => side.loads[load]);
     await interleave(

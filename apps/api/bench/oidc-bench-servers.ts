@@ -311,16 +311,21 @@ export async function startOurs(command: string[], server: string | null, name =
   };
 }
 
-/** The bare provider: dev interactions, answered with their own form posts. */
-export async function startBare(command: string[]): Promise<Target> {
+/**
+ * The bare provider: dev interactions, answered with their own form posts. With a PostgreSQL `server` it keeps its
+ * state in a throwaway database there (bare-provider-pg.ts), as the side named `floor`.
+ */
+export async function startBare(command: string[], server: string | null = null): Promise<Target> {
+  const database = await benchDatabase(server);
   const { child, port } = await startProcess(
     command,
-    { NODE_ENV: 'production' },
+    { NODE_ENV: 'production', BARE_DATABASE_URL: database?.url ?? '' },
     /"port":(\d+)[^\n]*bare oidc-provider listening/,
   );
   const base = `http://127.0.0.1:${port}`;
   return {
-    name: 'bare',
+    name: database ? 'floor' : 'bare',
+    ...(database ? { roundTrips: () => readRoundTrips(base), analyze: () => database.analyze() } : {}),
     issuer: base,
     client: BARE_CLIENT,
     async interact(jar, location) {
@@ -343,6 +348,7 @@ export async function startBare(command: string[]): Promise<Target> {
     },
     stop: async () => {
       await stopProcess(child);
+      await database?.drop();
     },
     pid: child.pid,
   };

@@ -9,7 +9,9 @@
  * introspection ≥ 0.7×. It also loads our `GET /api/v1/users/profile` and a bare Koa JSON route (bare-koa.ts) the same
  * way: target ≥ 0.3× (PostgreSQL ≥ 0.2×). Ours also reports its database round trips per operation (`*_round_trips`,
  * from /metrics).
- * OIDC_BENCH_DATABASE_URL=postgres://… runs our server on PostgreSQL (a throwaway database is created and dropped);
+ * OIDC_BENCH_DATABASE_URL=postgres://… runs our server on PostgreSQL (a throwaway database is created and dropped),
+ * and beside it the bare provider on a PostgreSQL adapter that does nothing but its statements (bare-provider-pg.ts):
+ * `floor_*`, the most any provider keeping its state there reaches on this machine;
  * `npm run bench` runs SQLite and then PostgreSQL (runOidcBench). When a target is missed, the same load runs once
  * more with each server under V8's CPU profiler, and the bench prints where the gap is: main-thread CPU per
  * operation by kind of work, ours against bare (profile-gap.ts; OIDC_BENCH_EXPLAIN=0 skips it).
@@ -102,14 +104,18 @@ export async function runOidcBenchOn(server: string | null): Promise<Record<stri
     introspect_target: target.introspect,
     profile_target: target.profile,
   };
-  if (base) {
-    Object.assign(figures, {
-      ...Object.fromEntries(Object.entries(base).map(([key, value]) => [`base_${key}`, value])),
-      base_flows_ratio: ratio(of(base, 'flows_per_s'), of(bare, 'flows_per_s')),
-      base_userinfo_ratio: ratio(of(base, 'userinfo_rps'), of(bare, 'userinfo_rps')),
-      base_introspect_ratio: ratio(of(base, 'introspect_rps'), of(bare, 'introspect_rps')),
-    });
-  }
+  /** Another provider side's figures, prefixed, with its ratios to bare. */
+  const againstBare = (prefix: string, side: Record<string, number>) => ({
+    ...Object.fromEntries(Object.entries(side).map(([key, value]) => [`${prefix}_${key}`, value])),
+    [`${prefix}_flows_ratio`]: ratio(of(side, 'flows_per_s'), of(bare, 'flows_per_s')),
+    [`${prefix}_userinfo_ratio`]: ratio(of(side, 'userinfo_rps'), of(bare, 'userinfo_rps')),
+    [`${prefix}_introspect_ratio`]: ratio(of(side, 'introspect_rps'), of(bare, 'introspect_rps')),
+  });
+  // The bare provider on a PostgreSQL adapter that does nothing but its statements (bare-provider-pg.ts): the most any
+  // provider keeping its state in PostgreSQL reaches on this machine, against each target.
+  const floor = measured.floor as Record<string, number> | undefined;
+  if (floor) Object.assign(figures, againstBare('floor', floor));
+  if (base) Object.assign(figures, againstBare('base', base));
   const database = server ? 'PostgreSQL' : 'SQLite';
   console.log(
     `OIDC ours/bare (${database}): flows ${figures.flows_ratio} ` +
@@ -120,6 +126,12 @@ export async function runOidcBenchOn(server: string | null): Promise<Record<stri
       `trips per flow ${ours.flow_round_trips}, userinfo ${ours.userinfo_round_trips}, introspection ` +
       `${ours.introspect_round_trips}, profile ${ours.profile_round_trips}`,
   );
+  if (floor)
+    console.log(
+      `OIDC floor/bare (the bare provider on a PostgreSQL adapter, nothing else): flows ${figures.floor_flows_ratio} ` +
+        `(${floor.flow_round_trips} round trips), userinfo ${figures.floor_userinfo_ratio} ` +
+        `(${floor.userinfo_round_trips}), introspection ${figures.floor_introspect_ratio} (${floor.introspect_round_trips})`,
+    );
   if (process.env.OIDC_BENCH_EXPLAIN !== '0') await explainMissedTargets(server, figures, keptProfiles);
   return figures;
 }
