@@ -7,7 +7,8 @@ import { explainGap, readProfiledSides, summarisePhase } from './profile-gap';
 /**
  * Where the gap is, for each target this run missed: the same load once more with every server under V8's CPU
  * profiler (unless the measured run was profiled already), then main-thread CPU per operation by kind of work,
- * ours against bare (profile-gap.ts) and, on PostgreSQL, against the floor (bare-provider-pg.ts). Profiling slows both sides alike; the ratios above come from the run without it.
+ * ours against bare (profile-gap.ts) and, on PostgreSQL, against the floor (bare-provider-pg.ts). Profiling slows
+ * every side alike; the ratios above come from the run without it.
  */
 export async function explainMissedTargets(
   server: string | null,

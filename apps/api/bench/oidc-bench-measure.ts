@@ -185,8 +185,9 @@ function figuresOf(side: Side) {
 /**
  * The servers, all started and each set up before anything is measured: ours (on SQLite when `server` is null,
  * else on a throwaway PostgreSQL database), an older build of ours when given, the bare provider (on PostgreSQL also
- * the bare provider on a PostgreSQL adapter, `floor`) and the bare Koa route. Then each phase in slices, interleaved (`interleave`): only one server is under load at any moment, the
- * others idle, so they never compete for the cores. With `profileDir` each runs under V8's CPU profiler and leaves
+ * the bare provider on a PostgreSQL adapter, `floor`) and the bare Koa route. Then each phase in slices,
+ * interleaved (`interleave`): only one server is under load at any moment, the others idle, so they never compete
+ * for the cores. With `profileDir` each runs under V8's CPU profiler and leaves
  * its profile and the slices it served there.
  */
 export async function measureAll(
