@@ -5,7 +5,8 @@ export const PHOTO_LIVENESS_NOTE =
   'Record a short video with a head turn and a blink for a liveness check.';
 
 export const VIDEO_LIVENESS_NOTE =
-  'Liveness is judged from a head turn and at least one blink across the video frames.';
+  "Liveness is judged from the head turns and the blink the prompts asked for, in their order, and from the head's " +
+  '3-D movement across the video frames.';
 
 export function ageMessage(decisions: readonly ThresholdDecision[]): string {
   if (!decisions.length) return 'Your age was estimated.';
@@ -22,8 +23,10 @@ export function ageMessage(decisions: readonly ThresholdDecision[]): string {
 export function videoLivenessMessage(reasons: readonly string[]): string {
   const asks: string[] = [];
   if (reasons.includes('face_not_visible_enough')) asks.push('keep your face in view for the whole video');
-  if (reasons.includes('no_head_turn')) asks.push('turn your head slowly to one side and back');
-  if (reasons.includes('no_blink')) asks.push('blink at least once');
+  // The camera screen's own words: do what each prompt asks, turn only when asked, face the camera after each turn.
+  if (reasons.includes('no_head_turn'))
+    asks.push('turn your head slowly when a prompt asks, then face the camera again');
+  if (reasons.includes('no_blink')) asks.push('blink when a prompt asks');
   return (
     `We could not confirm that this was a live recording. Please record again and ${asks.join(', ') || 'follow the prompts'}, ` +
     'or verify your age with an identity document.'

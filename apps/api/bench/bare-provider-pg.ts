@@ -45,9 +45,11 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS floor_oidc (model text NOT NULL, id t
   CREATE INDEX IF NOT EXISTS floor_oidc_uid ON floor_oidc (uid)`;
 
 const live = (expiresAt: Date | null) => expiresAt === null || expiresAt.getTime() > Date.now();
-const payloadOf = (payload: string, consumedAt: Date | null): AdapterPayload => {
-  const parsed = JSON.parse(payload) as AdapterPayload;
-  return consumedAt ? { ...parsed, consumed: Math.floor(consumedAt.getTime() / 1000) } : parsed;
+/** A row's payload as oidc-provider reads it (`consumed` set once consumed), or undefined when absent or expired. */
+const payloadOf = (row: Pick<Row, 'payload' | 'expires_at' | 'consumed_at'> | undefined) => {
+  if (!row || !live(row.expires_at)) return undefined;
+  const parsed = JSON.parse(row.payload) as AdapterPayload;
+  return row.consumed_at ? { ...parsed, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : parsed;
 };
 
 /** The adapter class for `new Provider(…, { adapter })`, and the pool's statement count (round trips). */
@@ -61,20 +63,34 @@ export async function floorAdapter(databaseUrl: string) {
     roundTrips += 1;
     return (await pool.query<T>({ name, text, values })).rows;
   };
-  /** This request's joined token reads, by id: the grant's find that follows takes the grant from them. */
+  /**
+   * This request's joined reads, by id: a second find of the same id in the request (introspection looks a value up
+   * as an access and a refresh token at once) and the grant's find that follows take their rows from them. A write
+   * of that id forgets them, so that nothing read before it is answered after it.
+   */
   const requestReads = new WeakMap<object, Map<string, Promise<Row[]>>>();
-  const readsOfRequest = () => {
+  const readsOfRequest = (create: boolean) => {
     const ctx = Provider.ctx as object | undefined;
-    if (!ctx) return undefined;
-    let reads = requestReads.get(ctx);
-    if (!reads) requestReads.set(ctx, (reads = new Map()));
+    let reads = ctx ? requestReads.get(ctx) : undefined;
+    if (ctx && !reads && create) requestReads.set(ctx, (reads = new Map()));
     return reads;
   };
+  const single = async (name: string, column: 'id' | 'uid', model: string, value: string) =>
+    payloadOf(
+      (
+        await run<Row>(
+          name,
+          `SELECT payload, expires_at, consumed_at FROM floor_oidc WHERE model = $1 AND ${column} = $2`,
+          [model, value],
+        )
+      )[0],
+    );
 
   class FloorAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      readsOfRequest(false)?.delete(id);
       await run(
         'floor_upsert',
         `INSERT INTO floor_oidc (model, id, payload, grant_id, grant_ids, uid, expires_at)
@@ -99,7 +115,7 @@ export async function floorAdapter(databaseUrl: string) {
     async find(id: string): Promise<AdapterPayload | undefined> {
       const joined = WITH_GRANT[this.model];
       if (joined) {
-        const reads = readsOfRequest();
+        const reads = readsOfRequest(true);
         let rows = reads?.get(id);
         if (!rows) {
           rows = run<Row>(
@@ -112,30 +128,20 @@ export async function floorAdapter(databaseUrl: string) {
           );
           reads?.set(id, rows);
         }
-        const row = (await rows).find((candidate) => candidate.model === this.model);
-        return row && live(row.expires_at) ? payloadOf(row.payload, row.consumed_at) : undefined;
+        return payloadOf((await rows).find((candidate) => candidate.model === this.model));
       }
       if (this.model === 'Grant') {
-        for (const rows of readsOfRequest()?.values() ?? []) {
+        for (const rows of readsOfRequest(false)?.values() ?? []) {
           const row = (await rows).find((candidate) => candidate.g_id === id);
-          if (row?.g_payload) return live(row.g_expires_at) ? payloadOf(row.g_payload, null) : undefined;
+          if (row?.g_payload)
+            return payloadOf({ payload: row.g_payload, expires_at: row.g_expires_at, consumed_at: null });
         }
       }
-      const [row] = await run<Row>(
-        'floor_find',
-        'SELECT payload, expires_at, consumed_at FROM floor_oidc WHERE model = $1 AND id = $2',
-        [this.model, id],
-      );
-      return row && live(row.expires_at) ? payloadOf(row.payload, row.consumed_at) : undefined;
+      return single('floor_find', 'id', this.model, id);
     }
 
-    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      const [row] = await run<Row>(
-        'floor_find_by_uid',
-        'SELECT payload, expires_at, consumed_at FROM floor_oidc WHERE model = $1 AND uid = $2',
-        [this.model, uid],
-      );
-      return row && live(row.expires_at) ? payloadOf(row.payload, row.consumed_at) : undefined;
+    findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return single('floor_find_by_uid', 'uid', this.model, uid);
     }
 
     findByUserCode(): Promise<undefined> {
@@ -143,6 +149,7 @@ export async function floorAdapter(databaseUrl: string) {
     }
 
     async consume(id: string): Promise<void> {
+      readsOfRequest(false)?.delete(id);
       await run(
         'floor_consume',
         'UPDATE floor_oidc SET consumed_at = now() WHERE model = $1 AND id = $2 AND consumed_at IS NULL',
@@ -151,6 +158,7 @@ export async function floorAdapter(databaseUrl: string) {
     }
 
     async destroy(id: string): Promise<void> {
+      readsOfRequest(false)?.delete(id);
       await run('floor_destroy', 'DELETE FROM floor_oidc WHERE model = $1 AND id = $2', [this.model, id]);
     }
 

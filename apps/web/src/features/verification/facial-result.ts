@@ -58,7 +58,7 @@ export function resultWording(
     ? 'A photo cannot show liveness: only a weak single-frame check was made.'
     : result.is_live
       ? 'Liveness check passed: the head turn and blink of a live person were seen.'
-      : 'Liveness check not passed: we did not see both a head turn and a blink.';
+      : 'Liveness check not passed: the video did not show a live person doing what the prompts asked.';
   if (result.status === 'approved') return { title: `Age verified: ${result.age_threshold}+`, liveness };
   if (video && result.is_live) {
     return {
