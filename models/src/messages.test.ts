@@ -5,7 +5,7 @@ describe('videoLivenessMessage', () => {
   it("asks for what was missing in the camera screen's words: follow the prompts, turn only when asked", () => {
     const message = videoLivenessMessage(['no_head_turn', 'no_blink']);
     expect(message).toContain('turn your head slowly when a prompt asks, then face the camera again');
-    expect(message).toContain('blink when a prompt asks');
+    expect(message).toContain('then face the camera again and blink when a prompt asks, or verify');
     expect(message).toMatch(/or verify your age with an identity document\.$/);
   });
 

@@ -20,6 +20,9 @@ export function ageMessage(decisions: readonly ThresholdDecision[]): string {
   );
 }
 
+/** "a", "a and b", "a, b and c". */
+const listing = new Intl.ListFormat('en-GB', { type: 'conjunction' });
+
 export function videoLivenessMessage(reasons: readonly string[]): string {
   const asks: string[] = [];
   if (reasons.includes('face_not_visible_enough')) asks.push('keep your face in view for the whole video');
@@ -28,7 +31,7 @@ export function videoLivenessMessage(reasons: readonly string[]): string {
     asks.push('turn your head slowly when a prompt asks, then face the camera again');
   if (reasons.includes('no_blink')) asks.push('blink when a prompt asks');
   return (
-    `We could not confirm that this was a live recording. Please record again and ${asks.join(', ') || 'follow the prompts'}, ` +
+    `We could not confirm that this was a live recording. Please record again and ${listing.format(asks) || 'follow the prompts'}, ` +
     'or verify your age with an identity document.'
   );
 }
